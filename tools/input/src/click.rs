@@ -1,0 +1,92 @@
+//! `browser.click`: aim at an observed element, refuse when covered.
+
+use crate::browser_pilot::tools::input::{self as host_input, MouseButton};
+use crate::browser_pilot::tools::page_read;
+use crate::evidence::{self, Snapshot};
+use bp_sdk::spec::{target_id_schema, with_common};
+use bp_sdk::{invalid, Args, NotVerified, ToolError, ToolSpec};
+use serde_json::{json, Map, Value};
+
+pub fn spec() -> ToolSpec {
+    let mut props = Map::new();
+    props.insert("evidence".into(), evidence::schema());
+    props.insert("hints".into(), json!({"type": "array"}));
+    ToolSpec::mutating(
+        "browser.click",
+        "Click an observed element with trusted input at its centre; refuses when another element covers it.",
+        &["page-read", "input"],
+    )
+    .schemas(
+        json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["ref"],
+            "properties": {
+                "targetId": target_id_schema(),
+                "observationId": {"type": "string"},
+                "ref": {"type": "integer", "minimum": 1},
+                "trust": {"enum": ["trusted", "dom_event"], "default": "trusted"},
+                "button": {"enum": ["left", "middle", "right"], "default": "left"},
+                "clickCount": {"type": "integer", "minimum": 1, "maximum": 3, "default": 1}
+            }
+        }),
+        json!({"type": "object", "required": ["evidence"], "properties": Value::Object(with_common(props))}),
+    )
+}
+
+fn button(name: Option<String>) -> Result<MouseButton, ToolError> {
+    match name.as_deref() {
+        None | Some("left") => Ok(MouseButton::Left),
+        Some("middle") => Ok(MouseButton::Middle),
+        Some("right") => Ok(MouseButton::Right),
+        Some(other) => Err(invalid(format!("`button` must be left, middle or right, not `{other}`"))),
+    }
+}
+
+pub fn click(mut args: Args) -> Result<Value, ToolError> {
+    args.allow(&["targetId"]);
+    let observation = args.str("observationId")?;
+    let reference = args.ref_number("ref")?;
+    let trust = args.opt_str("trust")?.unwrap_or_else(|| "trusted".to_string());
+    let button = button(args.opt_str("button")?)?;
+    let count = args.opt_u32("clickCount", 1, 3)?.unwrap_or(1);
+    args.finish()?;
+    if trust != "trusted" && trust != "dom_event" {
+        return Err(invalid("`trust` must be `trusted` or `dom_event`"));
+    }
+
+    let node = page_read::resolve_ref(&observation, reference)?;
+    let before = Snapshot::take(Some(node))?;
+    let route = if trust == "dom_event" {
+        host_input::dom_click(node)?;
+        "dom_event"
+    } else {
+        host_input::scroll_into_view(node)?;
+        let at = host_input::box_center(node)?;
+        let hit = host_input::hit_test(node, at)?;
+        if !hit.on_target {
+            return Err(ToolError::ActionNotVerified(NotVerified {
+                reason: "covered".to_string(),
+                covering_role: Some(hit.role),
+                covering_name: Some(hit.name),
+            }));
+        }
+        host_input::click(at, button, count)?;
+        "trusted_input"
+    };
+    let after = Snapshot::take(Some(node))?;
+    let signals = evidence::signals(&before, &after);
+    let mut status = evidence::status_from(&signals);
+    // A checkbox or radio that was clicked but did not change state is an
+    // observable mismatch, unless the page moved on.
+    if let (Some(b), Some(a)) = (&before.node, &after.node) {
+        let checkable = matches!(b.input_type.as_deref(), Some("checkbox") | Some("radio"));
+        if checkable && b.checked == a.checked && b.checked == Some(false) && signals.is_empty() {
+            status = "mismatch";
+        }
+    }
+    Ok(json!({
+        "evidence": evidence::evidence("click", status, &signals, route, &trust),
+        "hints": [],
+    }))
+}

@@ -1,0 +1,157 @@
+//! `browser.press` and `browser.keyboard`: key chords and typed sequences.
+
+use crate::browser_pilot::tools::input::{self as host_input, Modifiers};
+use crate::browser_pilot::tools::page_read;
+use crate::evidence::{self, Snapshot};
+use bp_sdk::spec::{target_id_schema, with_common};
+use bp_sdk::{invalid, not_verified, Args, Interruption, StaleReason, ToolError, ToolSpec};
+use serde_json::{json, Map, Value};
+
+/// Named keys the host knows how to dispatch (DOM `KeyboardEvent.key`).
+pub const NAMED_KEYS: &[&str] = &[
+    "Enter", "Tab", "Backspace", "Delete", "Escape", "Space", "ArrowUp", "ArrowDown",
+    "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown", "Insert", "F1", "F2",
+    "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11", "F12",
+];
+
+/// Longest text `browser.keyboard` sends as individual key presses.
+const MAX_KEYBOARD_CHARS: usize = 10_000;
+
+fn result_schema() -> Value {
+    let mut props = Map::new();
+    props.insert("evidence".into(), evidence::schema());
+    json!({"type": "object", "required": ["evidence"], "properties": Value::Object(with_common(props))})
+}
+
+pub fn press_spec() -> ToolSpec {
+    ToolSpec::mutating(
+        "browser.press",
+        "Press one key or chord (for example `Enter`, `Control+A`, `Shift+Tab`) on the focused element.",
+        &["page-read", "input"],
+    )
+    .schemas(
+        json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["key"],
+            "properties": {"targetId": target_id_schema(), "key": {"type": "string", "minLength": 1}}
+        }),
+        result_schema(),
+    )
+}
+
+pub fn keyboard_spec() -> ToolSpec {
+    ToolSpec::mutating(
+        "browser.keyboard",
+        "Type text as individual key presses into whatever has focus.",
+        &["page-read", "input"],
+    )
+    .schemas(
+        json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["text"],
+            "properties": {
+                "targetId": target_id_schema(),
+                "text": {"type": "string", "maxLength": MAX_KEYBOARD_CHARS, "x-browser-pilot-sensitivity": ["browser_data", "credential"]}
+            }
+        }),
+        result_schema(),
+    )
+    .sensitivity(&["browser_data", "credential"], &[])
+}
+
+/// Parse `Control+Shift+A` into modifiers and a key.
+pub fn parse_chord(chord: &str) -> Result<(String, Modifiers), ToolError> {
+    let parts: Vec<&str> = chord.split('+').collect();
+    // A bare "+" (or a chord ending in "++") names the plus key itself.
+    let (mods, key) = if chord.ends_with("++") || chord == "+" {
+        (&parts[..parts.len().saturating_sub(2)], "+")
+    } else {
+        match parts.split_last() {
+            Some((key, mods)) => (mods, *key),
+            None => return Err(invalid("`key` is empty")),
+        }
+    };
+    let mut held = Modifiers::empty();
+    for m in mods {
+        held |= match m.to_ascii_lowercase().as_str() {
+            "control" | "ctrl" => Modifiers::CTRL,
+            "shift" => Modifiers::SHIFT,
+            "alt" | "option" => Modifiers::ALT,
+            "meta" | "cmd" | "command" => Modifiers::META,
+            other => return Err(invalid(format!("unknown modifier `{other}`"))),
+        };
+    }
+    let key = if key.chars().count() == 1 {
+        key.to_string()
+    } else {
+        NAMED_KEYS
+            .iter()
+            .find(|k| k.eq_ignore_ascii_case(key))
+            .map(|k| (*k).to_string())
+            .ok_or_else(|| invalid(format!("unknown key `{key}`")))?
+    };
+    Ok((key, held))
+}
+
+pub fn press(mut args: Args) -> Result<Value, ToolError> {
+    args.allow(&["targetId"]);
+    let chord = args.str("key")?;
+    args.finish()?;
+    let (key, held) = parse_chord(&chord)?;
+    let before = Snapshot::take(None)?;
+    if before.info.dialog_open {
+        return Err(not_verified("dialog_open"));
+    }
+    host_input::press_key(&key, held)?;
+    let after = Snapshot::take(None)?;
+    let signals = evidence::signals(&before, &after);
+    Ok(json!({"evidence": evidence::evidence("press", evidence::status_from(&signals), &signals, "trusted_input", "trusted")}))
+}
+
+/// Run `steps` while the document stays the one the action started on.
+/// A change before the first step is `action-not-verified`; after it,
+/// `unknown-outcome` with the step context. Returns the steps dispatched.
+pub fn pinned_steps<F>(action: &str, steps: &[&str], mut run: F) -> Result<u32, ToolError>
+where
+    F: FnMut(usize) -> Result<(), ToolError>,
+{
+    let start = page_read::current_page()?;
+    for (i, step) in steps.iter().enumerate() {
+        if i > 0 {
+            let now = page_read::current_page()?;
+            if now.document_generation != start.document_generation || now.dialog_open {
+                let reason = if now.dialog_open { StaleReason::NotFound } else { StaleReason::Navigation };
+                return Err(ToolError::UnknownOutcome(Interruption {
+                    action: action.to_string(),
+                    step: (*step).to_string(),
+                    reason,
+                    dispatched_steps: i as u32,
+                    remaining_steps_stopped: (steps.len() - i) as u32,
+                }));
+            }
+        }
+        run(i)?;
+    }
+    Ok(steps.len() as u32)
+}
+
+pub fn keyboard(mut args: Args) -> Result<Value, ToolError> {
+    args.allow(&["targetId"]);
+    let text = args.str("text")?;
+    args.finish()?;
+    if text.chars().count() > MAX_KEYBOARD_CHARS {
+        return Err(invalid(format!("`text` is longer than {MAX_KEYBOARD_CHARS} characters")));
+    }
+    let chars: Vec<String> = text.chars().map(|c| if c == '\n' { "Enter".to_string() } else { c.to_string() }).collect();
+    let steps: Vec<&str> = chars.iter().map(|_| "key").collect();
+    let before = Snapshot::take(None)?;
+    if before.info.dialog_open {
+        return Err(not_verified("dialog_open"));
+    }
+    pinned_steps("keyboard", &steps, |i| host_input::press_key(&chars[i], Modifiers::empty()))?;
+    let after = Snapshot::take(None)?;
+    let signals = evidence::signals(&before, &after);
+    Ok(json!({"evidence": evidence::evidence("keyboard", evidence::status_from(&signals), &signals, "trusted_input", "trusted")}))
+}

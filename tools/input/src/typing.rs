@@ -1,0 +1,117 @@
+//! `browser.type`: focus an observed field, optionally clear it, insert
+//! text, optionally submit, then read the value back for evidence.
+
+use crate::browser_pilot::tools::input::{self as host_input, Modifiers};
+use crate::browser_pilot::tools::page_read;
+use crate::evidence;
+use crate::keys::pinned_steps;
+use bp_sdk::spec::{target_id_schema, with_common};
+use bp_sdk::{invalid, not_verified, Args, ToolError, ToolSpec};
+use serde_json::{json, Map, Value};
+
+const MAX_TEXT_CHARS: usize = 100_000;
+
+pub fn spec() -> ToolSpec {
+    let mut props = Map::new();
+    props.insert("evidence".into(), evidence::schema());
+    props.insert("hints".into(), json!({"type": "array"}));
+    ToolSpec::mutating(
+        "browser.type",
+        "Type text into an observed field (optionally clearing it first and pressing Enter after).",
+        &["page-read", "input"],
+    )
+    .schemas(
+        json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["ref", "text"],
+            "properties": {
+                "targetId": target_id_schema(),
+                "observationId": {"type": "string"},
+                "ref": {"type": "integer", "minimum": 1},
+                "text": {"type": "string", "maxLength": MAX_TEXT_CHARS, "x-browser-pilot-sensitivity": ["browser_data", "credential"]},
+                "clear": {"type": "boolean", "default": false},
+                "submit": {"type": "boolean", "default": false}
+            }
+        }),
+        json!({"type": "object", "required": ["evidence"], "properties": Value::Object(with_common(props))}),
+    )
+    .sensitivity(&["browser_data", "credential"], &[])
+}
+
+pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
+    args.allow(&["targetId"]);
+    let observation = args.str("observationId")?;
+    let reference = args.ref_number("ref")?;
+    let text = args.str("text")?;
+    let clear = args.opt_bool("clear")?.unwrap_or(false);
+    let submit = args.opt_bool("submit")?.unwrap_or(false);
+    args.finish()?;
+    if text.chars().count() > MAX_TEXT_CHARS {
+        return Err(invalid(format!("`text` is longer than {MAX_TEXT_CHARS} characters")));
+    }
+
+    let node = page_read::resolve_ref(&observation, reference)?;
+    let before = page_read::read_node(node)?;
+    if !before.editable {
+        return Err(not_verified("not_editable"));
+    }
+    let start = page_read::current_page()?;
+    if start.dialog_open {
+        return Err(not_verified("dialog_open"));
+    }
+
+    let mut steps = vec!["focus"];
+    if clear {
+        steps.extend(["select_all", "delete"]);
+    }
+    steps.push("insert_text");
+    if submit {
+        steps.push("submit");
+    }
+    let mut readback = None;
+    pinned_steps("type", &steps, |i| match steps[i] {
+        "focus" => host_input::focus(node),
+        "select_all" => host_input::press_key("a", Modifiers::CTRL),
+        "delete" => host_input::press_key("Backspace", Modifiers::empty()),
+        "insert_text" => {
+            host_input::insert_text(&text)?;
+            readback = page_read::read_node(node).ok();
+            Ok(())
+        }
+        _ => host_input::press_key("Enter", Modifiers::empty()),
+    })?;
+
+    let expected_len = text.encode_utf16().count() as u32;
+    let mut signals: Vec<&str> = Vec::new();
+    let status = match &readback {
+        Some(after) => {
+            let matches = match (&after.value, clear) {
+                (Some(v), true) => *v == text,
+                (Some(v), false) => v.contains(text.as_str()),
+                // Password fields: only the length is read back.
+                (None, true) => after.value_length == expected_len,
+                (None, false) => after.value_length >= before.value_length + expected_len,
+            };
+            if matches {
+                signals.push("value_matches");
+                "verified"
+            } else {
+                signals.push("value_differs");
+                "mismatch"
+            }
+        }
+        None => "unavailable",
+    };
+    if submit {
+        signals.push("submitted");
+        let end = page_read::current_page()?;
+        if end.document_generation != start.document_generation {
+            signals.push("navigation");
+        }
+    }
+    Ok(json!({
+        "evidence": evidence::evidence("type", status, &signals, "trusted_input", "trusted"),
+        "hints": [],
+    }))
+}

@@ -1,0 +1,188 @@
+//! `browser.observe`: a bounded, numbered view of the interactive elements.
+
+use crate::browser_pilot::tools::page_read::{self, AxNode, ObservedElement};
+use bp_sdk::spec::{target_id_schema, with_common};
+use bp_sdk::{bound, invalid, Args, ToolError, ToolSpec};
+use serde_json::{json, Map, Value};
+
+/// Observation v1 limits (frozen by the protocol).
+pub const DEFAULT_LIMIT: u32 = 50;
+pub const MAX_LIMIT: u32 = 10_000;
+const NAME_UNITS: usize = 4_096;
+const VALUE_UNITS: usize = 65_536;
+const TEXT_BUDGET: usize = 1_000_000;
+const MAX_DEPTH: u32 = 128;
+const BYTE_BUDGET: usize = 2 * 1024 * 1024;
+/// Accessibility nodes the host reads at most for one observation.
+const NODE_BUDGET: u32 = 400_000;
+
+/// Roles an agent can act on; everything else is context, left to `read`.
+const INTERACTIVE: &[&str] = &[
+    "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox",
+    "listbox", "option", "menuitem", "menuitemcheckbox", "menuitemradio", "tab",
+    "switch", "slider", "spinbutton", "treeitem", "textarea", "PopUpButton",
+];
+
+pub fn spec() -> ToolSpec {
+    let element = json!({
+        "type": "object",
+        "required": ["ref", "role", "name"],
+        "properties": {
+            "ref": {"type": "integer", "minimum": 1},
+            "role": {"type": "string"},
+            "name": {"type": "string", "x-browser-pilot-sensitivity": ["browser_data"]},
+            "value": {"type": "string", "x-browser-pilot-sensitivity": ["browser_data"]},
+            "checked": {"type": "string", "enum": ["true", "false", "mixed"]}
+        }
+    });
+    let mut props = Map::new();
+    props.insert("observationId".into(), json!({"type": "string"}));
+    props.insert("title".into(), json!({"type": "string", "x-browser-pilot-sensitivity": ["browser_data"]}));
+    props.insert("elements".into(), json!({"type": "array", "items": element}));
+    props.insert("truncated".into(), json!({"type": "boolean"}));
+    props.insert(
+        "truncationReasons".into(),
+        json!({"type": "array", "items": {"enum": ["element_limit", "text_limit", "depth_limit", "byte_limit"]}}),
+    );
+    props.insert("hints".into(), json!({"type": "array"}));
+    ToolSpec::read(
+        "browser.observe",
+        "Observe the target: numbered interactive elements (ref, role, name, value) usable with click and type.",
+        &["page-read"],
+    )
+    .schemas(
+        json!({
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "targetId": target_id_schema(),
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT}
+            }
+        }),
+        json!({
+            "type": "object",
+            "required": ["workspaceId", "leaseId", "targetId", "url", "observationId", "title", "elements", "truncated", "truncationReasons"],
+            "properties": Value::Object(with_common(props))
+        }),
+    )
+    .sensitivity(&[], &["browser_data"])
+}
+
+/// Accumulates elements while enforcing the limits in one place.
+struct Budget {
+    limit: usize,
+    text_units: usize,
+    bytes: usize,
+    reasons: [bool; 4],
+}
+
+impl Budget {
+    const ELEMENT: usize = 0;
+    const TEXT: usize = 1;
+    const DEPTH: usize = 2;
+    const BYTES: usize = 3;
+    const NAMES: [&'static str; 4] = ["element_limit", "text_limit", "depth_limit", "byte_limit"];
+
+    fn reasons(&self) -> Vec<&'static str> {
+        Self::NAMES
+            .iter()
+            .zip(self.reasons.iter())
+            .filter(|(_, hit)| **hit)
+            .map(|(n, _)| *n)
+            .collect()
+    }
+}
+
+fn is_interactive(node: &AxNode) -> bool {
+    node.handle.is_some() && INTERACTIVE.contains(&node.role.as_str())
+}
+
+fn element_json(reference: usize, node: &AxNode, name: &str, value: Option<String>) -> Value {
+    let mut el = Map::new();
+    el.insert("ref".into(), json!(reference));
+    el.insert("role".into(), json!(node.role));
+    el.insert("name".into(), json!(name));
+    if let Some(v) = value {
+        el.insert("value".into(), json!(v));
+    }
+    if let Some(c) = &node.checked {
+        el.insert("checked".into(), json!(c));
+    }
+    Value::Object(el)
+}
+
+fn cut_units(s: &str, max: usize) -> (String, bool) {
+    if bound::code_units(s) <= max {
+        return (s.to_string(), false);
+    }
+    let mut out = String::new();
+    let mut units = 0;
+    for ch in s.chars() {
+        units += ch.len_utf16();
+        if units > max {
+            break;
+        }
+        out.push(ch);
+    }
+    (out, true)
+}
+
+pub fn observe(mut args: Args) -> Result<Value, ToolError> {
+    args.allow(&["targetId"]);
+    let limit = args.opt_u32("limit", 1, MAX_LIMIT)?.unwrap_or(DEFAULT_LIMIT);
+    args.finish()?;
+
+    let snapshot = page_read::accessibility_tree(MAX_DEPTH, NODE_BUDGET)?;
+    let (title, _) = cut_units(&snapshot.info.title, NAME_UNITS);
+    let mut budget = Budget {
+        limit: limit as usize,
+        text_units: bound::code_units(&title),
+        bytes: 512 + title.len() + snapshot.info.url.len(),
+        reasons: [false; 4],
+    };
+    budget.reasons[Budget::DEPTH] = snapshot.depth_limited;
+
+    let mut elements: Vec<Value> = Vec::new();
+    let mut mapping: Vec<ObservedElement> = Vec::new();
+    for node in snapshot.nodes.iter().filter(|n| is_interactive(n)) {
+        if elements.len() >= budget.limit {
+            budget.reasons[Budget::ELEMENT] = true;
+            break;
+        }
+        let (name, _) = cut_units(&node.name, NAME_UNITS);
+        let value = if node.protected {
+            None
+        } else {
+            node.value.as_deref().map(|v| cut_units(v, VALUE_UNITS).0)
+        };
+        let units = bound::code_units(&name) + value.as_deref().map_or(0, bound::code_units);
+        if budget.text_units + units > TEXT_BUDGET {
+            budget.reasons[Budget::TEXT] = true;
+            break;
+        }
+        let reference = elements.len() + 1;
+        let el = element_json(reference, node, &name, value);
+        let size = el.to_string().len() + 1;
+        if budget.bytes + size > BYTE_BUDGET {
+            budget.reasons[Budget::BYTES] = true;
+            break;
+        }
+        budget.text_units += units;
+        budget.bytes += size;
+        let handle = node.handle.ok_or_else(|| invalid("node without handle"))?;
+        mapping.push(ObservedElement { ref_: reference as u32, handle });
+        elements.push(el);
+    }
+
+    let observation_id = page_read::record_observation(&mapping)?;
+    let reasons = budget.reasons();
+    Ok(json!({
+        "observationId": observation_id,
+        "title": title,
+        "url": snapshot.info.url,
+        "elements": elements,
+        "truncated": !reasons.is_empty(),
+        "truncationReasons": reasons,
+        "hints": [],
+    }))
+}

@@ -1,0 +1,83 @@
+//! A tool's declared contract, turned into the WIT manifest by
+//! [`crate::export_component!`].
+
+use serde_json::Value;
+
+/// The declaration of one tool.
+pub struct ToolSpec {
+    /// Stable tool name.
+    pub name: String,
+    /// One-line description.
+    pub description: String,
+    /// JSON Schema of the arguments.
+    pub input_schema: Value,
+    /// JSON Schema of the result.
+    pub output_schema: Value,
+    /// Capability interfaces needed.
+    pub capabilities: Vec<String>,
+    /// Whether browser state may change.
+    pub mutates: bool,
+    /// `idempotent` or `not_idempotent`.
+    pub idempotency: String,
+    /// `before_dispatch` or `cooperative`.
+    pub cancellation: String,
+    /// Sensitivity classes of inputs.
+    pub sensitivity_input: Vec<String>,
+    /// Sensitivity classes of outputs.
+    pub sensitivity_output: Vec<String>,
+}
+
+impl ToolSpec {
+    /// A read-only tool needing `capabilities`.
+    pub fn read(name: &str, description: &str, capabilities: &[&str]) -> Self {
+        Self {
+            name: name.to_string(),
+            description: description.to_string(),
+            input_schema: serde_json::json!({"type": "object"}),
+            output_schema: serde_json::json!({"type": "object"}),
+            capabilities: capabilities.iter().map(|c| (*c).to_string()).collect(),
+            mutates: false,
+            idempotency: "idempotent".to_string(),
+            cancellation: "before_dispatch".to_string(),
+            sensitivity_input: Vec::new(),
+            sensitivity_output: Vec::new(),
+        }
+    }
+
+    /// A state-changing tool needing `capabilities`.
+    pub fn mutating(name: &str, description: &str, capabilities: &[&str]) -> Self {
+        Self {
+            mutates: true,
+            idempotency: "not_idempotent".to_string(),
+            ..Self::read(name, description, capabilities)
+        }
+    }
+
+    /// Set the input and output schemas.
+    pub fn schemas(mut self, input: Value, output: Value) -> Self {
+        self.input_schema = input;
+        self.output_schema = output;
+        self
+    }
+
+    /// Set the sensitivity classes.
+    pub fn sensitivity(mut self, input: &[&str], output: &[&str]) -> Self {
+        self.sensitivity_input = input.iter().map(|c| (*c).to_string()).collect();
+        self.sensitivity_output = output.iter().map(|c| (*c).to_string()).collect();
+        self
+    }
+}
+
+/// The schema fragment for `targetId`, accepted by every target tool.
+pub fn target_id_schema() -> Value {
+    serde_json::json!({"type": "string", "description": "Opaque controlled-target ID; defaults to the workspace's current target."})
+}
+
+/// The common result fields the host adds to every target result.
+pub fn with_common(mut props: serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {
+    for key in ["workspaceId", "leaseId", "targetId", "url", "origin"] {
+        props.insert(key.to_string(), serde_json::json!({"type": "string"}));
+    }
+    props.insert("generation".to_string(), serde_json::json!({"type": "integer"}));
+    props
+}
