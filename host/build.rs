@@ -1,1 +1,36 @@
-fn main() {}
+//! Build the default tool components (a separate wasm32-wasip2 workspace in
+//! `tools/`) and place them in OUT_DIR for embedding.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn main() {
+    let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let root = manifest_dir.parent().map(PathBuf::from).unwrap_or_default();
+    let tools = root.join("tools");
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
+    // A separate target dir: sharing ours would deadlock on cargo's lock.
+    let target = root.join("target").join("tools");
+    println!("cargo:rerun-if-changed={}", tools.display());
+    println!("cargo:rerun-if-changed={}", root.join("tools-wit").display());
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["build", "--release", "--target", "wasm32-wasip2", "--manifest-path"])
+        .arg(tools.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &target)
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_BUILD_TARGET")
+        .status();
+    match status {
+        Ok(s) if s.success() => {}
+        Ok(s) => panic!("building the tool components failed ({s}); is the wasm32-wasip2 target installed? (rustup target add wasm32-wasip2)"),
+        Err(e) => panic!("cannot run cargo for the tool components: {e}"),
+    }
+    for name in ["observe", "input", "navigate"] {
+        let built = target.join("wasm32-wasip2/release").join(format!("bp_tool_{name}.wasm"));
+        if let Err(e) = std::fs::copy(&built, out.join(format!("{name}.wasm"))) {
+            panic!("missing component {}: {e}", built.display());
+        }
+    }
+}

@@ -1,1 +1,34 @@
+//! The `browser-pilot` command line: argument parsing, the one-shot
+//! session with the broker, output for humans and `--json`.
 
+mod args;
+mod bench;
+mod commands;
+mod output;
+mod session;
+
+use browser_pilot_host::BpError;
+use clap::Parser;
+use std::process::ExitCode;
+
+/// Parse arguments, run the command, print the result or the error.
+pub fn run() -> ExitCode {
+    let cli = args::Cli::parse();
+    let json = cli.json;
+    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => return fail(&BpError::internal(format!("cannot start the async runtime: {e}")), json),
+    };
+    match runtime.block_on(commands::run(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e, json),
+    }
+}
+
+fn fail(e: &BpError, json: bool) -> ExitCode {
+    if json {
+        println!("{}", serde_json::json!({"error": e.to_json()}));
+    }
+    eprintln!("{}", output::error_line(e));
+    ExitCode::from(1)
+}

@@ -1,1 +1,7 @@
-fn main() {}
+//! `browser-pilot` (alias `bp`): the one executable.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    browser_pilot::run()
+}

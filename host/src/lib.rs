@@ -1,1 +1,15 @@
+//! Browser Pilot's broker library: the CDP connector, the domain model
+//! (workspaces, leases, observations), the WebAssembly component runtime
+//! that runs every page-touching tool, and the JSON-RPC service.
 
+pub mod broker;
+pub mod browser;
+pub mod cdp;
+pub mod client;
+pub mod components;
+pub mod error;
+pub mod ids;
+pub mod paths;
+pub mod runtime;
+
+pub use error::{BpError, BpResult, Code};

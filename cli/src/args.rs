@@ -1,0 +1,131 @@
+//! Command-line arguments.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Let local agents drive a real Chromium through a per-user broker.
+#[derive(Parser)]
+#[command(name = "browser-pilot", version, about)]
+pub struct Cli {
+    /// Print the tool's typed result as JSON instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Connect the broker to a browser (launch its own, or a loopback endpoint).
+    Connect {
+        /// Launch a broker-owned Chromium with a temporary profile.
+        #[arg(long)]
+        launch: bool,
+        /// With --launch: run it headless.
+        #[arg(long)]
+        headless: bool,
+        /// With --launch: the browser executable (default: found on PATH).
+        #[arg(long)]
+        executable: Option<PathBuf>,
+        /// A DevTools endpoint on loopback (http://127.0.0.1:9222 or ws://...).
+        #[arg(long, conflicts_with_all = ["launch", "headless", "executable"])]
+        endpoint: Option<String>,
+    },
+    /// Disconnect the browser and release this CLI's workspace.
+    Disconnect,
+    /// Load a URL in the current tab (opening a managed tab if needed).
+    Open { url: String },
+    /// Observe the current tab: numbered interactive elements.
+    Snapshot {
+        /// Most elements to return (1..10000).
+        #[arg(long)]
+        limit: Option<u32>,
+    },
+    /// Click an element by its ref from the latest snapshot.
+    Click {
+        #[arg(value_name = "REF")]
+        reference: String,
+        /// Use a synthetic DOM click instead of trusted input.
+        #[arg(long)]
+        dom_event: bool,
+    },
+    /// Type text into an element by ref.
+    Type {
+        #[arg(value_name = "REF")]
+        reference: String,
+        text: String,
+        /// Clear the field first.
+        #[arg(long)]
+        clear: bool,
+        /// Press Enter afterwards.
+        #[arg(long)]
+        submit: bool,
+    },
+    /// Press a key or chord (Enter, Control+A, Shift+Tab, ...).
+    Press { key: String },
+    /// Type text as key presses into whatever has focus.
+    Keyboard { text: String },
+    /// Read the visible text of the page or of one element by ref.
+    Read {
+        #[arg(value_name = "REF")]
+        reference: Option<String>,
+        #[arg(long)]
+        max_chars: Option<u32>,
+    },
+    /// List tabs (managed and user tabs).
+    Tabs,
+    /// Make a listed tab the current one (taking control of it).
+    Tab { target: String },
+    /// Tools of this broker.
+    Tool {
+        #[command(subcommand)]
+        command: ToolCommand,
+    },
+    /// The broker daemon.
+    Broker {
+        #[command(subcommand)]
+        command: BrokerCommand,
+    },
+    /// Measure the one-shot workflow against direct CDP (prints numbers).
+    Bench {
+        /// Workflow repetitions.
+        #[arg(long, default_value_t = 10)]
+        iterations: usize,
+        /// Directory of fixture pages to serve (default: ./fixtures/pages).
+        #[arg(long)]
+        fixtures: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum ToolCommand {
+    /// List the tools this broker offers.
+    List,
+    /// Call a tool with JSON arguments.
+    Call {
+        name: String,
+        /// The arguments object, as JSON.
+        #[arg(long, default_value = "{}")]
+        input: String,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum BrokerCommand {
+    /// Run the broker in the foreground.
+    Serve {
+        /// Policy file (TOML) naming denied capabilities and limits.
+        #[arg(long)]
+        policy: Option<PathBuf>,
+        /// Deny a capability (page-read, navigation, input); repeatable.
+        #[arg(long = "deny", value_name = "CAPABILITY")]
+        deny: Vec<String>,
+        /// Load tool components from this directory instead of the embedded set.
+        #[arg(long)]
+        components: Option<PathBuf>,
+    },
+    /// Show the running broker.
+    Status,
+    /// Stop the running broker (and a browser it launched).
+    Stop,
+}

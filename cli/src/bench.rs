@@ -1,0 +1,225 @@
+//! `bp bench`: the form workflow (navigate, observe, type, click, observe)
+//! through the one-shot CLI, the same steps over direct CDP as the floor,
+//! and the broker's cold start. Prints numbers; asserts nothing.
+
+use browser_pilot_host::cdp::launch;
+use browser_pilot_host::cdp::Cdp;
+use browser_pilot_host::client::Client;
+use browser_pilot_host::paths::Paths;
+use browser_pilot_host::{BpError, BpResult};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const STEPS: [&str; 5] = ["navigate", "observe", "type", "click", "observe2"];
+
+struct Cleanup {
+    children: Vec<Child>,
+    home: PathBuf,
+}
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        let _ = Command::new(exe()).args(["broker", "stop"]).env("BROWSER_PILOT_HOME", &self.home).output();
+        for c in &mut self.children {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        let _ = std::fs::remove_dir_all(&self.home);
+    }
+}
+
+fn exe() -> PathBuf {
+    std::env::current_exe().unwrap_or_else(|_| PathBuf::from("browser-pilot"))
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn free_port() -> BpResult<u16> {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| BpError::internal(e.to_string()))?;
+    l.local_addr().map(|a| a.port()).map_err(|e| BpError::internal(e.to_string()))
+}
+
+fn serve_fixtures(dir: &Path) -> BpResult<(Child, u16)> {
+    let port = free_port()?;
+    let child = Command::new("python3")
+        .args(["-m", "http.server", "--bind", "127.0.0.1", &port.to_string(), "--directory"])
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| BpError::internal(format!("python3 http.server: {e}")))?;
+    for _ in 0..200 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Ok((child, port));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Err(BpError::internal("the fixture server did not start"))
+}
+
+/// Run `bp ARGS --json` in the bench home; returns (elapsed, parsed JSON).
+fn bp(home: &Path, args: &[&str]) -> BpResult<(Duration, Value)> {
+    let start = Instant::now();
+    let out = Command::new(exe())
+        .args(args)
+        .arg("--json")
+        .env("BROWSER_PILOT_HOME", home)
+        .output()
+        .map_err(|e| BpError::internal(e.to_string()))?;
+    let elapsed = start.elapsed();
+    if !out.status.success() {
+        return Err(BpError::internal(format!("bp {args:?} failed: {}", String::from_utf8_lossy(&out.stderr))));
+    }
+    let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    Ok((elapsed, v))
+}
+
+fn find_ref(obs: &Value, role: &str, name: &str) -> BpResult<String> {
+    obs["elements"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|e| e["role"] == role && e["name"] == name)
+        .map(|e| e["ref"].to_string())
+        .ok_or_else(|| BpError::internal(format!("no {role} {name:?} in the observation")))
+}
+
+async fn cold_start(home: &Path) -> BpResult<f64> {
+    let paths = Paths::at(home.to_path_buf());
+    let start = Instant::now();
+    let mut child = Command::new(exe())
+        .args(["broker", "serve"])
+        .env("BROWSER_PILOT_HOME", home)
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| BpError::internal(e.to_string()))?;
+    let ready = loop {
+        if Client::connect(&paths).await.is_ok() {
+            break ms(start.elapsed());
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            return Err(BpError::internal("broker did not start"));
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    };
+    Command::new(exe()).args(["broker", "stop"]).env("BROWSER_PILOT_HOME", home).output().ok();
+    let _ = child.wait();
+    Ok(ready)
+}
+
+pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
+    let fixtures = fixtures.unwrap_or_else(|| PathBuf::from("fixtures/pages"));
+    if !fixtures.join("form.html").is_file() {
+        return Err(BpError::invalid(format!("{} has no form.html; pass --fixtures DIR", fixtures.display())));
+    }
+    let home = std::env::temp_dir().join(format!("bp-bench-{}", std::process::id()));
+    let mut cleanup = Cleanup { children: Vec::new(), home: home.clone() };
+    let (server, port) = serve_fixtures(&fixtures)?;
+    cleanup.children.push(server);
+    let url = format!("http://127.0.0.1:{port}/form.html");
+
+    let cold_first = cold_start(&home).await?;
+    let cold_cached = cold_start(&home).await?;
+
+    // One-shot CLI.
+    bp(&home, &["connect", "--launch", "--headless"])?;
+    let mut cli: Vec<Vec<f64>> = vec![Vec::new(); STEPS.len()];
+    for _ in 0..iterations.max(1) {
+        let (t, _) = bp(&home, &["open", &url])?;
+        cli[0].push(ms(t));
+        let (t, obs) = bp(&home, &["snapshot"])?;
+        cli[1].push(ms(t));
+        let name_ref = find_ref(&obs, "textbox", "Name")?;
+        let button_ref = find_ref(&obs, "button", "Sign in")?;
+        let (t, _) = bp(&home, &["type", &name_ref, "Ada", "--clear"])?;
+        cli[2].push(ms(t));
+        let (t, _) = bp(&home, &["click", &button_ref])?;
+        cli[3].push(ms(t));
+        let (t, _) = bp(&home, &["snapshot"])?;
+        cli[4].push(ms(t));
+    }
+    bp(&home, &["broker", "stop"]).ok();
+
+    let direct = direct_cdp(&url, iterations.max(1), &home).await?;
+    println!("Browser Pilot benchmark: form workflow x{iterations} (medians, ms)");
+    println!("broker cold start: {cold_first:.1} ms first run (compiles components), {cold_cached:.1} ms with the component cache");
+    println!("{:<10} {:>10} {:>10} {:>7}", "step", "one-shot", "CDP floor", "ratio");
+    let (mut total_cli, mut total_direct) = (0.0, 0.0);
+    for (i, step) in STEPS.iter().enumerate() {
+        let c = median(&mut cli[i]);
+        let d = median(&mut direct[i].clone());
+        total_cli += c;
+        total_direct += d;
+        println!("{step:<10} {c:>10.1} {d:>10.1} {:>6.2}x", c / d);
+    }
+    println!("{:<10} {total_cli:>10.1} {total_direct:>10.1} {:>6.2}x", "workflow", total_cli / total_direct);
+    drop(cleanup);
+    Ok(())
+}
+
+/// The same steps with raw CDP calls, no broker and no processes per step.
+async fn direct_cdp(url: &str, iterations: usize, home: &Path) -> BpResult<Vec<Vec<f64>>> {
+    let browser = launch::launch(None, true, &home.join("direct-profiles")).await?;
+    let cdp = Cdp::connect(&browser.ws_url, Arc::new(|_| {})).await?;
+    let target = cdp.call("Target.createTarget", None, json!({"url": "about:blank"})).await?;
+    let attached =
+        cdp.call("Target.attachToTarget", None, json!({"targetId": target["targetId"], "flatten": true})).await?;
+    let session = attached["sessionId"].as_str().unwrap_or_default().to_string();
+    let s = Some(session.as_str());
+    cdp.call("Page.enable", s, json!({})).await?;
+    let mut out: Vec<Vec<f64>> = vec![Vec::new(); STEPS.len()];
+    for _ in 0..iterations {
+        let mut events = cdp.subscribe();
+        let t = Instant::now();
+        cdp.call("Page.navigate", s, json!({"url": url})).await?;
+        while let Ok(ev) = events.recv().await {
+            if ev.method == "Page.loadEventFired" && ev.session_id.as_deref() == s {
+                break;
+            }
+        }
+        out[0].push(ms(t.elapsed()));
+        let t = Instant::now();
+        let tree = cdp.call("Accessibility.getFullAXTree", s, json!({})).await?;
+        out[1].push(ms(t.elapsed()));
+        let node = |role: &str, name: &str| {
+            tree["nodes"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|n| n["role"]["value"] == role && n["name"]["value"] == name)
+                .and_then(|n| n["backendDOMNodeId"].as_i64())
+                .ok_or_else(|| BpError::internal(format!("no {role} {name}")))
+        };
+        let field = node("textbox", "Name")?;
+        let button = node("button", "Sign in")?;
+        let t = Instant::now();
+        cdp.call("DOM.focus", s, json!({"backendNodeId": field})).await?;
+        cdp.call("Input.insertText", s, json!({"text": "Ada"})).await?;
+        out[2].push(ms(t.elapsed()));
+        let t = Instant::now();
+        let quads = cdp.call("DOM.getContentQuads", s, json!({"backendNodeId": button})).await?;
+        let q: Vec<f64> = quads["quads"][0].as_array().into_iter().flatten().filter_map(Value::as_f64).collect();
+        let (x, y) = ((q[0] + q[4]) / 2.0, (q[1] + q[5]) / 2.0);
+        for kind in ["mousePressed", "mouseReleased"] {
+            cdp.call("Input.dispatchMouseEvent", s, json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}))
+                .await?;
+        }
+        out[3].push(ms(t.elapsed()));
+        let t = Instant::now();
+        cdp.call("Accessibility.getFullAXTree", s, json!({})).await?;
+        out[4].push(ms(t.elapsed()));
+    }
+    drop(browser);
+    Ok(out)
+}

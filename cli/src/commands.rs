@@ -1,0 +1,209 @@
+//! One function per command family; each maps onto protocol calls.
+
+use crate::args::{BrokerCommand, Cli, Command, ToolCommand};
+use crate::output;
+use crate::session::{existing_broker, Session};
+use browser_pilot_host::broker::{serve, Broker};
+use browser_pilot_host::paths::Paths;
+use browser_pilot_host::runtime::policy::Policy;
+use browser_pilot_host::runtime::Runtime;
+use browser_pilot_host::{components, BpError, BpResult, Code};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+/// Print `value` as JSON or through `human`.
+fn emit(json: bool, value: &Value, human: impl FnOnce(&Value) -> String) {
+    if json {
+        println!("{value}");
+    } else {
+        let text = human(value);
+        print!("{text}");
+        if !text.ends_with('\n') {
+            println!();
+        }
+    }
+}
+
+/// A ref argument: a positive number.
+fn parse_ref(r: &str) -> BpResult<u64> {
+    r.trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse::<u64>()
+        .ok()
+        .filter(|n| *n >= 1)
+        .ok_or_else(|| BpError::invalid(format!("`{r}` is not a ref; use a number from `bp snapshot`")))
+}
+
+pub async fn run(cli: Cli) -> BpResult<()> {
+    let json = cli.json;
+    match cli.command {
+        Command::Broker { command } => broker(command, json).await,
+        Command::Bench { iterations, fixtures } => crate::bench::run(iterations, fixtures).await,
+        Command::Tool { command: ToolCommand::List } => {
+            let mut s = Session::open().await?;
+            let v = s.request("tools/list", json!({})).await?;
+            emit(json, &v, output::tool_list);
+            Ok(())
+        }
+        Command::Tool { command: ToolCommand::Call { name, input } } => {
+            let args: Value =
+                serde_json::from_str(&input).map_err(|e| BpError::invalid(format!("--input is not JSON: {e}")))?;
+            let v = Session::open().await?.tool(&name, args).await?;
+            emit(true, &v, |_| String::new());
+            Ok(())
+        }
+        other => browser(other, json).await,
+    }
+}
+
+async fn browser(command: Command, json: bool) -> BpResult<()> {
+    let mut s = Session::open().await?;
+    match command {
+        Command::Connect { launch, headless, executable, endpoint } => {
+            let args = match endpoint {
+                Some(endpoint) => json!({"endpoint": endpoint}),
+                None if launch => {
+                    let mut opts = json!({"headless": headless});
+                    if let Some(exe) = executable {
+                        opts["executable"] = json!(exe);
+                    }
+                    json!({"launch": opts})
+                }
+                None => return Err(BpError::invalid("give --launch [--headless] or --endpoint URL")),
+            };
+            let v = s.tool("browser.connect", args).await?;
+            emit(json, &v, |v| {
+                let c = &v["connection"];
+                let pid = c["browserPid"].as_u64().map(|p| format!(", browser pid {p}")).unwrap_or_default();
+                format!("connected (generation {}{pid})", c["generation"])
+            });
+        }
+        Command::Disconnect => {
+            let v = s.tool("browser.disconnect", json!({})).await?;
+            let ws = s.workspace_id.clone();
+            s.request("workspaces/release", json!({"workspaceId": ws})).await?;
+            emit(json, &v, |_| "disconnected".to_string());
+        }
+        Command::Open { url } => {
+            let current = s.request("workspaces/get", json!({"workspaceId": s.workspace_id})).await?;
+            let open_tab = json!({"url": url});
+            let v = if current["currentTarget"].is_null() {
+                s.tool("browser.tabs.open", open_tab).await?
+            } else {
+                match s.tool("browser.navigate", json!({"url": url})).await {
+                    // The current tab is gone: open a new one.
+                    Err(e) if e.code == Code::StaleRef || e.code == Code::TargetNotOwned => {
+                        s.tool("browser.tabs.open", open_tab).await?
+                    }
+                    other => other?,
+                }
+            };
+            emit(json, &v, |v| format!("opened {} — {}", v["url"].as_str().unwrap_or(""), v["title"].as_str().unwrap_or("")));
+        }
+        Command::Snapshot { limit } => {
+            let mut args = json!({});
+            if let Some(limit) = limit {
+                args["limit"] = json!(limit);
+            }
+            let v = s.tool("browser.observe", args).await?;
+            emit(json, &v, output::snapshot);
+        }
+        Command::Click { reference, dom_event } => {
+            let mut args = json!({"ref": parse_ref(&reference)?});
+            if dom_event {
+                args["trust"] = json!("dom_event");
+            }
+            let v = s.tool("browser.click", args).await?;
+            emit(json, &v, |v| output::action("clicked", &reference, v));
+        }
+        Command::Type { reference, text, clear, submit } => {
+            let args = json!({"ref": parse_ref(&reference)?, "text": text, "clear": clear, "submit": submit});
+            let v = s.tool("browser.type", args).await?;
+            emit(json, &v, |v| output::action("typed into", &reference, v));
+        }
+        Command::Press { key } => {
+            let v = s.tool("browser.press", json!({"key": key})).await?;
+            emit(json, &v, |v| output::action(&format!("pressed {key}"), "", v));
+        }
+        Command::Keyboard { text } => {
+            let v = s.tool("browser.keyboard", json!({"text": text})).await?;
+            emit(json, &v, |v| output::action("typed", "", v));
+        }
+        Command::Read { reference, max_chars } => {
+            let mut args = json!({});
+            if let Some(r) = reference {
+                args["ref"] = json!(parse_ref(&r)?);
+            }
+            if let Some(m) = max_chars {
+                args["maxChars"] = json!(m);
+            }
+            let v = s.tool("browser.read", args).await?;
+            emit(json, &v, |v| v["text"].as_str().unwrap_or("").to_string());
+        }
+        Command::Tabs => {
+            let v = s.tool("browser.tabs.list", json!({})).await?;
+            emit(json, &v, output::tabs);
+        }
+        Command::Tab { target } => {
+            let v = s.tool("browser.tabs.acquire", json!({"targetId": target})).await?;
+            emit(json, &v, |v| format!("current tab: {}", v["targetId"].as_str().unwrap_or("")));
+        }
+        Command::Broker { .. } | Command::Bench { .. } | Command::Tool { .. } => {
+            return Err(BpError::internal("unreachable command routing"))
+        }
+    }
+    Ok(())
+}
+
+async fn broker(command: BrokerCommand, json: bool) -> BpResult<()> {
+    match command {
+        BrokerCommand::Serve { policy, deny, components } => serve_broker(policy, deny, components).await,
+        BrokerCommand::Status => {
+            let v = existing_broker().await?.request("broker/status", json!({})).await?;
+            emit(json, &v, |v| {
+                format!(
+                    "broker pid {} version {} up {} ms\nbrowser: {}\nsocket: {}\n",
+                    v["pid"], v["version"].as_str().unwrap_or(""), v["uptimeMs"],
+                    v["browser"]["state"].as_str().unwrap_or(""), v["socket"].as_str().unwrap_or("")
+                )
+            });
+            Ok(())
+        }
+        BrokerCommand::Stop => {
+            let mut client = existing_broker().await?;
+            let status = client.request("broker/status", json!({})).await?;
+            client.request("broker/stop", json!({})).await?;
+            // Wait for the process to go away so callers can rely on it.
+            if let Some(pid) = status["pid"].as_u64().and_then(|p| u32::try_from(p).ok()) {
+                for _ in 0..500 {
+                    if !browser_pilot_host::broker::locator::pid_alive(pid) {
+                        break;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                }
+            }
+            emit(json, &json!({"stopped": true}), |_| "broker stopped".to_string());
+            Ok(())
+        }
+    }
+}
+
+async fn serve_broker(policy: Option<PathBuf>, deny: Vec<String>, dir: Option<PathBuf>) -> BpResult<()> {
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("BROWSER_PILOT_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .try_init();
+    let paths = Paths::from_env()?;
+    paths.prepare()?;
+    let policy = Policy::load(policy.as_deref(), &deny)?;
+    let sources = match dir {
+        Some(d) => components::from_dir(&d)?,
+        None => components::embedded(),
+    };
+    let runtime = Runtime::load(sources, policy, Some(&paths.cache)).await?;
+    serve(Broker::new(paths, runtime)).await
+}

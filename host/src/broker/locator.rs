@@ -1,0 +1,41 @@
+//! The versioned locator file that tells clients where the broker is.
+
+use crate::error::BpResult;
+use crate::paths::{write_private, Paths};
+use serde::{Deserialize, Serialize};
+
+/// Locator format version.
+pub const LOCATOR_VERSION: u32 = 1;
+
+/// What a running broker records about itself.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Locator {
+    pub locator_version: u32,
+    pub pid: u32,
+    pub socket: String,
+    pub started_at_ms: u64,
+    pub service_version: String,
+    pub executable: String,
+    pub protocol_min: String,
+    pub protocol_max: String,
+}
+
+impl Locator {
+    pub fn write(&self, paths: &Paths) -> BpResult<()> {
+        let text = serde_json::to_vec_pretty(self).map_err(|e| crate::error::BpError::internal(e.to_string()))?;
+        write_private(&paths.locator, &text)
+    }
+
+    pub fn read(paths: &Paths) -> Option<Self> {
+        let text = std::fs::read(&paths.locator).ok()?;
+        serde_json::from_slice(&text).ok()
+    }
+}
+
+/// Whether a process with `pid` exists.
+pub fn pid_alive(pid: u32) -> bool {
+    let Ok(pid) = i32::try_from(pid) else { return false };
+    // SAFETY: kill with signal 0 only checks for existence.
+    unsafe { libc::kill(pid, 0) == 0 || *libc::__errno_location() == libc::EPERM }
+}

@@ -1,0 +1,106 @@
+//! The broker: owns the browser connection, workspaces, leases,
+//! observations and the component runtime, and serves JSON-RPC on an
+//! owner-only local socket.
+
+mod dispatch;
+pub mod locator;
+pub mod native;
+pub mod rpc;
+mod server;
+pub mod state;
+
+use crate::browser::connection::BrowserConn;
+use crate::browser::observations::Observations;
+use crate::error::{BpError, BpResult};
+use crate::paths::Paths;
+use crate::runtime::Runtime;
+use state::State;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+use tokio::sync::{Notify, RwLock};
+
+pub use server::serve;
+
+/// Service version (the executable's).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// Protocol versions this broker speaks.
+pub const PROTOCOL_MIN: &str = "1.0";
+pub const PROTOCOL_MAX: &str = "1.1";
+
+/// The per-user broker.
+pub struct Broker {
+    pub paths: Paths,
+    pub runtime: Runtime,
+    browser: RwLock<Option<Arc<BrowserConn>>>,
+    /// Serialises connect/disconnect so concurrent callers share one attempt.
+    connect_lock: tokio::sync::Mutex<()>,
+    /// Browser connection generation; advances on each successful connect.
+    generation: Arc<AtomicU64>,
+    state: Mutex<State>,
+    pub observations: Arc<Observations>,
+    pub started: Instant,
+    pub shutdown: Notify,
+    connections: AtomicU64,
+    /// CDP commands sent by connections that have since closed.
+    retired_commands: AtomicU64,
+}
+
+impl Broker {
+    pub fn new(paths: Paths, runtime: Runtime) -> Arc<Self> {
+        Arc::new(Self {
+            paths,
+            runtime,
+            browser: RwLock::new(None),
+            connect_lock: tokio::sync::Mutex::new(()),
+            generation: Arc::new(AtomicU64::new(0)),
+            state: Mutex::new(State::default()),
+            observations: Arc::new(Observations::default()),
+            started: Instant::now(),
+            shutdown: Notify::new(),
+            connections: AtomicU64::new(0),
+            retired_commands: AtomicU64::new(0),
+        })
+    }
+
+    /// Lock the domain state.
+    pub fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The live browser connection, or `browser_disconnected`.
+    pub async fn browser(&self) -> BpResult<Arc<BrowserConn>> {
+        match &*self.browser.read().await {
+            Some(b) if !b.cdp.is_closed() => Ok(b.clone()),
+            _ => Err(BpError::disconnected()),
+        }
+    }
+
+    /// A shared handle on the generation counter.
+    pub fn generation_handle(&self) -> Arc<AtomicU64> {
+        self.generation.clone()
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::SeqCst)
+    }
+
+    /// CDP commands sent since the broker started.
+    pub async fn cdp_commands_sent(&self) -> u64 {
+        let live = self.browser.read().await.as_ref().map_or(0, |b| b.cdp.commands_sent());
+        live + self.retired_commands.load(Ordering::Relaxed)
+    }
+
+    /// Drop the browser connection (and a broker-owned browser with it).
+    pub async fn drop_browser(&self) -> bool {
+        let old = self.browser.write().await.take();
+        match old {
+            Some(b) => {
+                self.retired_commands.fetch_add(b.cdp.commands_sent(), Ordering::Relaxed);
+                self.state().controllers.clear();
+                true
+            }
+            None => false,
+        }
+    }
+}

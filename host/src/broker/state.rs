@@ -1,0 +1,204 @@
+//! Workspaces, leases and target control: the broker's in-memory domain
+//! state. Nothing here is persisted.
+
+use crate::error::{BpError, BpResult, Code};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+/// Longest lease TTL (the one-shot CLI renews within it).
+pub const MAX_LEASE_TTL: Duration = Duration::from_secs(300);
+/// Lease TTL when the client gives none.
+pub const DEFAULT_LEASE_TTL: Duration = Duration::from_secs(60);
+
+/// A logical working set owned by one principal.
+pub struct Workspace {
+    pub id: String,
+    pub principal: String,
+    pub label: Option<String>,
+    /// Opaque public target ID -> raw CDP target ID.
+    pub targets: BTreeMap<String, String>,
+    pub by_raw: HashMap<String, String>,
+    next_target: u32,
+    /// The target tools use when no `targetId` is given.
+    pub current_target: Option<String>,
+    /// Raw IDs of tabs this workspace created (its ManagedTabSet).
+    pub managed: HashSet<String>,
+}
+
+impl Workspace {
+    /// The public ID of `raw`, assigning one on first sight.
+    pub fn public_id(&mut self, raw: &str) -> String {
+        if let Some(id) = self.by_raw.get(raw) {
+            return id.clone();
+        }
+        self.next_target += 1;
+        let id = format!("t{}-{}", self.next_target, &crate::ids::random_hex(3));
+        self.targets.insert(id.clone(), raw.to_string());
+        self.by_raw.insert(raw.to_string(), id.clone());
+        id
+    }
+
+    /// `managed` or `user_tab`.
+    pub fn origin(&self, raw: &str) -> &'static str {
+        if self.managed.contains(raw) {
+            "managed"
+        } else {
+            "user_tab"
+        }
+    }
+}
+
+/// A time-bounded command session in a workspace.
+pub struct Lease {
+    pub id: String,
+    pub workspace_id: String,
+    pub ttl: Duration,
+    pub expires: Instant,
+}
+
+/// All domain state.
+#[derive(Default)]
+pub struct State {
+    pub workspaces: HashMap<String, Workspace>,
+    ws_keys: HashMap<(String, String), String>,
+    pub leases: HashMap<String, Lease>,
+    lease_keys: HashMap<(String, String), String>,
+    /// Raw target ID -> controlling lease.
+    pub controllers: HashMap<String, String>,
+}
+
+impl State {
+    /// Create a workspace, or return the one `key` already names.
+    pub fn create_workspace(&mut self, principal: &str, key: Option<&str>, label: Option<String>) -> String {
+        if let Some(key) = key {
+            if let Some(id) = self.ws_keys.get(&(principal.to_string(), key.to_string())) {
+                if self.workspaces.contains_key(id) {
+                    return id.clone();
+                }
+            }
+        }
+        let id = crate::ids::new_id("ws");
+        self.workspaces.insert(
+            id.clone(),
+            Workspace {
+                id: id.clone(),
+                principal: principal.to_string(),
+                label,
+                targets: BTreeMap::new(),
+                by_raw: HashMap::new(),
+                next_target: 0,
+                current_target: None,
+                managed: HashSet::new(),
+            },
+        );
+        if let Some(key) = key {
+            self.ws_keys.insert((principal.to_string(), key.to_string()), id.clone());
+        }
+        id
+    }
+
+    /// The workspace if `principal` owns it.
+    pub fn workspace(&mut self, principal: &str, id: &str) -> BpResult<&mut Workspace> {
+        match self.workspaces.get_mut(id) {
+            Some(ws) if ws.principal == principal => Ok(ws),
+            _ => Err(BpError::new(Code::WorkspaceNotFound, "no such workspace for this client")),
+        }
+    }
+
+    /// Remove a workspace and everything it holds; returns its managed tabs.
+    pub fn release_workspace(&mut self, principal: &str, id: &str) -> BpResult<Vec<String>> {
+        self.workspace(principal, id)?;
+        let leases: Vec<String> =
+            self.leases.values().filter(|l| l.workspace_id == id).map(|l| l.id.clone()).collect();
+        for lease in leases {
+            self.drop_lease(&lease);
+        }
+        self.ws_keys.retain(|_, v| v != id);
+        let ws = self.workspaces.remove(id);
+        Ok(ws.map(|w| w.managed.into_iter().collect()).unwrap_or_default())
+    }
+
+    /// Create a lease (or renew the one `key` names).
+    pub fn create_lease(&mut self, principal: &str, ws: &str, ttl: Duration, key: Option<&str>) -> BpResult<&Lease> {
+        self.workspace(principal, ws)?;
+        self.expire_leases();
+        let ttl = ttl.min(MAX_LEASE_TTL).max(Duration::from_secs(1));
+        let existing = key.and_then(|k| self.lease_keys.get(&(ws.to_string(), k.to_string())).cloned());
+        let id = match existing.filter(|id| self.leases.contains_key(id)) {
+            Some(id) => id,
+            None => {
+                let id = crate::ids::new_id("lease");
+                if let Some(k) = key {
+                    self.lease_keys.insert((ws.to_string(), k.to_string()), id.clone());
+                }
+                id
+            }
+        };
+        let lease = self.leases.entry(id.clone()).or_insert_with(|| Lease {
+            id: id.clone(),
+            workspace_id: ws.to_string(),
+            ttl,
+            expires: Instant::now() + ttl,
+        });
+        lease.ttl = ttl;
+        lease.expires = Instant::now() + ttl;
+        Ok(lease)
+    }
+
+    /// The lease if it is live and belongs to `ws` of `principal`.
+    pub fn live_lease(&mut self, principal: &str, ws: &str, lease: &str) -> BpResult<&mut Lease> {
+        self.workspace(principal, ws)?;
+        self.expire_leases();
+        match self.leases.get_mut(lease) {
+            Some(l) if l.workspace_id == ws => Ok(l),
+            _ => Err(BpError::new(Code::LeaseExpired, "the lease has expired or does not belong to this workspace")),
+        }
+    }
+
+    /// Give `lease` control of `raw`, or fail with `target_busy`.
+    pub fn acquire(&mut self, lease: &str, raw: &str) -> BpResult<()> {
+        match self.controllers.get(raw) {
+            Some(holder) if holder != lease => {
+                Err(BpError::new(Code::TargetBusy, "another lease controls this target; try again later"))
+            }
+            _ => {
+                self.controllers.insert(raw.to_string(), lease.to_string());
+                Ok(())
+            }
+        }
+    }
+
+    /// Release `lease`'s control of `raw`.
+    pub fn release_target(&mut self, lease: &str, raw: &str) {
+        if self.controllers.get(raw).map(String::as_str) == Some(lease) {
+            self.controllers.remove(raw);
+        }
+    }
+
+    fn drop_lease(&mut self, lease: &str) {
+        self.leases.remove(lease);
+        self.controllers.retain(|_, l| l != lease);
+        self.lease_keys.retain(|_, l| l != lease);
+    }
+
+    /// Drop expired leases and the control they held.
+    pub fn expire_leases(&mut self) {
+        let now = Instant::now();
+        let expired: Vec<String> = self.leases.values().filter(|l| l.expires <= now).map(|l| l.id.clone()).collect();
+        for id in expired {
+            self.drop_lease(&id);
+        }
+    }
+
+    /// Release a lease explicitly.
+    pub fn release_lease(&mut self, principal: &str, lease: &str) -> BpResult<()> {
+        let ws = self
+            .leases
+            .get(lease)
+            .map(|l| l.workspace_id.clone())
+            .ok_or_else(|| BpError::new(Code::LeaseExpired, "no such lease"))?;
+        self.workspace(principal, &ws)?;
+        self.drop_lease(lease);
+        Ok(())
+    }
+}

@@ -1,0 +1,599 @@
+//! [`TargetCall`]: the browser operations one tool call may perform on its
+//! target. Every operation starts with [`TargetCall::check`], the single
+//! place that re-verifies lease, connection generation, target and session.
+
+use super::js;
+use super::keys;
+use super::observations::{Observation, Observations, OBSERVATION_TTL};
+use super::registry::Registry;
+use crate::cdp::Cdp;
+use crate::error::{BpError, BpResult, Code};
+use crate::runtime::bindings::input::{Hit, Modifiers, MouseButton, Point};
+use crate::runtime::bindings::navigation::{HistoryAction, NavResult};
+use crate::runtime::bindings::page_read::{AxNode, AxSnapshot, NodeState, ObservedElement, PageInfo, PageText};
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Longest wait for a page load after an action or navigation.
+const LOAD_WAIT: Duration = Duration::from_secs(20);
+/// Object group for remote objects made during one call.
+const GROUP: &str = "browser-pilot-call";
+
+/// Re-checks that the calling lease still controls the target.
+pub type LeaseGuard = Arc<dyn Fn() -> BpResult<()> + Send + Sync>;
+
+/// Who is calling: recorded on observations.
+#[derive(Clone)]
+pub struct Caller {
+    pub workspace_id: String,
+    pub lease_id: String,
+}
+
+struct Handle {
+    backend: i64,
+    object: Option<String>,
+}
+
+/// The browser scope of one tool call.
+pub struct TargetCall {
+    cdp: Cdp,
+    registry: Arc<Registry>,
+    observations: Arc<Observations>,
+    raw_id: String,
+    session: String,
+    session_serial: u64,
+    generation: u64,
+    current_generation: Arc<AtomicU64>,
+    caller: Caller,
+    lease_guard: LeaseGuard,
+    handles: Vec<Handle>,
+    /// Document the last accessibility read came from.
+    tree_doc: Option<(u64, Option<String>)>,
+    /// Set just before the first browser mutation of the call.
+    pub dispatched: Arc<AtomicBool>,
+}
+
+/// Everything needed to build a [`TargetCall`].
+pub struct CallSetup {
+    pub cdp: Cdp,
+    pub registry: Arc<Registry>,
+    pub observations: Arc<Observations>,
+    pub raw_id: String,
+    pub session: String,
+    pub generation: u64,
+    pub current_generation: Arc<AtomicU64>,
+    pub caller: Caller,
+    pub lease_guard: LeaseGuard,
+}
+
+fn as_str(v: &Value) -> String {
+    v.as_str().unwrap_or_default().to_string()
+}
+
+impl TargetCall {
+    pub fn new(s: CallSetup) -> BpResult<Self> {
+        let serial = s.registry.with(&s.raw_id, |t| t.session_serial).ok_or_else(|| BpError::stale("target_closed"))?;
+        Ok(Self {
+            cdp: s.cdp,
+            registry: s.registry,
+            observations: s.observations,
+            raw_id: s.raw_id,
+            session: s.session,
+            session_serial: serial,
+            generation: s.generation,
+            current_generation: s.current_generation,
+            caller: s.caller,
+            lease_guard: s.lease_guard,
+            handles: Vec::new(),
+            tree_doc: None,
+            dispatched: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    /// The one checkpoint: lease, generation, target and session are still
+    /// what this call started with.
+    fn check(&self) -> BpResult<()> {
+        (self.lease_guard)()?;
+        if self.current_generation.load(Ordering::SeqCst) != self.generation || self.cdp.is_closed() {
+            return Err(BpError::disconnected());
+        }
+        let (closed, serial) = self
+            .registry
+            .with(&self.raw_id, |t| (t.closed, t.session_serial))
+            .ok_or_else(|| BpError::stale("target_closed"))?;
+        if closed {
+            return Err(BpError::new(Code::TargetNotOwned, "the target was closed"));
+        }
+        if serial != self.session_serial {
+            return Err(BpError::stale("session_replaced"));
+        }
+        Ok(())
+    }
+
+    fn mark_dispatched(&self) {
+        self.dispatched.store(true, Ordering::SeqCst);
+    }
+
+    async fn send(&self, method: &str, params: Value) -> BpResult<Value> {
+        self.cdp.call(method, Some(&self.session), params).await
+    }
+
+    fn doc(&self) -> (u64, Option<String>, bool, bool) {
+        self.registry
+            .with(&self.raw_id, |t| (t.doc_gen, t.loader.clone(), t.dialog_open, t.loading))
+            .unwrap_or((0, None, false, false))
+    }
+
+    fn backend(&self, handle: u32) -> BpResult<i64> {
+        self.handles
+            .get(handle as usize)
+            .map(|h| h.backend)
+            .ok_or_else(|| BpError::invalid("unknown node handle"))
+    }
+
+    fn new_handle(&mut self, backend: i64) -> u32 {
+        self.handles.push(Handle { backend, object: None });
+        (self.handles.len() - 1) as u32
+    }
+
+    /// A remote object for the handle's node (resolved once per call).
+    async fn object(&mut self, handle: u32) -> BpResult<String> {
+        let backend = self.backend(handle)?;
+        if let Some(Some(obj)) = self.handles.get(handle as usize).map(|h| h.object.clone()) {
+            return Ok(obj);
+        }
+        let reply = self
+            .send("DOM.resolveNode", json!({"backendNodeId": backend, "objectGroup": GROUP}))
+            .await
+            .map_err(|_| BpError::stale("document_replaced"))?;
+        let obj = as_str(&reply["object"]["objectId"]);
+        if obj.is_empty() {
+            return Err(BpError::stale("document_replaced"));
+        }
+        if let Some(h) = self.handles.get_mut(handle as usize) {
+            h.object = Some(obj.clone());
+        }
+        Ok(obj)
+    }
+
+    async fn call_on(&mut self, handle: u32, function: &str, args: Value, by_value: bool) -> BpResult<Value> {
+        let object = self.object(handle).await?;
+        let reply = self
+            .send(
+                "Runtime.callFunctionOn",
+                json!({"objectId": object, "functionDeclaration": function, "arguments": args,
+                       "returnByValue": by_value, "awaitPromise": false, "objectGroup": GROUP}),
+            )
+            .await?;
+        if reply.get("exceptionDetails").is_some() {
+            return Err(BpError::internal("a page-side helper threw"));
+        }
+        Ok(reply["result"].clone())
+    }
+
+    async fn evaluate(&self, expression: &str) -> BpResult<Value> {
+        let reply = self.send("Runtime.evaluate", json!({"expression": expression, "returnByValue": true})).await?;
+        if reply.get("exceptionDetails").is_some() {
+            return Err(BpError::internal("a page-side helper threw"));
+        }
+        Ok(reply["result"]["value"].clone())
+    }
+
+    // ---- page-read -------------------------------------------------------
+
+    pub async fn current_page(&self) -> BpResult<PageInfo> {
+        self.check()?;
+        let (doc_gen, _, dialog_open, _) = self.doc();
+        let (mut url, mut title) =
+            self.registry.with(&self.raw_id, |t| (t.url.clone(), t.title.clone())).unwrap_or_default();
+        // While a dialog is open the page cannot run script; use what the
+        // registry last saw.
+        if !dialog_open {
+            if let Ok(facts) = self.evaluate(js::PAGE_FACTS).await {
+                url = as_str(&facts[0]);
+                title = as_str(&facts[1]);
+            }
+        }
+        Ok(PageInfo { url, title, document_generation: doc_gen, dialog_open })
+    }
+
+    pub async fn accessibility_tree(&mut self, max_depth: u32, max_nodes: u32) -> BpResult<AxSnapshot> {
+        self.check()?;
+        let info = self.current_page().await?;
+        let (doc_gen, loader, ..) = self.doc();
+        let reply = self.send("Accessibility.getFullAXTree", json!({})).await?;
+        let nodes = reply["nodes"].as_array().cloned().unwrap_or_default();
+        let index: std::collections::HashMap<&str, usize> =
+            nodes.iter().enumerate().filter_map(|(i, n)| n["nodeId"].as_str().map(|id| (id, i))).collect();
+        let root = nodes.iter().position(|n| n.get("parentId").is_none()).unwrap_or(0);
+        let mut out = Vec::new();
+        let (mut depth_limited, mut node_limited) = (false, false);
+        let mut stack = vec![(root, 0u32)];
+        while let Some((i, depth)) = stack.pop() {
+            let Some(n) = nodes.get(i) else { continue };
+            if depth > max_depth {
+                depth_limited = true;
+                continue;
+            }
+            if !n["ignored"].as_bool().unwrap_or(false) {
+                if out.len() >= max_nodes as usize {
+                    node_limited = true;
+                    break;
+                }
+                out.push(self.ax_node(n, depth));
+            }
+            if let Some(children) = n["childIds"].as_array() {
+                for c in children.iter().rev() {
+                    if let Some(&ci) = c.as_str().and_then(|id| index.get(id)) {
+                        stack.push((ci, depth + 1));
+                    }
+                }
+            }
+        }
+        self.tree_doc = Some((doc_gen, loader));
+        Ok(AxSnapshot { info, nodes: out, depth_limited, node_limited })
+    }
+
+    fn ax_node(&mut self, n: &Value, depth: u32) -> AxNode {
+        let prop = |name: &str| {
+            n["properties"]
+                .as_array()
+                .and_then(|ps| ps.iter().find(|p| p["name"] == name))
+                .map(|p| p["value"]["value"].clone())
+        };
+        let value = match &n["value"]["value"] {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(num) => Some(num.to_string()),
+            _ => None,
+        };
+        let protected = value.as_deref().is_some_and(|v| !v.is_empty() && v.chars().all(|c| c == '•'));
+        let checked = prop("checked").map(|v| match v {
+            Value::String(s) => s,
+            other => other.to_string(),
+        });
+        let handle = n["backendDOMNodeId"].as_i64().map(|b| self.new_handle(b));
+        AxNode {
+            handle,
+            role: as_str(&n["role"]["value"]),
+            name: as_str(&n["name"]["value"]),
+            value: if protected { None } else { value },
+            checked,
+            disabled: prop("disabled").and_then(|v| v.as_bool()).unwrap_or(false),
+            protected,
+            depth,
+        }
+    }
+
+    pub fn record_observation(&mut self, elements: &[ObservedElement]) -> BpResult<String> {
+        self.check()?;
+        let (doc_gen, loader, ..) = self.doc();
+        let Some((tree_gen, tree_loader)) = self.tree_doc.clone() else {
+            return Err(BpError::invalid("read the accessibility tree before recording an observation"));
+        };
+        if tree_gen != doc_gen || tree_loader != loader {
+            return Err(BpError::new(Code::ActionNotVerified, "the document changed while observing; observe again")
+                .with_context(json!({"reason": "document_changed"})));
+        }
+        let mut refs = Vec::with_capacity(elements.len());
+        for (i, e) in elements.iter().enumerate() {
+            if e.ref_ as usize != i + 1 {
+                return Err(BpError::invalid("observation refs must be numbered 1, 2, 3, ..."));
+            }
+            refs.push(self.backend(e.handle)?);
+        }
+        let id = crate::ids::new_id("obs");
+        self.observations.insert(Observation {
+            id: id.clone(),
+            workspace_id: self.caller.workspace_id.clone(),
+            lease_id: self.caller.lease_id.clone(),
+            raw_target: self.raw_id.clone(),
+            generation: self.generation,
+            session_serial: self.session_serial,
+            doc_gen,
+            loader,
+            created: std::time::Instant::now(),
+            refs,
+        });
+        Ok(id)
+    }
+
+    pub async fn resolve_ref(&mut self, observation_id: &str, reference: u32) -> BpResult<u32> {
+        self.check()?;
+        let undifferentiated = || BpError::new(Code::StaleRef, "no such observation ref for this workspace and target");
+        let obs = self.observations.get(observation_id).ok_or_else(undifferentiated)?;
+        if obs.workspace_id != self.caller.workspace_id || obs.raw_target != self.raw_id {
+            return Err(undifferentiated());
+        }
+        if obs.created.elapsed() > OBSERVATION_TTL {
+            return Err(BpError::stale("expired"));
+        }
+        if obs.generation != self.generation {
+            return Err(BpError::stale("browser_reconnected"));
+        }
+        if obs.lease_id != self.caller.lease_id {
+            return Err(BpError::stale("control_released"));
+        }
+        if obs.session_serial != self.session_serial {
+            return Err(BpError::stale("session_replaced"));
+        }
+        let (doc_gen, loader, ..) = self.doc();
+        if obs.doc_gen != doc_gen {
+            return Err(BpError::stale("navigation"));
+        }
+        if obs.loader != loader {
+            return Err(BpError::stale("loader_replaced"));
+        }
+        let backend = *obs.refs.get((reference as usize).wrapping_sub(1)).ok_or_else(undifferentiated)?;
+        let handle = self.new_handle(backend);
+        // Live revalidation: the node must still resolve and be connected.
+        let connected = self.call_on(handle, "function() { return this.isConnected; }", json!([]), true).await?;
+        if connected["value"] != json!(true) {
+            return Err(BpError::stale("document_replaced"));
+        }
+        Ok(handle)
+    }
+
+    pub async fn read_node(&mut self, handle: u32) -> BpResult<NodeState> {
+        self.check()?;
+        let v = self.call_on(handle, js::NODE_STATE, json!([]), true).await?["value"].clone();
+        Ok(NodeState {
+            tag: as_str(&v["tag"]),
+            input_type: v["inputType"].as_str().map(str::to_string),
+            value: v["value"].as_str().map(str::to_string),
+            value_length: v["valueLength"].as_u64().unwrap_or(0) as u32,
+            checked: v["checked"].as_bool(),
+            focused: v["focused"].as_bool().unwrap_or(false),
+            editable: v["editable"].as_bool().unwrap_or(false),
+            connected: v["connected"].as_bool().unwrap_or(false),
+        })
+    }
+
+    pub async fn text(&mut self, handle: Option<u32>, max_chars: u32) -> BpResult<PageText> {
+        self.check()?;
+        let v = match handle {
+            Some(h) => self.call_on(h, js::NODE_TEXT, json!([{"value": max_chars}]), true).await?["value"].clone(),
+            None => self.evaluate(&js::page_text(max_chars)).await?,
+        };
+        Ok(PageText { text: as_str(&v[0]), truncated: v[1].as_bool().unwrap_or(false) })
+    }
+
+    // ---- navigation ------------------------------------------------------
+
+    /// Wait until the main frame has loaded a document other than
+    /// `from_doc` (or, with `loader`, exactly that loader).
+    async fn wait_loaded(&self, from_doc: Option<u64>, loader: Option<&str>) -> BpResult<()> {
+        let mut rx = self.registry.watch(&self.raw_id).ok_or_else(|| BpError::stale("target_closed"))?;
+        let deadline = tokio::time::Instant::now() + LOAD_WAIT;
+        loop {
+            let done = self
+                .registry
+                .with(&self.raw_id, |t| {
+                    if t.closed {
+                        return Some(Err(BpError::stale("target_closed")));
+                    }
+                    let new_doc = from_doc.is_none_or(|d| t.doc_gen != d);
+                    let right_loader = loader.is_none_or(|l| t.loader.as_deref() == Some(l));
+                    let loaded = t.loaded_loader == t.loader && !t.loading;
+                    (new_doc && right_loader && loaded || t.dialog_open).then_some(Ok(()))
+                })
+                .flatten();
+            if let Some(r) = done {
+                return r;
+            }
+            match tokio::time::timeout_at(deadline, rx.changed()).await {
+                Ok(Ok(())) => {}
+                Ok(Err(_)) => return Err(BpError::stale("target_closed")),
+                Err(_) => {
+                    return Err(BpError::new(Code::UnknownOutcome, "the page did not finish loading")
+                        .with_context(json!({"action": "navigate", "step": "wait_for_load", "reason": "navigation_stalled"})))
+                }
+            }
+        }
+    }
+
+    async fn nav_result(&self) -> BpResult<NavResult> {
+        let facts = self.evaluate(js::PAGE_FACTS).await.unwrap_or(Value::Null);
+        Ok(NavResult {
+            url: as_str(&facts[0]),
+            title: as_str(&facts[1]),
+            status: facts[2].as_u64().and_then(|s| u16::try_from(s).ok()),
+        })
+    }
+
+    pub async fn goto(&mut self, url: &str) -> BpResult<NavResult> {
+        self.check()?;
+        self.mark_dispatched();
+        let reply = self.send("Page.navigate", json!({"url": url})).await?;
+        if let Some(err) = reply["errorText"].as_str().filter(|e| !e.is_empty()) {
+            return Err(BpError::new(Code::ActionNotVerified, format!("navigation failed: {err}"))
+                .with_context(json!({"reason": "navigation_failed", "error": err})));
+        }
+        if let Some(loader) = reply["loaderId"].as_str() {
+            self.wait_loaded(None, Some(loader)).await?;
+        }
+        self.nav_result().await
+    }
+
+    pub async fn history(&mut self, action: HistoryAction) -> BpResult<NavResult> {
+        self.check()?;
+        let (doc_gen, ..) = self.doc();
+        match action {
+            HistoryAction::Reload => {
+                self.mark_dispatched();
+                self.send("Page.reload", json!({})).await?;
+            }
+            HistoryAction::Back | HistoryAction::Forward => {
+                let h = self.send("Page.getNavigationHistory", json!({})).await?;
+                let current = h["currentIndex"].as_i64().unwrap_or(0);
+                let target = if matches!(action, HistoryAction::Back) { current - 1 } else { current + 1 };
+                let entry = usize::try_from(target)
+                    .ok()
+                    .and_then(|i| h["entries"].as_array().and_then(|e| e.get(i)).cloned())
+                    .ok_or_else(|| BpError::invalid("there is no history entry in that direction"))?;
+                self.mark_dispatched();
+                self.send("Page.navigateToHistoryEntry", json!({"entryId": entry["id"]})).await?;
+            }
+        }
+        self.wait_loaded(Some(doc_gen), None).await?;
+        self.nav_result().await
+    }
+
+    // ---- input -----------------------------------------------------------
+
+    pub async fn scroll_into_view(&mut self, handle: u32) -> BpResult<()> {
+        self.check()?;
+        let backend = self.backend(handle)?;
+        self.send("DOM.scrollIntoViewIfNeeded", json!({"backendNodeId": backend})).await.map(|_| ())
+    }
+
+    pub async fn box_center(&mut self, handle: u32) -> BpResult<Point> {
+        self.check()?;
+        let backend = self.backend(handle)?;
+        let not_visible = || {
+            BpError::new(Code::ActionNotVerified, "the element has no visible box")
+                .with_context(json!({"reason": "not_visible"}))
+        };
+        let reply = self.send("DOM.getContentQuads", json!({"backendNodeId": backend})).await.map_err(|_| not_visible())?;
+        let quads = reply["quads"].as_array().cloned().unwrap_or_default();
+        for q in quads {
+            let p: Vec<f64> = q.as_array().into_iter().flatten().filter_map(Value::as_f64).collect();
+            if p.len() != 8 {
+                continue;
+            }
+            let area = ((p[0] * p[3] - p[2] * p[1]) + (p[2] * p[5] - p[4] * p[3]) + (p[4] * p[7] - p[6] * p[5])
+                + (p[6] * p[1] - p[0] * p[7]))
+                .abs()
+                / 2.0;
+            if area > 1.0 {
+                return Ok(Point { x: (p[0] + p[2] + p[4] + p[6]) / 4.0, y: (p[1] + p[3] + p[5] + p[7]) / 4.0 });
+            }
+        }
+        Err(not_visible())
+    }
+
+    pub async fn hit_test(&mut self, handle: u32, at: Point) -> BpResult<Hit> {
+        self.check()?;
+        let hit = self.call_on(handle, js::HIT_TEST, json!([{"value": at.x}, {"value": at.y}]), false).await?;
+        let Some(cover) = hit["objectId"].as_str() else {
+            return Ok(Hit { on_target: true, role: String::new(), name: String::new() });
+        };
+        let ax = self
+            .send("Accessibility.getPartialAXTree", json!({"objectId": cover, "fetchRelatives": false}))
+            .await
+            .unwrap_or(Value::Null);
+        let node = ax["nodes"].as_array().and_then(|n| n.first()).cloned().unwrap_or(Value::Null);
+        Ok(Hit { on_target: false, role: as_str(&node["role"]["value"]), name: as_str(&node["name"]["value"]) })
+    }
+
+    /// Send an input event; return early if it opens a JavaScript dialog
+    /// (the browser holds the reply until the dialog is handled).
+    async fn input_event(&self, method: &str, params: Value) -> BpResult<()> {
+        let mut rx = self.registry.watch(&self.raw_id).ok_or_else(|| BpError::stale("target_closed"))?;
+        let send = self.send(method, params);
+        tokio::pin!(send);
+        loop {
+            tokio::select! {
+                r = &mut send => return r.map(|_| ()),
+                changed = rx.changed() => {
+                    if changed.is_err() || self.doc().2 {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    /// After input: if a main-frame navigation started, wait for its load.
+    async fn settle(&self) -> BpResult<()> {
+        let (doc_gen, _, dialog_open, loading) = self.doc();
+        if loading && !dialog_open {
+            // A stalled load after an input is not an input failure.
+            let _ = self.wait_loaded(None, None).await;
+            let _ = doc_gen;
+        }
+        Ok(())
+    }
+
+    pub async fn click(&mut self, at: Point, button: MouseButton, count: u32) -> BpResult<()> {
+        self.check()?;
+        let button = match button {
+            MouseButton::Left => "left",
+            MouseButton::Middle => "middle",
+            MouseButton::Right => "right",
+        };
+        self.mark_dispatched();
+        let base = json!({"x": at.x, "y": at.y});
+        self.input_event("Input.dispatchMouseEvent", json!({"type": "mouseMoved", "x": base["x"], "y": base["y"]})).await?;
+        for n in 1..=count.max(1) {
+            let ev = |kind: &str| {
+                json!({"type": kind, "x": at.x, "y": at.y, "button": button, "buttons": 1, "clickCount": n})
+            };
+            self.input_event("Input.dispatchMouseEvent", ev("mousePressed")).await?;
+            self.input_event("Input.dispatchMouseEvent", ev("mouseReleased")).await?;
+        }
+        self.settle().await
+    }
+
+    pub async fn dom_click(&mut self, handle: u32) -> BpResult<()> {
+        self.check()?;
+        self.mark_dispatched();
+        let object = self.object(handle).await?;
+        self.input_event(
+            "Runtime.callFunctionOn",
+            json!({"objectId": object, "functionDeclaration": js::DOM_CLICK, "returnByValue": true}),
+        )
+        .await?;
+        self.settle().await
+    }
+
+    pub async fn focus(&mut self, handle: u32) -> BpResult<()> {
+        self.check()?;
+        let backend = self.backend(handle)?;
+        self.mark_dispatched();
+        self.send("DOM.focus", json!({"backendNodeId": backend})).await.map(|_| ())
+    }
+
+    pub async fn insert_text(&mut self, text: &str) -> BpResult<()> {
+        self.check()?;
+        self.mark_dispatched();
+        self.input_event("Input.insertText", json!({"text": text})).await
+    }
+
+    pub async fn press_key(&mut self, key: &str, held: Modifiers) -> BpResult<()> {
+        self.check()?;
+        let mut mods = 0;
+        for (flag, bit) in [
+            (Modifiers::ALT, keys::ALT),
+            (Modifiers::CTRL, keys::CTRL),
+            (Modifiers::META, keys::META),
+            (Modifiers::SHIFT, keys::SHIFT),
+        ] {
+            if held.contains(flag) {
+                mods |= bit;
+            }
+        }
+        let (down, up) = keys::key_events(key, mods)?;
+        self.mark_dispatched();
+        self.input_event("Input.dispatchKeyEvent", down).await?;
+        if !self.doc().2 {
+            self.input_event("Input.dispatchKeyEvent", up).await?;
+        }
+        self.settle().await
+    }
+}
+
+impl Drop for TargetCall {
+    fn drop(&mut self) {
+        if self.handles.iter().any(|h| h.object.is_some()) {
+            let cdp = self.cdp.clone();
+            let session = self.session.clone();
+            if let Ok(rt) = tokio::runtime::Handle::try_current() {
+                rt.spawn(async move {
+                    let _ = cdp.call("Runtime.releaseObjectGroup", Some(&session), json!({"objectGroup": GROUP})).await;
+                });
+            }
+        }
+    }
+}

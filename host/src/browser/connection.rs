@@ -1,0 +1,91 @@
+//! One browser connection: CDP transport, target registry, attach and tab
+//! creation. Opening one never attaches to user tabs; a target is attached
+//! only when a lease first acts on it.
+
+use super::registry::Registry;
+use crate::cdp::launch::LaunchedBrowser;
+use crate::cdp::{Cdp, CdpEvent};
+use crate::error::{BpError, BpResult};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// The broker's live browser connection.
+pub struct BrowserConn {
+    pub cdp: Cdp,
+    pub registry: Arc<Registry>,
+    pub endpoint: String,
+    pub generation: u64,
+    pub launched: Option<LaunchedBrowser>,
+}
+
+impl BrowserConn {
+    /// Connect to `ws_url` and start target discovery.
+    pub async fn open(ws_url: &str, launched: Option<LaunchedBrowser>, generation: u64) -> BpResult<Self> {
+        let registry = Arc::new(Registry::default());
+        let sink_registry = registry.clone();
+        let sink = Arc::new(move |ev: &CdpEvent| {
+            if ev.method == crate::cdp::event::DISCONNECTED {
+                sink_registry.close_all();
+            } else {
+                sink_registry.on_event(ev);
+            }
+        });
+        let cdp = Cdp::connect(ws_url, sink).await?;
+        cdp.call("Target.setDiscoverTargets", None, json!({"discover": true})).await?;
+        Ok(Self { cdp, registry, endpoint: ws_url.to_string(), generation, launched })
+    }
+
+    /// Attach to `raw_id` (flat session) if not attached; returns the session.
+    /// Callers hold the target's lane.
+    pub async fn attach(&self, raw_id: &str) -> BpResult<String> {
+        if let Some(Some(session)) = self.registry.with(raw_id, |t| t.session.clone()) {
+            return Ok(session);
+        }
+        let reply = self.cdp.call("Target.attachToTarget", None, json!({"targetId": raw_id, "flatten": true})).await?;
+        let session = reply
+            .get("sessionId")
+            .and_then(Value::as_str)
+            .ok_or_else(|| BpError::internal("attach returned no session"))?
+            .to_string();
+        self.registry.set_session(raw_id, &session);
+        let s = Some(session.as_str());
+        self.cdp.call("Page.enable", s, json!({})).await?;
+        let tree = self.cdp.call("Page.getFrameTree", s, json!({})).await?;
+        let frame = &tree["frameTree"]["frame"];
+        self.registry.update(raw_id, |t| {
+            t.main_frame = frame["id"].as_str().map(str::to_string);
+            if t.loader.is_none() {
+                t.loader = frame["loaderId"].as_str().map(str::to_string);
+                t.loaded_loader = t.loader.clone();
+            }
+            if let Some(url) = frame["url"].as_str() {
+                t.url = url.to_string();
+            }
+        });
+        Ok(session)
+    }
+
+    /// Open a new tab at `about:blank`; returns its raw target ID.
+    pub async fn create_tab(&self) -> BpResult<String> {
+        let reply = self.cdp.call("Target.createTarget", None, json!({"url": "about:blank"})).await?;
+        let raw = reply
+            .get("targetId")
+            .and_then(Value::as_str)
+            .ok_or_else(|| BpError::internal("createTarget returned no target"))?
+            .to_string();
+        // The targetCreated event normally arrived first; make sure the
+        // registry knows the tab even if it did not.
+        self.registry.update(&raw, |t| {
+            if t.kind.is_empty() {
+                t.kind = "page".into();
+                t.url = "about:blank".into();
+            }
+        });
+        Ok(raw)
+    }
+
+    /// Close a target.
+    pub async fn close_target(&self, raw_id: &str) -> BpResult<()> {
+        self.cdp.call("Target.closeTarget", None, json!({"targetId": raw_id})).await.map(|_| ())
+    }
+}

@@ -1,0 +1,68 @@
+//! Page-side functions run with `Runtime.callFunctionOn`. They read state;
+//! they never modify the page.
+
+/// Live state of a node, for evidence (password values withheld).
+pub const NODE_STATE: &str = r#"function() {
+  const el = this;
+  const tag = (el.tagName || '').toLowerCase();
+  const type = tag === 'input' ? (el.type || 'text').toLowerCase() : null;
+  const isPassword = type === 'password';
+  const hasValue = 'value' in el && (tag === 'input' || tag === 'textarea' || tag === 'select');
+  const raw = hasValue ? String(el.value) : (el.isContentEditable ? el.innerText : null);
+  let active = document.activeElement;
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+  const textTypes = ['text','search','email','url','tel','password','number',''];
+  const editable = !el.disabled && !el.readOnly && (
+    el.isContentEditable || tag === 'textarea' || (tag === 'input' && textTypes.includes(type)));
+  return {
+    tag, inputType: type,
+    value: raw === null || isPassword ? null : raw,
+    valueLength: raw === null ? 0 : raw.length,
+    checked: (type === 'checkbox' || type === 'radio') ? !!el.checked : null,
+    focused: !!active && (active === el || el.contains(active)),
+    editable, connected: el.isConnected,
+  };
+}"#;
+
+/// Text of a node, cut at `max` UTF-16 units.
+pub const NODE_TEXT: &str = r#"function(max) {
+  const t = String(this.innerText ?? this.textContent ?? '');
+  return [t.slice(0, max), t.length > max];
+}"#;
+
+/// Text of the whole document, cut at `max` UTF-16 units.
+pub fn page_text(max: u32) -> String {
+    format!(
+        "(function(max) {{ const b = document.body; const t = String(b ? b.innerText : (document.documentElement ? document.documentElement.textContent : '')); return [t.slice(0, max), t.length > max]; }})({max})"
+    )
+}
+
+/// Hit test at viewport point (x, y): returns null when the point lands on
+/// this node (a descendant, or its label), else the covering element
+/// (nearest ancestor with a role or an interactive tag).
+pub const HIT_TEST: &str = r#"function(x, y) {
+  let el = document.elementFromPoint(x, y);
+  while (el && el.shadowRoot) {
+    const inner = el.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  if (!el) return document.documentElement;
+  if (el === this || this.contains(el)) return null;
+  const label = el.closest && el.closest('label');
+  if (label && label.control === this) return null;
+  if (this.labels && Array.from(this.labels).some(l => l === el || l.contains(el))) return null;
+  const interactive = ['button','a','input','select','textarea','dialog','summary'];
+  let c = el;
+  while (c && c.nodeType === 1) {
+    if (c.getAttribute('role') || interactive.includes(c.tagName.toLowerCase())) return c;
+    c = c.parentElement;
+  }
+  return el;
+}"#;
+
+/// Synthetic `click()` for the `dom_event` route.
+pub const DOM_CLICK: &str = "function() { this.click(); }";
+
+/// Document URL, title and main-document HTTP status.
+pub const PAGE_FACTS: &str = "[location.href, document.title, (performance.getEntriesByType('navigation')[0] || {}).responseStatus || null]";

@@ -1,0 +1,10 @@
+//! The browser side of the broker: the connection to one browser, the
+//! registry of its targets, observations, and the per-call operations
+//! behind the capability interfaces.
+
+pub mod call;
+pub mod connection;
+mod js;
+mod keys;
+pub mod observations;
+pub mod registry;

@@ -1,0 +1,77 @@
+//! Observation-scoped refs: each observation remembers the exact identity it
+//! was taken against, and each ref its backend node.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// Observations kept at most.
+pub const MAX_OBSERVATIONS: usize = 2048;
+/// How long an observation stays resolvable.
+pub const OBSERVATION_TTL: Duration = Duration::from_secs(300);
+
+/// One recorded observation.
+#[derive(Debug)]
+pub struct Observation {
+    pub id: String,
+    pub workspace_id: String,
+    pub lease_id: String,
+    pub raw_target: String,
+    pub generation: u64,
+    pub session_serial: u64,
+    pub doc_gen: u64,
+    pub loader: Option<String>,
+    pub created: Instant,
+    /// `refs[i]` is the backend node of ref `i + 1`.
+    pub refs: Vec<i64>,
+}
+
+/// The broker's observation store.
+#[derive(Default)]
+pub struct Observations {
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    map: HashMap<String, Arc<Observation>>,
+    order: VecDeque<String>,
+    latest: HashMap<(String, String), String>,
+}
+
+impl Observations {
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Store `obs`, evicting the oldest beyond the cap.
+    pub fn insert(&self, obs: Observation) {
+        let mut inner = self.lock();
+        inner.latest.insert((obs.workspace_id.clone(), obs.raw_target.clone()), obs.id.clone());
+        inner.order.push_back(obs.id.clone());
+        inner.map.insert(obs.id.clone(), Arc::new(obs));
+        while inner.order.len() > MAX_OBSERVATIONS {
+            if let Some(old) = inner.order.pop_front() {
+                inner.map.remove(&old);
+            }
+        }
+    }
+
+    pub fn get(&self, id: &str) -> Option<Arc<Observation>> {
+        self.lock().map.get(id).cloned()
+    }
+
+    /// The newest observation a workspace took of a target.
+    pub fn latest(&self, workspace_id: &str, raw_target: &str) -> Option<String> {
+        self.lock().latest.get(&(workspace_id.to_string(), raw_target.to_string())).cloned()
+    }
+
+    /// Forget every observation of a workspace.
+    pub fn remove_workspace(&self, workspace_id: &str) {
+        let mut inner = self.lock();
+        inner.map.retain(|_, o| o.workspace_id != workspace_id);
+        inner.latest.retain(|(ws, _), _| ws != workspace_id);
+        let Inner { order, map, .. } = &mut *inner;
+        order.retain(|id| map.contains_key(id));
+    }
+}

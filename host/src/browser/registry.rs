@@ -1,0 +1,231 @@
+//! What the broker knows about each physical target, kept current by the
+//! CDP event sink (which runs before later responses are delivered).
+
+use crate::cdp::CdpEvent;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::sync::watch;
+
+/// Live state of one physical target.
+#[derive(Debug)]
+pub struct TargetState {
+    pub raw_id: String,
+    pub kind: String,
+    pub url: String,
+    pub title: String,
+    pub opener: Option<String>,
+    pub closed: bool,
+    /// Flat session while attached.
+    pub session: Option<String>,
+    /// Increments on every attach; observations record it.
+    pub session_serial: u64,
+    pub main_frame: Option<String>,
+    /// Increments whenever the main frame commits a new document.
+    pub doc_gen: u64,
+    pub loader: Option<String>,
+    /// The loader whose load event (or stop) was seen last.
+    pub loaded_loader: Option<String>,
+    /// A main-frame navigation was requested or is loading.
+    pub loading: bool,
+    pub dialog_open: bool,
+    /// Bumped on every change above; waiters watch it.
+    changed: watch::Sender<u64>,
+    /// Serialises commands on this target (its command lane).
+    pub lane: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl TargetState {
+    fn new(raw_id: &str) -> Self {
+        Self {
+            raw_id: raw_id.to_string(),
+            kind: String::new(),
+            url: String::new(),
+            title: String::new(),
+            opener: None,
+            closed: false,
+            session: None,
+            session_serial: 0,
+            main_frame: None,
+            doc_gen: 0,
+            loader: None,
+            loaded_loader: None,
+            loading: false,
+            dialog_open: false,
+            changed: watch::channel(0).0,
+            lane: Arc::new(tokio::sync::Mutex::new(())),
+        }
+    }
+
+    fn bump(&self) {
+        self.changed.send_modify(|v| *v += 1);
+    }
+
+    /// Whether agents may see and control this target.
+    pub fn eligible(&self) -> bool {
+        let internal = ["devtools://", "chrome://", "chrome-extension://", "chrome-untrusted://", "edge://"];
+        !self.closed && self.kind == "page" && !internal.iter().any(|p| self.url.starts_with(p))
+    }
+}
+
+/// Every target of one browser connection.
+#[derive(Default)]
+pub struct Registry {
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    targets: HashMap<String, TargetState>,
+    by_session: HashMap<String, String>,
+}
+
+fn s(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(str::to_string)
+}
+
+impl Registry {
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Run `f` on the target's state.
+    pub fn with<R>(&self, raw_id: &str, f: impl FnOnce(&TargetState) -> R) -> Option<R> {
+        self.lock().targets.get(raw_id).map(f)
+    }
+
+    /// Run `f` on the target's state, mutably, and wake waiters.
+    pub fn update(&self, raw_id: &str, f: impl FnOnce(&mut TargetState)) {
+        let mut inner = self.lock();
+        let t = inner.targets.entry(raw_id.to_string()).or_insert_with(|| TargetState::new(raw_id));
+        f(t);
+        t.bump();
+    }
+
+    /// Record the session of a target we attached to.
+    pub fn set_session(&self, raw_id: &str, session: &str) {
+        let mut inner = self.lock();
+        inner.by_session.insert(session.to_string(), raw_id.to_string());
+        let t = inner.targets.entry(raw_id.to_string()).or_insert_with(|| TargetState::new(raw_id));
+        if t.session.as_deref() != Some(session) {
+            t.session = Some(session.to_string());
+            t.session_serial += 1;
+        }
+        t.bump();
+    }
+
+    /// A receiver that changes whenever the target's state does.
+    pub fn watch(&self, raw_id: &str) -> Option<watch::Receiver<u64>> {
+        self.lock().targets.get(raw_id).map(|t| t.changed.subscribe())
+    }
+
+    /// Raw IDs of eligible targets, in a stable order.
+    pub fn eligible_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> =
+            self.lock().targets.values().filter(|t| t.eligible()).map(|t| t.raw_id.clone()).collect();
+        ids.sort();
+        ids
+    }
+
+    /// Mark every target closed (the connection is gone).
+    pub fn close_all(&self) {
+        for t in self.lock().targets.values_mut() {
+            t.closed = true;
+            t.session = None;
+            t.bump();
+        }
+    }
+
+    /// Apply one CDP event.
+    pub fn on_event(&self, ev: &CdpEvent) {
+        let p = &ev.params;
+        match ev.method.as_str() {
+            "Target.targetCreated" | "Target.targetInfoChanged" | "Target.attachedToTarget" => {
+                let Some(info) = p.get("targetInfo") else { return };
+                let Some(id) = s(info, "targetId") else { return };
+                let session = s(p, "sessionId");
+                self.update(&id, |t| {
+                    t.kind = s(info, "type").unwrap_or_default();
+                    t.url = s(info, "url").unwrap_or_default();
+                    t.title = s(info, "title").unwrap_or_default();
+                    if t.opener.is_none() {
+                        t.opener = s(info, "openerId");
+                    }
+                });
+                if let Some(session) = session {
+                    self.set_session(&id, &session);
+                }
+            }
+            "Target.targetDestroyed" => {
+                if let Some(id) = s(p, "targetId") {
+                    self.update(&id, |t| {
+                        t.closed = true;
+                        t.session = None;
+                    });
+                }
+            }
+            "Target.detachedFromTarget" => {
+                let Some(session) = s(p, "sessionId") else { return };
+                let raw = self.lock().by_session.remove(&session);
+                if let Some(raw) = raw {
+                    self.update(&raw, |t| {
+                        if t.session.as_deref() == Some(session.as_str()) {
+                            t.session = None;
+                        }
+                    });
+                }
+            }
+            _ => self.on_session_event(ev),
+        }
+    }
+
+    fn on_session_event(&self, ev: &CdpEvent) {
+        let Some(session) = ev.session_id.as_deref() else { return };
+        let raw = match self.lock().by_session.get(session) {
+            Some(raw) => raw.clone(),
+            None => return,
+        };
+        let p = &ev.params;
+        let is_main = |t: &TargetState, frame: Option<String>| frame.is_some() && frame == t.main_frame;
+        match ev.method.as_str() {
+            "Page.frameNavigated" => {
+                let Some(frame) = p.get("frame") else { return };
+                if frame.get("parentId").is_some() {
+                    return;
+                }
+                self.update(&raw, |t| {
+                    t.main_frame = s(frame, "id");
+                    let loader = s(frame, "loaderId");
+                    if loader != t.loader {
+                        t.doc_gen += 1;
+                        t.loader = loader;
+                    }
+                    t.url = s(frame, "url").unwrap_or_default();
+                });
+            }
+            "Page.navigatedWithinDocument" => self.update(&raw, |t| {
+                if is_main(t, s(p, "frameId")) {
+                    t.url = s(p, "url").unwrap_or_default();
+                }
+            }),
+            "Page.frameRequestedNavigation" | "Page.frameStartedLoading" => self.update(&raw, |t| {
+                if is_main(t, s(p, "frameId")) {
+                    t.loading = true;
+                }
+            }),
+            "Page.frameStoppedLoading" => self.update(&raw, |t| {
+                if is_main(t, s(p, "frameId")) {
+                    t.loading = false;
+                    t.loaded_loader = t.loader.clone();
+                }
+            }),
+            "Page.loadEventFired" => self.update(&raw, |t| {
+                t.loading = false;
+                t.loaded_loader = t.loader.clone();
+            }),
+            "Page.javascriptDialogOpening" => self.update(&raw, |t| t.dialog_open = true),
+            "Page.javascriptDialogClosed" => self.update(&raw, |t| t.dialog_open = false),
+            _ => {}
+        }
+    }
+}

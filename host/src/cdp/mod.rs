@@ -1,0 +1,157 @@
+//! The CDP transport: one multiplexed WebSocket per browser, owned by a
+//! task, with flat sessions routed by `sessionId`.
+//!
+//! chromiumoxide's low-level [`chromiumoxide::Connection`] does the framing;
+//! this module adds request/response correlation, an event fan-out and a
+//! counter of commands sent (used to prove a denied call sent nothing).
+
+pub mod event;
+pub mod launch;
+
+pub use event::CdpEvent;
+
+use crate::error::{BpError, BpResult, Code};
+use chromiumoxide::cdp::browser_protocol::target::SessionId;
+use chromiumoxide::types::{CallId, Message};
+use chromiumoxide::Connection;
+use futures::StreamExt;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+/// Longest a single CDP command may take before the caller gives up.
+pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A synchronous observer of every event, run on the connection task.
+pub type EventSink = Arc<dyn Fn(&CdpEvent) + Send + Sync>;
+
+struct Request {
+    method: String,
+    session: Option<String>,
+    params: Value,
+    reply: oneshot::Sender<Result<Value, String>>,
+}
+
+/// A handle to the browser connection. Cheap to clone.
+#[derive(Clone)]
+pub struct Cdp {
+    tx: mpsc::UnboundedSender<Request>,
+    events: broadcast::Sender<Arc<CdpEvent>>,
+    sent: Arc<AtomicU64>,
+    closed: Arc<AtomicBool>,
+}
+
+impl Cdp {
+    /// Open the WebSocket at `ws_url` and start the connection task.
+    /// `sink` sees every event before any later response is delivered, so
+    /// state it keeps is current whenever a command returns.
+    pub async fn connect(ws_url: &str, sink: EventSink) -> BpResult<Self> {
+        let conn = Connection::<CdpEvent>::connect(ws_url)
+            .await
+            .map_err(|e| BpError::new(Code::BrowserNotFound, format!("cannot open the DevTools WebSocket: {e}")))?;
+        let (tx, rx) = mpsc::unbounded_channel();
+        let (events, _) = broadcast::channel(4096);
+        let cdp = Self { tx, events: events.clone(), sent: Arc::default(), closed: Arc::default() };
+        tokio::spawn(run(conn, rx, events, cdp.closed.clone(), sink));
+        Ok(cdp)
+    }
+
+    /// Send `method` (on `session`, or the browser when `None`) and wait for
+    /// its result.
+    pub async fn call(&self, method: &str, session: Option<&str>, params: Value) -> BpResult<Value> {
+        self.call_timeout(method, session, params, COMMAND_TIMEOUT).await
+    }
+
+    /// [`Cdp::call`] with an explicit timeout.
+    pub async fn call_timeout(
+        &self,
+        method: &str,
+        session: Option<&str>,
+        params: Value,
+        timeout: Duration,
+    ) -> BpResult<Value> {
+        if self.is_closed() {
+            return Err(BpError::disconnected());
+        }
+        let (reply, rx) = oneshot::channel();
+        let req = Request { method: method.to_string(), session: session.map(str::to_string), params, reply };
+        self.tx.send(req).map_err(|_| BpError::disconnected())?;
+        self.sent.fetch_add(1, Ordering::Relaxed);
+        match tokio::time::timeout(timeout, rx).await {
+            Err(_) => Err(BpError::internal(format!("{method} timed out"))),
+            Ok(Err(_)) => Err(BpError::disconnected()),
+            Ok(Ok(Err(message))) => Err(BpError::internal(format!("{method}: {message}"))),
+            Ok(Ok(Ok(value))) => Ok(value),
+        }
+    }
+
+    /// Receive every event from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<CdpEvent>> {
+        self.events.subscribe()
+    }
+
+    /// Commands sent over this connection so far.
+    pub fn commands_sent(&self) -> u64 {
+        self.sent.load(Ordering::Relaxed)
+    }
+
+    /// Whether the WebSocket has closed.
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Relaxed)
+    }
+}
+
+async fn run(
+    mut conn: Connection<CdpEvent>,
+    mut rx: mpsc::UnboundedReceiver<Request>,
+    events: broadcast::Sender<Arc<CdpEvent>>,
+    closed: Arc<AtomicBool>,
+    sink: EventSink,
+) {
+    let mut pending: HashMap<CallId, oneshot::Sender<Result<Value, String>>> = HashMap::new();
+    loop {
+        tokio::select! {
+            req = rx.recv() => {
+                let Some(req) = req else { break };
+                let session = req.session.map(SessionId::from);
+                match conn.submit_command(req.method.into(), session, req.params) {
+                    Ok(id) => { pending.insert(id, req.reply); }
+                    Err(e) => { let _ = req.reply.send(Err(e.to_string())); }
+                }
+            }
+            msg = conn.next() => match msg {
+                Some(Ok(Message::Response(resp))) => {
+                    if let Some(reply) = pending.remove(&resp.id) {
+                        let out = match (resp.result, resp.error) {
+                            (_, Some(err)) => Err(err.message),
+                            (Some(result), None) => Ok(result),
+                            (None, None) => Ok(Value::Null),
+                        };
+                        let _ = reply.send(out);
+                    }
+                }
+                Some(Ok(Message::Event(ev))) => {
+                    sink(&ev);
+                    let _ = events.send(Arc::new(ev));
+                }
+                Some(Err(chromiumoxide::error::CdpError::Ws(e))) => {
+                    tracing::warn!("CDP WebSocket failed: {e}");
+                    break;
+                }
+                Some(Err(e)) => tracing::debug!("ignoring unparsable CDP message: {e}"),
+                None => break,
+            }
+        }
+    }
+    closed.store(true, Ordering::Relaxed);
+    for (_, reply) in pending.drain() {
+        let _ = reply.send(Err("the browser connection closed".to_string()));
+    }
+    let disconnected = CdpEvent::disconnected();
+    sink(&disconnected);
+    let _ = events.send(Arc::new(CdpEvent::disconnected()));
+    tracing::info!("CDP connection closed");
+}

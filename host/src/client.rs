@@ -1,0 +1,158 @@
+//! A JSON-RPC client of the broker socket, and the startup protocol that
+//! makes concurrent invocations start exactly one broker.
+
+use crate::broker::locator::{pid_alive, Locator};
+use crate::error::{BpError, BpResult, Code};
+use crate::paths::Paths;
+use interprocess::local_socket::tokio::Stream;
+use interprocess::local_socket::traits::tokio::Stream as _;
+use interprocess::local_socket::{GenericFilePath, ToFsName};
+use serde_json::{json, Value};
+use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::io::AsRawFd;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+/// How long a client waits for a new broker to become ready.
+const START_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A connection to the broker.
+pub struct Client {
+    reader: BufReader<Stream>,
+    next_id: u64,
+}
+
+impl Client {
+    /// Connect and health-check an existing broker.
+    pub async fn connect(paths: &Paths) -> BpResult<Self> {
+        let name = paths
+            .socket
+            .as_path()
+            .to_fs_name::<GenericFilePath>()
+            .map_err(|e| BpError::internal(format!("socket name: {e}")))?;
+        let stream = Stream::connect(name).await.map_err(|e| BpError::new(Code::BrowserDisconnected, format!("no broker: {e}")))?;
+        let mut client = Self { reader: BufReader::new(stream), next_id: 1 };
+        tokio::time::timeout(Duration::from_secs(5), client.request("broker/status", json!({})))
+            .await
+            .map_err(|_| BpError::internal("the broker did not answer its health check"))??;
+        Ok(client)
+    }
+
+    /// Send a request and wait for its response (skipping notifications).
+    pub async fn request(&mut self, method: &str, params: Value) -> BpResult<Value> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut line = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
+        line.push('\n');
+        let io = |e: std::io::Error| BpError::internal(format!("broker connection: {e}"));
+        self.reader.get_mut().write_all(line.as_bytes()).await.map_err(io)?;
+        loop {
+            let mut buf = String::new();
+            if self.reader.read_line(&mut buf).await.map_err(io)? == 0 {
+                return Err(BpError::internal("the broker closed the connection"));
+            }
+            let msg: Value = serde_json::from_str(&buf).map_err(|e| BpError::internal(format!("bad reply: {e}")))?;
+            if msg.get("id") != Some(&json!(id)) {
+                continue;
+            }
+            if let Some(err) = msg.get("error") {
+                return Err(BpError::from_json(err.get("data").unwrap_or(err)));
+            }
+            return Ok(msg.get("result").cloned().unwrap_or(Value::Null));
+        }
+    }
+}
+
+/// An exclusive advisory lock on a file, released on drop (and by the
+/// kernel if the holder dies, so a dead owner never blocks startup).
+struct FileLock(std::fs::File);
+
+impl FileLock {
+    async fn acquire(path: &std::path::Path, timeout: Duration) -> BpResult<Self> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .mode(0o600)
+            .open(path)
+            .map_err(|e| BpError::internal(format!("cannot open {}: {e}", path.display())))?;
+        let started = Instant::now();
+        loop {
+            // SAFETY: flock on a valid descriptor we own.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+                return Ok(Self(file));
+            }
+            if started.elapsed() > timeout {
+                return Err(BpError::internal("timed out waiting for the broker startup lock"));
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+impl Drop for FileLock {
+    fn drop(&mut self) {
+        // SAFETY: unlocking our own descriptor.
+        unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
+    }
+}
+
+/// Connect to the broker, starting one (exactly one, even when many
+/// clients race) if none answers. `serve_args` are the arguments that make
+/// the current executable serve.
+pub async fn ensure_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Client> {
+    if let Ok(c) = Client::connect(paths).await {
+        return Ok(c);
+    }
+    paths.prepare()?;
+    let _lock = FileLock::acquire(&paths.lock, START_TIMEOUT).await?;
+    // Someone may have started it while we waited for the lock.
+    if let Ok(c) = Client::connect(paths).await {
+        return Ok(c);
+    }
+    if let Some(loc) = Locator::read(paths) {
+        if loc.pid != std::process::id() && pid_alive(loc.pid) && std::path::Path::new(&loc.socket).exists() {
+            return Err(BpError::internal(format!(
+                "a broker process (pid {}) exists but does not answer; stop it (`bp broker stop` or kill {}) and retry",
+                loc.pid, loc.pid
+            )));
+        }
+        // Dead locator: clean up without signalling anyone.
+        let _ = std::fs::remove_file(&paths.locator);
+        let _ = std::fs::remove_file(&paths.socket);
+    }
+    spawn_broker(paths, serve_args)?;
+    let started = Instant::now();
+    loop {
+        if let Ok(c) = Client::connect(paths).await {
+            return Ok(c);
+        }
+        if started.elapsed() > START_TIMEOUT {
+            return Err(BpError::internal(format!(
+                "the broker did not start within {} s; see {}",
+                START_TIMEOUT.as_secs(),
+                paths.log.display()
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+fn spawn_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<()> {
+    use std::os::unix::process::CommandExt;
+    let exe = std::env::current_exe().map_err(|e| BpError::internal(format!("current executable: {e}")))?;
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(&paths.log)
+        .map_err(|e| BpError::internal(format!("cannot open {}: {e}", paths.log.display())))?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args(serve_args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(log)
+        .process_group(0);
+    cmd.spawn().map_err(|e| BpError::internal(format!("cannot start the broker: {e}")))?;
+    Ok(())
+}

@@ -1,0 +1,24 @@
+//! Every `bindgen!` of the host lives here, apart from hand-written code.
+//!
+//! The host binds one union world that imports every capability interface
+//! and exports `tool`; each component is linked only with the interfaces
+//! the policy grants, so a component whose world imports a denied
+//! interface cannot be instantiated.
+
+wasmtime::component::bindgen!({
+    inline: r#"
+        package browser-pilot:host;
+        world host-view {
+            import browser-pilot:tools/page-read@0.1.0;
+            import browser-pilot:tools/navigation@0.1.0;
+            import browser-pilot:tools/input@0.1.0;
+            export browser-pilot:tools/tool@0.1.0;
+        }
+    "#,
+    path: "../tools-wit",
+    imports: { default: async | trappable },
+    exports: { default: async },
+});
+
+pub use browser_pilot::tools::{input, navigation, page_read, types};
+pub use exports::browser_pilot::tools::tool;

@@ -1,0 +1,97 @@
+//! The host side of the capability interfaces. Each import delegates to the
+//! call's [`TargetCall`], which re-checks lease, target and generation in
+//! one place before touching the browser.
+
+use super::bindings::input::{self, Hit, Modifiers, MouseButton, Point};
+use super::bindings::navigation::{self, HistoryAction, NavResult};
+use super::bindings::page_read::{self, AxSnapshot, NodeHandle, NodeState, ObservedElement, PageInfo, PageText};
+use super::bindings::types::{self, ToolError};
+use super::errors::to_tool_error;
+use super::HostState;
+use crate::browser::call::TargetCall;
+use crate::error::BpResult;
+
+type Res<T> = wasmtime::Result<Result<T, ToolError>>;
+
+impl HostState {
+    fn target(&mut self) -> wasmtime::Result<&mut TargetCall> {
+        self.call.as_mut().ok_or_else(|| wasmtime::Error::msg("no browser scope for this call"))
+    }
+}
+
+/// Map a broker result into the import's typed result.
+fn typed<T>(r: BpResult<T>) -> Res<T> {
+    Ok(r.map_err(to_tool_error))
+}
+
+impl types::Host for HostState {}
+
+impl page_read::Host for HostState {
+    async fn current_page(&mut self) -> Res<PageInfo> {
+        typed(self.target()?.current_page().await)
+    }
+
+    async fn accessibility_tree(&mut self, max_depth: u32, max_nodes: u32) -> Res<AxSnapshot> {
+        typed(self.target()?.accessibility_tree(max_depth, max_nodes).await)
+    }
+
+    async fn record_observation(&mut self, elements: Vec<ObservedElement>) -> Res<String> {
+        typed(self.target()?.record_observation(&elements))
+    }
+
+    async fn resolve_ref(&mut self, observation_id: String, r: u32) -> Res<NodeHandle> {
+        typed(self.target()?.resolve_ref(&observation_id, r).await)
+    }
+
+    async fn read_node(&mut self, node: NodeHandle) -> Res<NodeState> {
+        typed(self.target()?.read_node(node).await)
+    }
+
+    async fn text(&mut self, node: Option<NodeHandle>, max_chars: u32) -> Res<PageText> {
+        typed(self.target()?.text(node, max_chars).await)
+    }
+}
+
+impl navigation::Host for HostState {
+    async fn goto(&mut self, url: String) -> Res<NavResult> {
+        typed(self.target()?.goto(&url).await)
+    }
+
+    async fn history(&mut self, action: HistoryAction) -> Res<NavResult> {
+        typed(self.target()?.history(action).await)
+    }
+}
+
+impl input::Host for HostState {
+    async fn scroll_into_view(&mut self, node: NodeHandle) -> Res<()> {
+        typed(self.target()?.scroll_into_view(node).await)
+    }
+
+    async fn box_center(&mut self, node: NodeHandle) -> Res<Point> {
+        typed(self.target()?.box_center(node).await)
+    }
+
+    async fn hit_test(&mut self, node: NodeHandle, at: Point) -> Res<Hit> {
+        typed(self.target()?.hit_test(node, at).await)
+    }
+
+    async fn click(&mut self, at: Point, button: MouseButton, click_count: u32) -> Res<()> {
+        typed(self.target()?.click(at, button, click_count).await)
+    }
+
+    async fn dom_click(&mut self, node: NodeHandle) -> Res<()> {
+        typed(self.target()?.dom_click(node).await)
+    }
+
+    async fn focus(&mut self, node: NodeHandle) -> Res<()> {
+        typed(self.target()?.focus(node).await)
+    }
+
+    async fn insert_text(&mut self, text: String) -> Res<()> {
+        typed(self.target()?.insert_text(&text).await)
+    }
+
+    async fn press_key(&mut self, key: String, held: Modifiers) -> Res<()> {
+        typed(self.target()?.press_key(&key, held).await)
+    }
+}

@@ -1,0 +1,160 @@
+//! Validation of component manifests and the canonical `tools/list` entry.
+
+use super::bindings::tool::ComponentManifest;
+use crate::error::{BpError, BpResult};
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+
+/// WIT package versions this host accepts from components.
+pub const ACCEPTED_WIT: &[&str] = &["0.1.0"];
+/// Sensitivity classes a manifest may declare.
+pub const SENSITIVITY: &[&str] = &["browser_data", "credential", "page_capture", "user_file"];
+
+/// A validated tool declaration.
+#[derive(Debug, Clone)]
+pub struct ToolInfo {
+    pub name: String,
+    pub description: String,
+    pub input_schema: Value,
+    pub output_schema: Value,
+    pub capabilities: Vec<String>,
+    pub mutates: bool,
+    pub idempotency: String,
+    pub cancellation: String,
+    pub sensitivity_input: Vec<String>,
+    pub sensitivity_output: Vec<String>,
+}
+
+impl ToolInfo {
+    /// The `tools/list` entry.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "name": self.name,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+            "outputSchema": self.output_schema,
+            "capabilities": self.capabilities,
+            "mutates": self.mutates,
+            "idempotency": self.idempotency,
+            "cancellation": self.cancellation,
+            "sensitivity": {"input": self.sensitivity_input, "output": self.sensitivity_output},
+            "artifactKinds": [],
+        })
+    }
+}
+
+fn refuse(component: &str, why: String) -> BpError {
+    BpError::internal(format!("component `{component}` refused: {why}"))
+}
+
+fn check_classes(component: &str, tool: &str, classes: &[String]) -> BpResult<()> {
+    let mut seen = BTreeSet::new();
+    for c in classes {
+        if !SENSITIVITY.contains(&c.as_str()) {
+            return Err(refuse(component, format!("tool `{tool}` declares unknown sensitivity `{c}`")));
+        }
+        if !seen.insert(c) {
+            return Err(refuse(component, format!("tool `{tool}` declares sensitivity `{c}` twice")));
+        }
+    }
+    Ok(())
+}
+
+/// Every field-level `x-browser-pilot-sensitivity` class in `schema`.
+fn field_classes(schema: &Value, out: &mut Vec<String>) {
+    match schema {
+        Value::Object(map) => {
+            for (k, v) in map {
+                if k == "x-browser-pilot-sensitivity" {
+                    out.extend(v.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string));
+                } else {
+                    field_classes(v, out);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| field_classes(v, out)),
+        _ => {}
+    }
+}
+
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name.contains('.')
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "._-".contains(c))
+}
+
+/// Check a component's manifest against what it imports.
+pub fn validate(component: &str, m: &ComponentManifest, imported: &[String]) -> BpResult<Vec<ToolInfo>> {
+    if !ACCEPTED_WIT.contains(&m.wit_version.as_str()) {
+        return Err(refuse(component, format!("built against WIT {}, this host accepts {}", m.wit_version, ACCEPTED_WIT.join(", "))));
+    }
+    if m.tools.is_empty() {
+        return Err(refuse(component, "it declares no tools".into()));
+    }
+    let mut names = BTreeSet::new();
+    let mut out = Vec::new();
+    for t in &m.tools {
+        if !valid_name(&t.name) {
+            return Err(refuse(component, format!("invalid tool name `{}`", t.name)));
+        }
+        if !names.insert(t.name.clone()) {
+            return Err(refuse(component, format!("tool `{}` declared twice", t.name)));
+        }
+        for cap in &t.capabilities {
+            if !super::policy::CAPABILITIES.contains(&cap.as_str()) {
+                return Err(refuse(component, format!("tool `{}` claims unknown capability `{cap}`", t.name)));
+            }
+        }
+        if !matches!(t.idempotency.as_str(), "idempotent" | "not_idempotent") {
+            return Err(refuse(component, format!("tool `{}` has unknown idempotency `{}`", t.name, t.idempotency)));
+        }
+        if !matches!(t.cancellation.as_str(), "before_dispatch" | "cooperative") {
+            return Err(refuse(component, format!("tool `{}` has unknown cancellation `{}`", t.name, t.cancellation)));
+        }
+        check_classes(component, &t.name, &t.sensitivity_input)?;
+        check_classes(component, &t.name, &t.sensitivity_output)?;
+        let parse = |s: &str, which: &str| -> BpResult<Value> {
+            serde_json::from_str::<Value>(s)
+                .ok()
+                .filter(Value::is_object)
+                .ok_or_else(|| refuse(component, format!("tool `{}` {which} schema is not a JSON object", t.name)))
+        };
+        let input_schema = parse(&t.input_schema, "input")?;
+        let output_schema = parse(&t.output_schema, "output")?;
+        for (schema, declared, which) in [
+            (&input_schema, &t.sensitivity_input, "input"),
+            (&output_schema, &t.sensitivity_output, "output"),
+        ] {
+            let mut fields = Vec::new();
+            field_classes(schema, &mut fields);
+            if let Some(missing) = fields.iter().find(|c| !declared.contains(c)) {
+                return Err(refuse(
+                    component,
+                    format!("tool `{}` marks an {which} field `{missing}` without declaring it", t.name),
+                ));
+            }
+        }
+        out.push(ToolInfo {
+            name: t.name.clone(),
+            description: t.description.clone(),
+            input_schema,
+            output_schema,
+            capabilities: t.capabilities.clone(),
+            mutates: t.mutates,
+            idempotency: t.idempotency.clone(),
+            cancellation: t.cancellation.clone(),
+            sensitivity_input: t.sensitivity_input.clone(),
+            sensitivity_output: t.sensitivity_output.clone(),
+        });
+    }
+    // A capability the component imports but no tool declares would be a
+    // hidden privilege. (The reverse is harmless: the linker drops imports
+    // a build never uses, and policy still applies to declared ones.)
+    for cap in imported {
+        if !out.iter().any(|t| t.capabilities.contains(cap)) {
+            return Err(refuse(component, format!("it imports `{cap}` but no tool declares it")));
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,231 @@
+//! The component runtime: compile each tool component once, link it with
+//! exactly the capability interfaces the policy grants, and run every call
+//! in a fresh store with a deadline and a memory limit.
+
+pub mod bindings;
+pub mod cache;
+mod errors;
+mod host_impl;
+mod linker;
+pub mod manifest;
+pub mod policy;
+
+use crate::browser::call::TargetCall;
+use crate::error::{BpError, BpResult, Code};
+use bindings::{types::CallContext, HostViewPre};
+use manifest::ToolInfo;
+use policy::Policy;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+use wasmtime::component::ResourceTable;
+use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder};
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+
+/// Epoch tick used for call deadlines.
+const TICK: Duration = Duration::from_millis(10);
+
+/// Per-call store data: an empty WASI context and the call's browser scope.
+pub struct HostState {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    limits: StoreLimits,
+    call: Option<TargetCall>,
+}
+
+impl WasiView for HostState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+    }
+}
+
+/// One loaded component file.
+struct Loaded {
+    name: String,
+    /// `None` when the policy denies one of its imports.
+    pre: Option<HostViewPre<HostState>>,
+    /// Denied capabilities it imports.
+    denied: Vec<String>,
+}
+
+/// A tool known to the runtime.
+pub struct ToolEntry {
+    pub info: ToolInfo,
+    component: usize,
+    /// Capabilities the policy denies that this tool or its component needs.
+    denied: Vec<String>,
+}
+
+/// The loaded tool components of one broker.
+pub struct Runtime {
+    engine: Engine,
+    components: Vec<Loaded>,
+    tools: BTreeMap<String, ToolEntry>,
+    policy: Policy,
+}
+
+impl Runtime {
+    /// Load `(name, wasm)` components under `policy`. A component whose
+    /// manifest is invalid, or that imports anything outside the WIT
+    /// package and the WASI subset, is refused and start-up fails.
+    pub async fn load(sources: Vec<(String, Vec<u8>)>, policy: Policy, cache_dir: Option<&Path>) -> BpResult<Self> {
+        let mut config = Config::new();
+        config.epoch_interruption(true);
+        let engine = Engine::new(&config).map_err(|e| BpError::internal(format!("wasmtime engine: {e:#}")))?;
+        let ticker = engine.clone();
+        std::thread::Builder::new()
+            .name("bp-epoch".into())
+            .spawn(move || loop {
+                std::thread::sleep(TICK);
+                ticker.increment_epoch();
+            })
+            .map_err(|e| BpError::internal(format!("epoch thread: {e}")))?;
+
+        let granted = linker::build(&engine, &policy)?;
+        let mut runtime = Runtime { engine, components: Vec::new(), tools: BTreeMap::new(), policy };
+        for (name, wasm) in sources {
+            let component = cache::load_component(&runtime.engine, &wasm, cache_dir)
+                .map_err(|e| BpError::internal(format!("component `{name}` does not compile: {e:#}")))?;
+            let imported = linker::imported_capabilities(&runtime.engine, &component)
+                .map_err(|e| BpError::internal(format!("component `{name}` refused: {e}")))?;
+            let denied: Vec<String> = imported.iter().filter(|c| !runtime.policy.allows(c)).cloned().collect();
+            let (pre, manifest) = if denied.is_empty() {
+                let pre = granted
+                    .instantiate_pre(&component)
+                    .and_then(HostViewPre::new)
+                    .map_err(|e| BpError::internal(format!("component `{name}` cannot be linked: {e:#}")))?;
+                let manifest = runtime.read_manifest(&pre).await?;
+                (Some(pre), manifest)
+            } else {
+                // Read the manifest with the denied imports stubbed as traps;
+                // this instance is discarded and never serves a call.
+                let mut probe = granted.clone();
+                probe
+                    .define_unknown_imports_as_traps(&component)
+                    .map_err(|e| BpError::internal(format!("component `{name}`: {e:#}")))?;
+                let pre = probe
+                    .instantiate_pre(&component)
+                    .and_then(HostViewPre::new)
+                    .map_err(|e| BpError::internal(format!("component `{name}`: {e:#}")))?;
+                (None, runtime.read_manifest(&pre).await?)
+            };
+            let infos = manifest::validate(&name, &manifest, &imported)?;
+            let index = runtime.components.len();
+            for info in infos {
+                if runtime.tools.contains_key(&info.name) || crate::broker::native::is_native(&info.name) {
+                    return Err(BpError::internal(format!(
+                        "component `{name}` refused: tool `{}` is already provided",
+                        info.name
+                    )));
+                }
+                let mut tool_denied = denied.clone();
+                for cap in info.capabilities.iter().filter(|c| !runtime.policy.allows(c)) {
+                    if !tool_denied.contains(cap) {
+                        tool_denied.push(cap.clone());
+                    }
+                }
+                runtime.tools.insert(info.name.clone(), ToolEntry { info, component: index, denied: tool_denied });
+            }
+            if !denied.is_empty() {
+                tracing::info!(component = %name, denied = ?denied, "component not loaded: policy denies its imports");
+            }
+            runtime.components.push(Loaded { name, pre, denied });
+        }
+        Ok(runtime)
+    }
+
+    fn new_store(&self, call: Option<TargetCall>) -> Store<HostState> {
+        let limits = StoreLimitsBuilder::new()
+            .memory_size(usize::try_from(self.policy.limits.memory_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX))
+            .instances(16)
+            .trap_on_grow_failure(true)
+            .build();
+        let state = HostState { wasi: WasiCtx::builder().build(), table: ResourceTable::new(), limits, call };
+        let mut store = Store::new(&self.engine, state);
+        store.limiter(|s| &mut s.limits);
+        let ticks = self.policy.limits.call_timeout_ms / TICK.as_millis() as u64;
+        store.set_epoch_deadline(ticks.max(1));
+        store.epoch_deadline_trap();
+        store
+    }
+
+    async fn read_manifest(&self, pre: &HostViewPre<HostState>) -> BpResult<bindings::tool::ComponentManifest> {
+        let mut store = self.new_store(None);
+        let view = pre
+            .instantiate_async(&mut store)
+            .await
+            .map_err(|e| BpError::internal(format!("component instantiation failed: {e:#}")))?;
+        view.browser_pilot_tools_tool()
+            .call_manifest(&mut store)
+            .await
+            .map_err(|e| BpError::internal(format!("component manifest failed: {e:#}")))
+    }
+
+    /// The tool with this name, loaded or denied.
+    pub fn tool(&self, name: &str) -> Option<&ToolEntry> {
+        self.tools.get(name)
+    }
+
+    /// Whether the policy lets `tool` run.
+    pub fn callable(&self, tool: &ToolEntry) -> bool {
+        tool.denied.is_empty()
+    }
+
+    /// The `capability_denied` error for a denied tool.
+    pub fn denial(&self, tool: &ToolEntry) -> BpError {
+        BpError::new(
+            Code::CapabilityDenied,
+            format!("`{}` needs {}, which this broker's policy does not grant", tool.info.name, tool.denied.join(", ")),
+        )
+        .with_context(json!({"capabilities": tool.denied}))
+    }
+
+    /// Milliseconds a call may run.
+    pub fn call_budget_ms(&self) -> u64 {
+        self.policy.limits.call_timeout_ms
+    }
+
+    /// Manifest entries of the tools that can be called.
+    pub fn manifest(&self) -> Vec<Value> {
+        self.tools
+            .values()
+            .filter(|t| t.denied.is_empty())
+            .map(|t| t.info.to_json())
+            .collect()
+    }
+
+    /// What was loaded, for status output.
+    pub fn describe(&self) -> Value {
+        let components: Vec<Value> = self
+            .components
+            .iter()
+            .map(|c| json!({"name": c.name, "loaded": c.pre.is_some(), "deniedCapabilities": c.denied}))
+            .collect();
+        json!({"components": components, "deniedCapabilities": self.policy.denied(), "limits": {
+            "callTimeoutMs": self.policy.limits.call_timeout_ms, "memoryMb": self.policy.limits.memory_mb}})
+    }
+
+    /// Run `tool` in a fresh instance. The call's browser scope is `call`.
+    pub async fn call(&self, tool: &str, call: TargetCall, ctx: CallContext, input: &str) -> BpResult<String> {
+        let entry = self.tools.get(tool).ok_or_else(|| BpError::invalid(format!("unknown tool `{tool}`")))?;
+        let loaded = self.components.get(entry.component).ok_or_else(|| BpError::internal("component index"))?;
+        let pre = match &loaded.pre {
+            Some(pre) if entry.denied.is_empty() => pre,
+            _ => return Err(self.denial(entry)),
+        };
+        let mut store = self.new_store(Some(call));
+        let budget = Duration::from_millis(self.policy.limits.call_timeout_ms);
+        let component = loaded.name.clone();
+        let run = async {
+            let view = pre.instantiate_async(&mut store).await?;
+            view.browser_pilot_tools_tool().call_call(&mut store, &ctx, tool, input).await
+        };
+        match tokio::time::timeout(budget + Duration::from_millis(500), run).await {
+            Err(_) => Err(errors::component_failed(&component, "deadline", "did not finish within its time budget")),
+            Ok(Err(trap)) => Err(errors::from_trap(&component, &trap)),
+            Ok(Ok(Err(tool_error))) => Err(errors::from_tool_error(tool_error)),
+            Ok(Ok(Ok(text))) => Ok(text),
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! The launch-time BrowserControlPolicy: which capability interfaces are
+//! linked, and the per-call limits. It never changes while a broker runs.
+
+use crate::error::{BpError, BpResult};
+use serde::Deserialize;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Capability interfaces of the WIT package: the policy vocabulary.
+pub const CAPABILITIES: &[&str] = &["page-read", "navigation", "input"];
+
+/// Per-call execution limits for components.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Limits {
+    /// Wall-clock budget of one tool call.
+    #[serde(default = "default_timeout")]
+    pub call_timeout_ms: u64,
+    /// Linear memory a component instance may grow to.
+    #[serde(default = "default_memory")]
+    pub memory_mb: u64,
+}
+
+fn default_timeout() -> u64 {
+    30_000
+}
+
+fn default_memory() -> u64 {
+    64
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self { call_timeout_ms: default_timeout(), memory_mb: default_memory() }
+    }
+}
+
+/// The policy file format.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PolicyFile {
+    #[serde(default)]
+    deny: Vec<String>,
+    #[serde(default)]
+    limits: Option<Limits>,
+}
+
+/// A validated policy.
+#[derive(Debug, Clone, Default)]
+pub struct Policy {
+    denied: BTreeSet<String>,
+    pub limits: Limits,
+}
+
+impl Policy {
+    /// Build from an optional TOML file plus `--deny` flags.
+    pub fn load(file: Option<&Path>, deny_flags: &[String]) -> BpResult<Self> {
+        let parsed = match file {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| BpError::invalid(format!("cannot read policy {}: {e}", path.display())))?;
+                Self::parse_file(&text)?
+            }
+            None => PolicyFile::default(),
+        };
+        let mut policy = Policy { denied: BTreeSet::new(), limits: parsed.limits.unwrap_or_default() };
+        for cap in parsed.deny.iter().chain(deny_flags) {
+            policy.deny(cap)?;
+        }
+        Ok(policy)
+    }
+
+    fn parse_file(text: &str) -> BpResult<PolicyFile> {
+        toml::from_str(text).map_err(|e| BpError::invalid(format!("invalid policy: {}", e.message())))
+    }
+
+    fn deny(&mut self, capability: &str) -> BpResult<()> {
+        if !CAPABILITIES.contains(&capability) {
+            return Err(BpError::invalid(format!(
+                "unknown capability `{capability}` in policy (known: {})",
+                CAPABILITIES.join(", ")
+            )));
+        }
+        self.denied.insert(capability.to_string());
+        Ok(())
+    }
+
+    /// Whether `capability` is linked.
+    pub fn allows(&self, capability: &str) -> bool {
+        !self.denied.contains(capability)
+    }
+
+    /// The denied capabilities, sorted.
+    pub fn denied(&self) -> Vec<String> {
+        self.denied.iter().cloned().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn policy_table() {
+        let cases: &[(&str, Result<&[&str], &str>)] = &[
+            ("", Ok(&[])),
+            ("deny = [\"navigation\"]", Ok(&["navigation"])),
+            ("deny = [\"input\", \"page-read\"]\n[limits]\ncall-timeout-ms = 100", Ok(&["input", "page-read"])),
+            ("allow = [\"input\"]", Err("unknown field")),
+            ("deny = [\"teleport\"]", Err("unknown capability")),
+            ("[limits]\nstack = 1", Err("unknown field")),
+        ];
+        for (text, expected) in cases {
+            let result = Policy::parse_file(text).and_then(|f| {
+                let mut p = Policy::default();
+                for d in &f.deny {
+                    p.deny(d)?;
+                }
+                Ok(p)
+            });
+            match (result, expected) {
+                (Ok(p), Ok(denied)) => assert_eq!(p.denied(), denied.to_vec(), "{text}"),
+                (Err(e), Err(msg)) => assert!(e.message.contains(msg), "{text}: {}", e.message),
+                (r, e) => panic!("{text}: got {r:?}, expected {e:?}"),
+            }
+        }
+    }
+}

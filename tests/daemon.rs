@@ -1,0 +1,68 @@
+//! The per-user daemon: one broker however many clients race to start it,
+//! owner-only files, clean stop.
+
+mod support;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
+use support::{bp_exe, Env};
+
+#[test]
+fn concurrent_invocations_start_exactly_one_broker() {
+    let env = Env::new();
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            std::process::Command::new(bp_exe())
+                .args(["tool", "list", "--json"])
+                .env("BROWSER_PILOT_HOME", &env.home)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn bp")
+        })
+        .collect();
+    for c in children {
+        let out = c.wait_with_output().expect("wait bp");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let log = std::fs::read_to_string(env.home.join("broker.log")).unwrap_or_default();
+    assert_eq!(log.matches("broker ready").count(), 1, "{log}");
+    let pid = env.status()["pid"].as_u64().unwrap_or(0);
+    let locator: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(env.home.join("broker.json")).unwrap_or_default()).unwrap_or_default();
+    assert_eq!(locator["pid"].as_u64(), Some(pid));
+    assert_eq!(locator["locatorVersion"], 1);
+}
+
+#[test]
+fn state_is_owner_only_and_stop_cleans_up() {
+    let env = Env::new();
+    env.ok(&["tool", "list"]);
+    let mode = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.mode() & 0o777).unwrap_or(0);
+    assert_eq!(mode(&env.home), 0o700);
+    assert_eq!(mode(&env.home.join("run")), 0o700);
+    let socket = env.home.join("run/broker.sock");
+    assert!(std::fs::metadata(&socket).map(|m| m.file_type().is_socket()).unwrap_or(false));
+    assert_eq!(mode(&socket), 0o600);
+    assert_eq!(mode(&env.home.join("broker.json")), 0o600);
+    assert_eq!(mode(&env.home.join("broker.log")), 0o600);
+
+    // A second explicit serve refuses while one is running.
+    let (code, _) = env.err(&["broker", "serve"]);
+    assert_eq!(code, "broker_in_use");
+
+    env.ok(&["broker", "stop"]);
+    assert!(!socket.exists(), "socket left behind");
+    assert!(!env.home.join("broker.json").exists(), "locator left behind");
+    let (code, _) = env.err(&["broker", "status"]);
+    assert_eq!(code, "browser_disconnected");
+}
+
+#[test]
+fn relative_home_is_refused() {
+    let out = std::process::Command::new(bp_exe())
+        .args(["broker", "status"])
+        .env("BROWSER_PILOT_HOME", "relative/home")
+        .output()
+        .expect("run bp");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error[invalid_argument]"));
+}

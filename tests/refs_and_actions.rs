@@ -1,0 +1,95 @@
+//! Refs and actions against real pages: stale refs after navigation,
+//! refusal when covered, scrolling, navigation evidence, truncation.
+
+mod support;
+use support::{find_ref, Env};
+
+#[test]
+fn stale_ref_after_navigation_reports_reason() {
+    let env = Env::new();
+    env.launch();
+    env.open("navigate.html");
+    let obs = env.snapshot(None);
+    let link = find_ref(&obs, "link", "Go to next page");
+    let clicked = env.json(&["click", &link]);
+    assert_eq!(clicked["evidence"]["status"], "verified", "{clicked}");
+    let signals = clicked["evidence"]["signals"].to_string();
+    assert!(signals.contains("navigation"), "{clicked}");
+    assert!(env.ok(&["read"]).contains("You arrived"));
+
+    // The old observation's refs are now stale, with the reason.
+    let obs_id = obs["observationId"].as_str().unwrap_or_default().to_string();
+    let input = format!("{{\"observationId\": \"{obs_id}\", \"ref\": {link}}}");
+    let (code, run) = env.err(&["tool", "call", "browser.click", "--input", &input, "--json"]);
+    assert_eq!(code, "stale_ref");
+    assert!(run.stderr().contains("reason: navigation"), "{}", run.stderr());
+    let json_err: serde_json::Value = serde_json::from_str(run.stdout().trim()).unwrap_or_default();
+    assert_eq!(json_err["error"]["context"]["reason"], "navigation", "{}", run.stdout());
+
+    // A script navigation through the button also counts, and history works.
+    env.ok(&["open", &env.url("navigate.html")]);
+    let obs = env.snapshot(None);
+    let button = find_ref(&obs, "button", "Next via script");
+    env.ok(&["click", &button]);
+    assert_eq!(env.json(&["tool", "call", "browser.navigate", "--input", "{\"action\": \"back\"}"])["title"], "Navigate start");
+}
+
+#[test]
+fn covered_button_is_refused_with_the_cover_named() {
+    let env = Env::new();
+    env.launch();
+    env.open("overlay.html");
+    let obs = env.snapshot(None);
+    let buy = find_ref(&obs, "button", "Buy now");
+    let (code, run) = env.err(&["click", &buy, "--json"]);
+    assert_eq!(code, "action_not_verified");
+    let err: serde_json::Value = serde_json::from_str(run.stdout().trim()).unwrap_or_default();
+    assert_eq!(err["error"]["context"]["coveringRole"], "dialog", "{}", run.stdout());
+    assert_eq!(err["error"]["context"]["coveringName"], "Cookie consent", "{}", run.stdout());
+    assert!(!env.ok(&["read"]).contains("Bought"), "the covered button must not have been clicked");
+
+    let accept = find_ref(&obs, "button", "Accept cookies");
+    env.ok(&["click", &accept]);
+    let obs = env.snapshot(None);
+    env.ok(&["click", &find_ref(&obs, "button", "Buy now")]);
+    assert!(env.ok(&["read"]).contains("Bought"));
+}
+
+#[test]
+fn click_and_type_below_the_fold() {
+    let env = Env::new();
+    env.launch();
+    env.open("long.html");
+    let obs = env.snapshot(None);
+    let field = find_ref(&obs, "textbox", "Bottom field");
+    let typed = env.json(&["type", &field, "deep"]);
+    assert_eq!(typed["evidence"]["status"], "verified", "{typed}");
+    let clicked = env.json(&["click", &find_ref(&obs, "button", "Bottom button")]);
+    assert_eq!(clicked["evidence"]["route"], "trusted_input", "{clicked}");
+    assert!(env.ok(&["read"]).contains("Clicked bottom"));
+}
+
+#[test]
+fn large_page_is_truncated_explicitly() {
+    let env = Env::new();
+    env.launch();
+    env.open("rows.html");
+    let obs = env.snapshot(None);
+    assert_eq!(obs["elements"].as_array().map(Vec::len), Some(50));
+    assert_eq!(obs["truncated"], true);
+    assert_eq!(obs["truncationReasons"], serde_json::json!(["element_limit"]));
+
+    let all = env.snapshot(Some(10_000));
+    let count = all["elements"].as_array().map(Vec::len).unwrap_or(0);
+    assert!(count >= 3_200, "expected every row control, got {count}");
+    assert_eq!(all["truncated"], false, "{}", all["truncationReasons"]);
+    // Refs from the big observation act on the right row.
+    let ref_1500 = find_ref(&all, "button", "Row 1500");
+    let checkbox = find_ref(&all, "checkbox", "Select row 1500");
+    env.ok(&["click", &ref_1500]);
+    let clicked = env.json(&["click", &checkbox]);
+    assert!(clicked["evidence"]["signals"].to_string().contains("checked_changed"), "{clicked}");
+    let again = env.snapshot(Some(10_000));
+    let row = again["elements"].as_array().into_iter().flatten().find(|e| e["name"] == "Select row 1500").cloned();
+    assert_eq!(row.map(|r| r["checked"].clone()), Some(serde_json::json!("true")));
+}

@@ -1,0 +1,249 @@
+//! Test support: an isolated BROWSER_PILOT_HOME, a fixture server on
+//! 127.0.0.1, and helpers that run the real `bp` executable. Everything
+//! started here is stopped in `Drop`, also when a test fails.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+/// The `bp` executable under test.
+pub fn bp_exe() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_bp"))
+}
+
+fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+    l.local_addr().expect("local addr").port()
+}
+
+/// A static file server for `fixtures/pages` on 127.0.0.1.
+pub struct FixtureServer {
+    child: Child,
+    pub port: u16,
+}
+
+impl FixtureServer {
+    pub fn start() -> Self {
+        let port = free_port();
+        let child = Command::new("python3")
+            .args(["-m", "http.server", "--bind", "127.0.0.1", &port.to_string(), "--directory"])
+            .arg(root().join("fixtures/pages"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("python3 -m http.server");
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(started.elapsed() < Duration::from_secs(10), "fixture server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Self { child, port }
+    }
+}
+
+impl Drop for FixtureServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One isolated installation: its own home, broker and browser.
+pub struct Env {
+    pub home: PathBuf,
+    pub server: FixtureServer,
+    extra: Vec<Child>,
+}
+
+/// The result of one `bp` run.
+pub struct Run {
+    pub output: Output,
+}
+
+impl Run {
+    pub fn ok(&self) -> bool {
+        self.output.status.success()
+    }
+    pub fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.output.stdout).to_string()
+    }
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.output.stderr).to_string()
+    }
+    /// The stable code of a failed run (`error[code]: ...` on stderr).
+    pub fn code(&self) -> String {
+        let err = self.stderr();
+        err.split("error[").nth(1).and_then(|s| s.split(']').next()).unwrap_or("").to_string()
+    }
+}
+
+impl Env {
+    pub fn new() -> Self {
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let home = std::env::temp_dir().join(format!("bp-test-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        std::fs::create_dir_all(&home).expect("create test home");
+        Self { home, server: FixtureServer::start(), extra: Vec::new() }
+    }
+
+    pub fn url(&self, page: &str) -> String {
+        format!("http://127.0.0.1:{}/{page}", self.server.port)
+    }
+
+    pub fn run(&self, args: &[&str]) -> Run {
+        let output = Command::new(bp_exe())
+            .args(args)
+            .env("BROWSER_PILOT_HOME", &self.home)
+            .output()
+            .expect("run bp");
+        Run { output }
+    }
+
+    /// Run and require success; returns stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let r = self.run(args);
+        assert!(r.ok(), "bp {args:?} failed:\nstdout: {}\nstderr: {}", r.stdout(), r.stderr());
+        r.stdout()
+    }
+
+    /// Run with `--json` and require success.
+    pub fn json(&self, args: &[&str]) -> Value {
+        let mut a = args.to_vec();
+        a.push("--json");
+        let out = self.ok(&a);
+        serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("bp {args:?}: not JSON ({e}): {out}"))
+    }
+
+    /// Run and require failure; returns the stable code.
+    pub fn err(&self, args: &[&str]) -> (String, Run) {
+        let r = self.run(args);
+        assert!(!r.ok(), "bp {args:?} unexpectedly succeeded: {}", r.stdout());
+        (r.code(), r)
+    }
+
+    /// Start `bp broker serve EXTRA...` in the background and wait for it.
+    pub fn serve(&mut self, extra: &[&str]) {
+        let mut args = vec!["broker", "serve"];
+        args.extend_from_slice(extra);
+        let log = std::fs::File::create(self.home.join("serve.log")).expect("serve log");
+        let child = Command::new(bp_exe())
+            .args(&args)
+            .env("BROWSER_PILOT_HOME", &self.home)
+            .stderr(log)
+            .spawn()
+            .expect("spawn broker");
+        self.extra.push(child);
+        let started = Instant::now();
+        while !self.run(&["broker", "status"]).ok() {
+            assert!(started.elapsed() < Duration::from_secs(30), "broker did not start: {}", self.serve_log());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    pub fn serve_log(&self) -> String {
+        std::fs::read_to_string(self.home.join("serve.log")).unwrap_or_default()
+    }
+
+    /// Launch a headless browser through the broker.
+    pub fn launch(&self) {
+        self.ok(&["connect", "--launch", "--headless"]);
+    }
+
+    /// `bp open` a fixture page.
+    pub fn open(&self, page: &str) -> Value {
+        self.json(&["open", &self.url(page)])
+    }
+
+    /// Observe and return the JSON observation.
+    pub fn snapshot(&self, limit: Option<u32>) -> Value {
+        match limit {
+            Some(l) => self.json(&["snapshot", "--limit", &l.to_string()]),
+            None => self.json(&["snapshot"]),
+        }
+    }
+
+    pub fn status(&self) -> Value {
+        self.json(&["broker", "status"])
+    }
+
+    fn broker_pid(&self) -> Option<i32> {
+        let text = std::fs::read_to_string(self.home.join("broker.json")).ok()?;
+        let v: Value = serde_json::from_str(&text).ok()?;
+        v["pid"].as_i64().and_then(|p| i32::try_from(p).ok())
+    }
+}
+
+/// The ref of the first element with `role` and `name`.
+pub fn find_ref(obs: &Value, role: &str, name: &str) -> String {
+    obs["elements"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|e| e["role"] == role && e["name"] == name)
+        .map(|e| e["ref"].to_string())
+        .unwrap_or_else(|| panic!("no {role} {name:?} in {obs}"))
+}
+
+impl Drop for Env {
+    fn drop(&mut self) {
+        let pid = self.broker_pid();
+        let _ = self.run(&["broker", "stop"]);
+        if let Some(pid) = pid {
+            // We started this broker; make sure it is gone.
+            // SAFETY: signalling a process we started.
+            unsafe {
+                if libc::kill(pid, 0) == 0 {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+        }
+        for c in &mut self.extra {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        let _ = std::fs::remove_dir_all(&self.home);
+    }
+}
+
+/// Directory with the default components plus the test-only ones, built
+/// once per test process.
+pub fn components_dir() -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let root = root();
+        let target = root.join("target/fixture-components");
+        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["build", "--release", "--target", "wasm32-wasip2", "--manifest-path"])
+            .arg(root.join("fixtures/components/Cargo.toml"))
+            .env("CARGO_TARGET_DIR", &target)
+            .env_remove("RUSTFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .status()
+            .expect("cargo build fixture components");
+        assert!(status.success(), "fixture components failed to build");
+        let dir = std::env::temp_dir().join(format!("bp-test-components-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("components dir");
+        for name in ["observe", "input", "navigate"] {
+            let from = root.join(format!("target/tools/wasm32-wasip2/release/bp_tool_{name}.wasm"));
+            std::fs::copy(&from, dir.join(format!("{name}.wasm"))).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+        }
+        for name in ["loop", "alloc", "denied"] {
+            let from = target.join(format!("wasm32-wasip2/release/bp_fixture_{name}.wasm"));
+            std::fs::copy(&from, dir.join(format!("fixture-{name}.wasm"))).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+        }
+        dir
+    })
+    .clone()
+}
