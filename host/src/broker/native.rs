@@ -204,6 +204,7 @@ async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
 
 async fn tabs_list(broker: &Arc<Broker>, scope: &CallScope) -> BpResult<Value> {
     let conn = broker.browser().await?;
+    conn.refresh_targets().await?;
     let ids = conn.registry.eligible_ids();
     let mut st = broker.state();
     let controllers = st.controllers.clone();

@@ -65,6 +65,15 @@ impl BrowserConn {
         Ok(session)
     }
 
+    /// Refresh every target's URL and title from the browser.
+    pub async fn refresh_targets(&self) -> BpResult<()> {
+        let reply = self.cdp.call("Target.getTargets", None, json!({})).await?;
+        for info in reply["targetInfos"].as_array().into_iter().flatten() {
+            self.registry.apply_info(info);
+        }
+        Ok(())
+    }
+
     /// Open a new tab at `about:blank`; returns its raw target ID.
     pub async fn create_tab(&self) -> BpResult<String> {
         let reply = self.cdp.call("Target.createTarget", None, json!({"url": "about:blank"})).await?;

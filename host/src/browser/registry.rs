@@ -136,23 +136,29 @@ impl Registry {
         }
     }
 
+    /// Apply a `TargetInfo` (from an event or `Target.getTargets`);
+    /// returns the target ID.
+    pub fn apply_info(&self, info: &Value) -> Option<String> {
+        let id = s(info, "targetId")?;
+        self.update(&id, |t| {
+            t.kind = s(info, "type").unwrap_or_default();
+            t.url = s(info, "url").unwrap_or_default();
+            t.title = s(info, "title").unwrap_or_default();
+            if t.opener.is_none() {
+                t.opener = s(info, "openerId");
+            }
+        });
+        Some(id)
+    }
+
     /// Apply one CDP event.
     pub fn on_event(&self, ev: &CdpEvent) {
         let p = &ev.params;
         match ev.method.as_str() {
             "Target.targetCreated" | "Target.targetInfoChanged" | "Target.attachedToTarget" => {
                 let Some(info) = p.get("targetInfo") else { return };
-                let Some(id) = s(info, "targetId") else { return };
-                let session = s(p, "sessionId");
-                self.update(&id, |t| {
-                    t.kind = s(info, "type").unwrap_or_default();
-                    t.url = s(info, "url").unwrap_or_default();
-                    t.title = s(info, "title").unwrap_or_default();
-                    if t.opener.is_none() {
-                        t.opener = s(info, "openerId");
-                    }
-                });
-                if let Some(session) = session {
+                let Some(id) = self.apply_info(info) else { return };
+                if let Some(session) = s(p, "sessionId") {
                     self.set_session(&id, &session);
                 }
             }
