@@ -12,14 +12,26 @@ fn main() {
     // A separate target dir: sharing ours would deadlock on cargo's lock.
     let target = root.join("target").join("tools");
     println!("cargo:rerun-if-changed={}", tools.display());
-    println!("cargo:rerun-if-changed={}", root.join("tools-wit").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        root.join("tools-wit").display()
+    );
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
-        .args(["build", "--release", "--target", "wasm32-wasip2", "--manifest-path"])
+        .args([
+            "build",
+            "--release",
+            "--target",
+            "wasm32-wasip2",
+            "--manifest-path",
+        ])
         .arg(tools.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", &target)
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .env_remove("RUSTFLAGS")
+        // Lint the guests with their own `cargo clippy`, not through ours.
+        .env_remove("RUSTC_WORKSPACE_WRAPPER")
+        .env_remove("RUSTC_WRAPPER")
         .env_remove("CARGO_BUILD_TARGET")
         .status();
     match status {
@@ -28,7 +40,9 @@ fn main() {
         Err(e) => panic!("cannot run cargo for the tool components: {e}"),
     }
     for name in ["observe", "input", "navigate"] {
-        let built = target.join("wasm32-wasip2/release").join(format!("bp_tool_{name}.wasm"));
+        let built = target
+            .join("wasm32-wasip2/release")
+            .join(format!("bp_tool_{name}.wasm"));
         if let Err(e) = std::fs::copy(&built, out.join(format!("{name}.wasm"))) {
             panic!("missing component {}: {e}", built.display());
         }

@@ -1,5 +1,6 @@
 //! The per-user daemon: one broker however many clients race to start it,
 //! owner-only files, clean stop.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
@@ -21,13 +22,19 @@ fn concurrent_invocations_start_exactly_one_broker() {
         .collect();
     for c in children {
         let out = c.wait_with_output().expect("wait bp");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let log = std::fs::read_to_string(env.home.join("broker.log")).unwrap_or_default();
     assert_eq!(log.matches("broker ready").count(), 1, "{log}");
     let pid = env.status()["pid"].as_u64().unwrap_or(0);
-    let locator: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(env.home.join("broker.json")).unwrap_or_default()).unwrap_or_default();
+    let locator: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(env.home.join("broker.json")).unwrap_or_default(),
+    )
+    .unwrap_or_default();
     assert_eq!(locator["pid"].as_u64(), Some(pid));
     assert_eq!(locator["locatorVersion"], 1);
 }
@@ -40,7 +47,9 @@ fn state_is_owner_only_and_stop_cleans_up() {
     assert_eq!(mode(&env.home), 0o700);
     assert_eq!(mode(&env.home.join("run")), 0o700);
     let socket = env.home.join("run/broker.sock");
-    assert!(std::fs::metadata(&socket).map(|m| m.file_type().is_socket()).unwrap_or(false));
+    assert!(std::fs::metadata(&socket)
+        .map(|m| m.file_type().is_socket())
+        .unwrap_or(false));
     assert_eq!(mode(&socket), 0o600);
     assert_eq!(mode(&env.home.join("broker.json")), 0o600);
     assert_eq!(mode(&env.home.join("broker.log")), 0o600);
@@ -51,7 +60,10 @@ fn state_is_owner_only_and_stop_cleans_up() {
 
     env.ok(&["broker", "stop"]);
     assert!(!socket.exists(), "socket left behind");
-    assert!(!env.home.join("broker.json").exists(), "locator left behind");
+    assert!(
+        !env.home.join("broker.json").exists(),
+        "locator left behind"
+    );
     let (code, _) = env.err(&["broker", "status"]);
     assert_eq!(code, "browser_disconnected");
 }

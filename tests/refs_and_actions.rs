@@ -1,5 +1,6 @@
 //! Refs and actions against real pages: stale refs after navigation,
 //! refusal when covered, scrolling, navigation evidence, truncation.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
 use support::{find_ref, Env};
@@ -18,20 +19,41 @@ fn stale_ref_after_navigation_reports_reason() {
     assert!(env.ok(&["read"]).contains("You arrived"));
 
     // The old observation's refs are now stale, with the reason.
-    let obs_id = obs["observationId"].as_str().unwrap_or_default().to_string();
+    let obs_id = obs["observationId"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     let input = format!("{{\"observationId\": \"{obs_id}\", \"ref\": {link}}}");
     let (code, run) = env.err(&["tool", "call", "browser.click", "--input", &input, "--json"]);
     assert_eq!(code, "stale_ref");
-    assert!(run.stderr().contains("reason: navigation"), "{}", run.stderr());
+    assert!(
+        run.stderr().contains("reason: navigation"),
+        "{}",
+        run.stderr()
+    );
     let json_err: serde_json::Value = serde_json::from_str(run.stdout().trim()).unwrap_or_default();
-    assert_eq!(json_err["error"]["context"]["reason"], "navigation", "{}", run.stdout());
+    assert_eq!(
+        json_err["error"]["context"]["reason"],
+        "navigation",
+        "{}",
+        run.stdout()
+    );
 
     // A script navigation through the button also counts, and history works.
     env.ok(&["open", &env.url("navigate.html")]);
     let obs = env.snapshot(None);
     let button = find_ref(&obs, "button", "Next via script");
     env.ok(&["click", &button]);
-    assert_eq!(env.json(&["tool", "call", "browser.navigate", "--input", "{\"action\": \"back\"}"])["title"], "Navigate start");
+    assert_eq!(
+        env.json(&[
+            "tool",
+            "call",
+            "browser.navigate",
+            "--input",
+            "{\"action\": \"back\"}"
+        ])["title"],
+        "Navigate start"
+    );
 }
 
 #[test]
@@ -44,9 +66,22 @@ fn covered_button_is_refused_with_the_cover_named() {
     let (code, run) = env.err(&["click", &buy, "--json"]);
     assert_eq!(code, "action_not_verified");
     let err: serde_json::Value = serde_json::from_str(run.stdout().trim()).unwrap_or_default();
-    assert_eq!(err["error"]["context"]["coveringRole"], "dialog", "{}", run.stdout());
-    assert_eq!(err["error"]["context"]["coveringName"], "Cookie consent", "{}", run.stdout());
-    assert!(!env.ok(&["read"]).contains("Bought"), "the covered button must not have been clicked");
+    assert_eq!(
+        err["error"]["context"]["coveringRole"],
+        "dialog",
+        "{}",
+        run.stdout()
+    );
+    assert_eq!(
+        err["error"]["context"]["coveringName"],
+        "Cookie consent",
+        "{}",
+        run.stdout()
+    );
+    assert!(
+        !env.ok(&["read"]).contains("Bought"),
+        "the covered button must not have been clicked"
+    );
 
     let accept = find_ref(&obs, "button", "Accept cookies");
     env.ok(&["click", &accept]);
@@ -77,7 +112,10 @@ fn large_page_is_truncated_explicitly() {
     let obs = env.snapshot(None);
     assert_eq!(obs["elements"].as_array().map(Vec::len), Some(50));
     assert_eq!(obs["truncated"], true);
-    assert_eq!(obs["truncationReasons"], serde_json::json!(["element_limit"]));
+    assert_eq!(
+        obs["truncationReasons"],
+        serde_json::json!(["element_limit"])
+    );
 
     let all = env.snapshot(Some(10_000));
     let count = all["elements"].as_array().map(Vec::len).unwrap_or(0);
@@ -88,8 +126,21 @@ fn large_page_is_truncated_explicitly() {
     let checkbox = find_ref(&all, "checkbox", "Select row 1500");
     env.ok(&["click", &ref_1500]);
     let clicked = env.json(&["click", &checkbox]);
-    assert!(clicked["evidence"]["signals"].to_string().contains("checked_changed"), "{clicked}");
+    assert!(
+        clicked["evidence"]["signals"]
+            .to_string()
+            .contains("checked_changed"),
+        "{clicked}"
+    );
     let again = env.snapshot(Some(10_000));
-    let row = again["elements"].as_array().into_iter().flatten().find(|e| e["name"] == "Select row 1500").cloned();
-    assert_eq!(row.map(|r| r["checked"].clone()), Some(serde_json::json!("true")));
+    let row = again["elements"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|e| e["name"] == "Select row 1500")
+        .cloned();
+    assert_eq!(
+        row.map(|r| r["checked"].clone()),
+        Some(serde_json::json!("true"))
+    );
 }

@@ -1,5 +1,6 @@
 //! The main job: a broker-launched headless Chromium, a form observed,
 //! typed into and submitted through the one-shot CLI.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
 use support::{find_ref, Env};
@@ -12,7 +13,17 @@ fn form_workflow_signs_in() {
     assert_eq!(opened["title"], "Sign in form");
 
     let obs = env.snapshot(None);
-    for field in ["workspaceId", "leaseId", "targetId", "url", "observationId", "title", "elements", "truncated", "truncationReasons"] {
+    for field in [
+        "workspaceId",
+        "leaseId",
+        "targetId",
+        "url",
+        "observationId",
+        "title",
+        "elements",
+        "truncated",
+        "truncationReasons",
+    ] {
         assert!(obs.get(field).is_some(), "observation lacks {field}: {obs}");
     }
     assert_eq!(obs["truncated"], false);
@@ -27,14 +38,20 @@ fn form_workflow_signs_in() {
 
     // The password value never appears in an observation.
     let obs2 = env.snapshot(None);
-    assert!(!obs2.to_string().contains("hunter2-canary"), "password leaked: {obs2}");
+    assert!(
+        !obs2.to_string().contains("hunter2-canary"),
+        "password leaked: {obs2}"
+    );
 
     let clicked = env.json(&["click", &button]);
     assert_eq!(clicked["evidence"]["route"], "trusted_input");
     let text = env.ok(&["read"]);
     assert!(text.contains("Signed in as Ada"), "page text: {text}");
     let log = std::fs::read_to_string(env.home.join("broker.log")).unwrap_or_default();
-    assert!(!log.contains("hunter2-canary"), "typed text reached the broker log");
+    assert!(
+        !log.contains("hunter2-canary"),
+        "typed text reached the broker log"
+    );
 }
 
 #[test]
@@ -44,18 +61,42 @@ fn human_output_and_submit() {
     let opened = env.ok(&["open", &env.url("form.html")]);
     assert!(opened.contains("Sign in form"), "{opened}");
     let snap = env.ok(&["snapshot"]);
-    assert!(snap.lines().any(|l| l.ends_with("button \"Sign in\"") && l.starts_with('[')), "{snap}");
-    let name_line = snap.lines().find(|l| l.contains("textbox \"Name\"")).unwrap_or_else(|| panic!("{snap}"));
-    let name_ref = name_line.trim_start_matches('[').split(']').next().unwrap_or_default().to_string();
+    assert!(
+        snap.lines()
+            .any(|l| l.ends_with("button \"Sign in\"") && l.starts_with('[')),
+        "{snap}"
+    );
+    let name_line = snap
+        .lines()
+        .find(|l| l.contains("textbox \"Name\""))
+        .unwrap_or_else(|| panic!("{snap}"));
+    let name_ref = name_line
+        .trim_start_matches('[')
+        .split(']')
+        .next()
+        .unwrap_or_default()
+        .to_string();
 
     let typed = env.ok(&["type", &name_ref, "Grace", "--submit"]);
-    assert!(typed.starts_with(&format!("typed into [{name_ref}]: verified")), "{typed}");
+    assert!(
+        typed.starts_with(&format!("typed into [{name_ref}]: verified")),
+        "{typed}"
+    );
     assert!(env.ok(&["read"]).contains("Signed in as Grace"));
 
     let tabs = env.ok(&["tabs"]);
-    assert!(tabs.lines().any(|l| l.starts_with('*') && l.contains("managed") && l.contains("Sign in form")), "{tabs}");
+    assert!(
+        tabs.lines()
+            .any(|l| l.starts_with('*') && l.contains("managed") && l.contains("Sign in form")),
+        "{tabs}"
+    );
     let tabs_json = env.json(&["tabs"]);
-    let current: Vec<_> = tabs_json["tabs"].as_array().into_iter().flatten().filter(|t| t["current"] == true).collect();
+    let current: Vec<_> = tabs_json["tabs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| t["current"] == true)
+        .collect();
     assert_eq!(current.len(), 1, "{tabs_json}");
 }
 
@@ -80,7 +121,13 @@ fn bad_input_gets_stable_codes() {
     assert_eq!(code, "invalid_argument");
     let (code, _) = env.err(&["press", "Hyper+Q"]);
     assert_eq!(code, "invalid_argument");
-    let (code, _) = env.err(&["tool", "call", "browser.observe", "--input", "{\"bogus\": 1}"]);
+    let (code, _) = env.err(&[
+        "tool",
+        "call",
+        "browser.observe",
+        "--input",
+        "{\"bogus\": 1}",
+    ]);
     assert_eq!(code, "invalid_argument");
     let (code, _) = env.err(&["tool", "call", "browser.nope"]);
     assert_eq!(code, "invalid_argument");

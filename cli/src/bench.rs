@@ -22,7 +22,10 @@ struct Cleanup {
 
 impl Drop for Cleanup {
     fn drop(&mut self) {
-        let _ = Command::new(exe()).args(["broker", "stop"]).env("BROWSER_PILOT_HOME", &self.home).output();
+        let _ = Command::new(exe())
+            .args(["broker", "stop"])
+            .env("BROWSER_PILOT_HOME", &self.home)
+            .output();
         for c in &mut self.children {
             let _ = c.kill();
             let _ = c.wait();
@@ -45,14 +48,24 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn free_port() -> BpResult<u16> {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| BpError::internal(e.to_string()))?;
-    l.local_addr().map(|a| a.port()).map_err(|e| BpError::internal(e.to_string()))
+    let l =
+        std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| BpError::internal(e.to_string()))?;
+    l.local_addr()
+        .map(|a| a.port())
+        .map_err(|e| BpError::internal(e.to_string()))
 }
 
 fn serve_fixtures(dir: &Path) -> BpResult<(Child, u16)> {
     let port = free_port()?;
     let child = Command::new("python3")
-        .args(["-m", "http.server", "--bind", "127.0.0.1", &port.to_string(), "--directory"])
+        .args([
+            "-m",
+            "http.server",
+            "--bind",
+            "127.0.0.1",
+            &port.to_string(),
+            "--directory",
+        ])
         .arg(dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -78,7 +91,10 @@ fn bp(home: &Path, args: &[&str]) -> BpResult<(Duration, Value)> {
         .map_err(|e| BpError::internal(e.to_string()))?;
     let elapsed = start.elapsed();
     if !out.status.success() {
-        return Err(BpError::internal(format!("bp {args:?} failed: {}", String::from_utf8_lossy(&out.stderr))));
+        return Err(BpError::internal(format!(
+            "bp {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )));
     }
     let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     Ok((elapsed, v))
@@ -113,7 +129,11 @@ async fn cold_start(home: &Path) -> BpResult<f64> {
         }
         tokio::time::sleep(Duration::from_millis(1)).await;
     };
-    Command::new(exe()).args(["broker", "stop"]).env("BROWSER_PILOT_HOME", home).output().ok();
+    Command::new(exe())
+        .args(["broker", "stop"])
+        .env("BROWSER_PILOT_HOME", home)
+        .output()
+        .ok();
     let _ = child.wait();
     Ok(ready)
 }
@@ -121,10 +141,16 @@ async fn cold_start(home: &Path) -> BpResult<f64> {
 pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
     let fixtures = fixtures.unwrap_or_else(|| PathBuf::from("fixtures/pages"));
     if !fixtures.join("form.html").is_file() {
-        return Err(BpError::invalid(format!("{} has no form.html; pass --fixtures DIR", fixtures.display())));
+        return Err(BpError::invalid(format!(
+            "{} has no form.html; pass --fixtures DIR",
+            fixtures.display()
+        )));
     }
     let home = std::env::temp_dir().join(format!("bp-bench-{}", std::process::id()));
-    let mut cleanup = Cleanup { children: Vec::new(), home: home.clone() };
+    let mut cleanup = Cleanup {
+        children: Vec::new(),
+        home: home.clone(),
+    };
     let (server, port) = serve_fixtures(&fixtures)?;
     cleanup.children.push(server);
     let url = format!("http://127.0.0.1:{port}/form.html");
@@ -154,7 +180,10 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
     let direct = direct_cdp(&url, iterations.max(1), &home).await?;
     println!("Browser Pilot benchmark: form workflow x{iterations} (medians, ms)");
     println!("broker cold start: {cold_first:.1} ms first run (compiles components), {cold_cached:.1} ms with the component cache");
-    println!("{:<10} {:>10} {:>10} {:>7}", "step", "one-shot", "CDP floor", "ratio");
+    println!(
+        "{:<10} {:>10} {:>10} {:>7}",
+        "step", "one-shot", "CDP floor", "ratio"
+    );
     let (mut total_cli, mut total_direct) = (0.0, 0.0);
     for (i, step) in STEPS.iter().enumerate() {
         let c = median(&mut cli[i]);
@@ -163,7 +192,11 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
         total_direct += d;
         println!("{step:<10} {c:>10.1} {d:>10.1} {:>6.2}x", c / d);
     }
-    println!("{:<10} {total_cli:>10.1} {total_direct:>10.1} {:>6.2}x", "workflow", total_cli / total_direct);
+    println!(
+        "{:<10} {total_cli:>10.1} {total_direct:>10.1} {:>6.2}x",
+        "workflow",
+        total_cli / total_direct
+    );
     drop(cleanup);
     Ok(())
 }
@@ -172,10 +205,20 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
 async fn direct_cdp(url: &str, iterations: usize, home: &Path) -> BpResult<Vec<Vec<f64>>> {
     let browser = launch::launch(None, true, &home.join("direct-profiles")).await?;
     let cdp = Cdp::connect(&browser.ws_url, Arc::new(|_| {})).await?;
-    let target = cdp.call("Target.createTarget", None, json!({"url": "about:blank"})).await?;
-    let attached =
-        cdp.call("Target.attachToTarget", None, json!({"targetId": target["targetId"], "flatten": true})).await?;
-    let session = attached["sessionId"].as_str().unwrap_or_default().to_string();
+    let target = cdp
+        .call("Target.createTarget", None, json!({"url": "about:blank"}))
+        .await?;
+    let attached = cdp
+        .call(
+            "Target.attachToTarget",
+            None,
+            json!({"targetId": target["targetId"], "flatten": true}),
+        )
+        .await?;
+    let session = attached["sessionId"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     let s = Some(session.as_str());
     cdp.call("Page.enable", s, json!({})).await?;
     let mut out: Vec<Vec<f64>> = vec![Vec::new(); STEPS.len()];
@@ -190,7 +233,9 @@ async fn direct_cdp(url: &str, iterations: usize, home: &Path) -> BpResult<Vec<V
         }
         out[0].push(ms(t.elapsed()));
         let t = Instant::now();
-        let tree = cdp.call("Accessibility.getFullAXTree", s, json!({})).await?;
+        let tree = cdp
+            .call("Accessibility.getFullAXTree", s, json!({}))
+            .await?;
         out[1].push(ms(t.elapsed()));
         let node = |role: &str, name: &str| {
             tree["nodes"]
@@ -204,20 +249,34 @@ async fn direct_cdp(url: &str, iterations: usize, home: &Path) -> BpResult<Vec<V
         let field = node("textbox", "Name")?;
         let button = node("button", "Sign in")?;
         let t = Instant::now();
-        cdp.call("DOM.focus", s, json!({"backendNodeId": field})).await?;
-        cdp.call("Input.insertText", s, json!({"text": "Ada"})).await?;
+        cdp.call("DOM.focus", s, json!({"backendNodeId": field}))
+            .await?;
+        cdp.call("Input.insertText", s, json!({"text": "Ada"}))
+            .await?;
         out[2].push(ms(t.elapsed()));
         let t = Instant::now();
-        let quads = cdp.call("DOM.getContentQuads", s, json!({"backendNodeId": button})).await?;
-        let q: Vec<f64> = quads["quads"][0].as_array().into_iter().flatten().filter_map(Value::as_f64).collect();
+        let quads = cdp
+            .call("DOM.getContentQuads", s, json!({"backendNodeId": button}))
+            .await?;
+        let q: Vec<f64> = quads["quads"][0]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_f64)
+            .collect();
         let (x, y) = ((q[0] + q[4]) / 2.0, (q[1] + q[5]) / 2.0);
         for kind in ["mousePressed", "mouseReleased"] {
-            cdp.call("Input.dispatchMouseEvent", s, json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}))
-                .await?;
+            cdp.call(
+                "Input.dispatchMouseEvent",
+                s,
+                json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}),
+            )
+            .await?;
         }
         out[3].push(ms(t.elapsed()));
         let t = Instant::now();
-        cdp.call("Accessibility.getFullAXTree", s, json!({})).await?;
+        cdp.call("Accessibility.getFullAXTree", s, json!({}))
+            .await?;
         out[4].push(ms(t.elapsed()));
     }
     drop(browser);

@@ -31,23 +31,34 @@ fn parse_ref(r: &str) -> BpResult<u64> {
         .parse::<u64>()
         .ok()
         .filter(|n| *n >= 1)
-        .ok_or_else(|| BpError::invalid(format!("`{r}` is not a ref; use a number from `bp snapshot`")))
+        .ok_or_else(|| {
+            BpError::invalid(format!(
+                "`{r}` is not a ref; use a number from `bp snapshot`"
+            ))
+        })
 }
 
 pub async fn run(cli: Cli) -> BpResult<()> {
     let json = cli.json;
     match cli.command {
         Command::Broker { command } => broker(command, json).await,
-        Command::Bench { iterations, fixtures } => crate::bench::run(iterations, fixtures).await,
-        Command::Tool { command: ToolCommand::List } => {
+        Command::Bench {
+            iterations,
+            fixtures,
+        } => crate::bench::run(iterations, fixtures).await,
+        Command::Tool {
+            command: ToolCommand::List,
+        } => {
             let mut s = Session::open().await?;
             let v = s.request("tools/list", json!({})).await?;
             emit(json, &v, output::tool_list);
             Ok(())
         }
-        Command::Tool { command: ToolCommand::Call { name, input } } => {
-            let args: Value =
-                serde_json::from_str(&input).map_err(|e| BpError::invalid(format!("--input is not JSON: {e}")))?;
+        Command::Tool {
+            command: ToolCommand::Call { name, input },
+        } => {
+            let args: Value = serde_json::from_str(&input)
+                .map_err(|e| BpError::invalid(format!("--input is not JSON: {e}")))?;
             let v = Session::open().await?.tool(&name, args).await?;
             emit(true, &v, |_| String::new());
             Ok(())
@@ -59,7 +70,12 @@ pub async fn run(cli: Cli) -> BpResult<()> {
 async fn browser(command: Command, json: bool) -> BpResult<()> {
     let mut s = Session::open().await?;
     match command {
-        Command::Connect { launch, headless, executable, endpoint } => {
+        Command::Connect {
+            launch,
+            headless,
+            executable,
+            endpoint,
+        } => {
             let args = match endpoint {
                 Some(endpoint) => json!({"endpoint": endpoint}),
                 None if launch => {
@@ -69,23 +85,33 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
                     }
                     json!({"launch": opts})
                 }
-                None => return Err(BpError::invalid("give --launch [--headless] or --endpoint URL")),
+                None => {
+                    return Err(BpError::invalid(
+                        "give --launch [--headless] or --endpoint URL",
+                    ))
+                }
             };
             let v = s.tool("browser.connect", args).await?;
             emit(json, &v, |v| {
                 let c = &v["connection"];
-                let pid = c["browserPid"].as_u64().map(|p| format!(", browser pid {p}")).unwrap_or_default();
+                let pid = c["browserPid"]
+                    .as_u64()
+                    .map(|p| format!(", browser pid {p}"))
+                    .unwrap_or_default();
                 format!("connected (generation {}{pid})", c["generation"])
             });
         }
         Command::Disconnect => {
             let v = s.tool("browser.disconnect", json!({})).await?;
             let ws = s.workspace_id.clone();
-            s.request("workspaces/release", json!({"workspaceId": ws})).await?;
+            s.request("workspaces/release", json!({"workspaceId": ws}))
+                .await?;
             emit(json, &v, |_| "disconnected".to_string());
         }
         Command::Open { url } => {
-            let current = s.request("workspaces/get", json!({"workspaceId": s.workspace_id})).await?;
+            let current = s
+                .request("workspaces/get", json!({"workspaceId": s.workspace_id}))
+                .await?;
             let open_tab = json!({"url": url});
             let v = if current["currentTarget"].is_null() {
                 s.tool("browser.tabs.open", open_tab).await?
@@ -98,7 +124,13 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
                     other => other?,
                 }
             };
-            emit(json, &v, |v| format!("opened {} — {}", v["url"].as_str().unwrap_or(""), v["title"].as_str().unwrap_or("")));
+            emit(json, &v, |v| {
+                format!(
+                    "opened {} — {}",
+                    v["url"].as_str().unwrap_or(""),
+                    v["title"].as_str().unwrap_or("")
+                )
+            });
         }
         Command::Snapshot { limit } => {
             let mut args = json!({});
@@ -108,7 +140,10 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let v = s.tool("browser.observe", args).await?;
             emit(json, &v, output::snapshot);
         }
-        Command::Click { reference, dom_event } => {
+        Command::Click {
+            reference,
+            dom_event,
+        } => {
             let mut args = json!({"ref": parse_ref(&reference)?});
             if dom_event {
                 args["trust"] = json!("dom_event");
@@ -116,20 +151,30 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let v = s.tool("browser.click", args).await?;
             emit(json, &v, |v| output::action("clicked", &reference, v));
         }
-        Command::Type { reference, text, clear, submit } => {
+        Command::Type {
+            reference,
+            text,
+            clear,
+            submit,
+        } => {
             let args = json!({"ref": parse_ref(&reference)?, "text": text, "clear": clear, "submit": submit});
             let v = s.tool("browser.type", args).await?;
             emit(json, &v, |v| output::action("typed into", &reference, v));
         }
         Command::Press { key } => {
             let v = s.tool("browser.press", json!({"key": key})).await?;
-            emit(json, &v, |v| output::action(&format!("pressed {key}"), "", v));
+            emit(json, &v, |v| {
+                output::action(&format!("pressed {key}"), "", v)
+            });
         }
         Command::Keyboard { text } => {
             let v = s.tool("browser.keyboard", json!({"text": text})).await?;
             emit(json, &v, |v| output::action("typed", "", v));
         }
-        Command::Read { reference, max_chars } => {
+        Command::Read {
+            reference,
+            max_chars,
+        } => {
             let mut args = json!({});
             if let Some(r) = reference {
                 args["ref"] = json!(parse_ref(&r)?);
@@ -145,8 +190,12 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             emit(json, &v, output::tabs);
         }
         Command::Tab { target } => {
-            let v = s.tool("browser.tabs.acquire", json!({"targetId": target})).await?;
-            emit(json, &v, |v| format!("current tab: {}", v["targetId"].as_str().unwrap_or("")));
+            let v = s
+                .tool("browser.tabs.acquire", json!({"targetId": target}))
+                .await?;
+            emit(json, &v, |v| {
+                format!("current tab: {}", v["targetId"].as_str().unwrap_or(""))
+            });
         }
         Command::Broker { .. } | Command::Bench { .. } | Command::Tool { .. } => {
             return Err(BpError::internal("unreachable command routing"))
@@ -157,14 +206,24 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
 
 async fn broker(command: BrokerCommand, json: bool) -> BpResult<()> {
     match command {
-        BrokerCommand::Serve { policy, deny, components } => serve_broker(policy, deny, components).await,
+        BrokerCommand::Serve {
+            policy,
+            deny,
+            components,
+        } => serve_broker(policy, deny, components).await,
         BrokerCommand::Status => {
-            let v = existing_broker().await?.request("broker/status", json!({})).await?;
+            let v = existing_broker()
+                .await?
+                .request("broker/status", json!({}))
+                .await?;
             emit(json, &v, |v| {
                 format!(
                     "broker pid {} version {} up {} ms\nbrowser: {}\nsocket: {}\n",
-                    v["pid"], v["version"].as_str().unwrap_or(""), v["uptimeMs"],
-                    v["browser"]["state"].as_str().unwrap_or(""), v["socket"].as_str().unwrap_or("")
+                    v["pid"],
+                    v["version"].as_str().unwrap_or(""),
+                    v["uptimeMs"],
+                    v["browser"]["state"].as_str().unwrap_or(""),
+                    v["socket"].as_str().unwrap_or("")
                 )
             });
             Ok(())
@@ -182,19 +241,28 @@ async fn broker(command: BrokerCommand, json: bool) -> BpResult<()> {
                     tokio::time::sleep(std::time::Duration::from_millis(10)).await;
                 }
             }
-            emit(json, &json!({"stopped": true}), |_| "broker stopped".to_string());
+            emit(json, &json!({"stopped": true}), |_| {
+                "broker stopped".to_string()
+            });
             Ok(())
         }
     }
 }
 
-async fn serve_broker(policy: Option<PathBuf>, deny: Vec<String>, dir: Option<PathBuf>) -> BpResult<()> {
+async fn serve_broker(
+    policy: Option<PathBuf>,
+    deny: Vec<String>,
+    dir: Option<PathBuf>,
+) -> BpResult<()> {
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("BROWSER_PILOT_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"))
+                // The CDP library logs message payloads (typed text) at
+                // debug/trace: never let them reach the log.
+                .add_directive("chromiumoxide=warn".parse().unwrap_or_default()),
         )
         .try_init();
     let paths = Paths::from_env()?;

@@ -15,9 +15,18 @@ use std::process::ExitCode;
 pub fn run() -> ExitCode {
     let cli = args::Cli::parse();
     let json = cli.json;
-    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
-        Err(e) => return fail(&BpError::internal(format!("cannot start the async runtime: {e}")), json),
+        Err(e) => {
+            return fail(
+                &BpError::internal(format!("cannot start the async runtime: {e}")),
+                json,
+            )
+        }
     };
     match runtime.block_on(commands::run(cli)) {
         Ok(()) => ExitCode::SUCCESS,

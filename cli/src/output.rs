@@ -26,8 +26,17 @@ fn quoted(text: &str) -> String {
 pub fn snapshot(v: &Value) -> String {
     let mut out = format!("{} — {}\n", s(v, "title"), s(v, "url"));
     for el in v["elements"].as_array().into_iter().flatten() {
-        out.push_str(&format!("[{}] {} {}", el["ref"], s(el, "role"), quoted(s(el, "name"))));
-        if let Some(value) = el.get("value").and_then(Value::as_str).filter(|v| !v.is_empty()) {
+        out.push_str(&format!(
+            "[{}] {} {}",
+            el["ref"],
+            s(el, "role"),
+            quoted(s(el, "name"))
+        ));
+        if let Some(value) = el
+            .get("value")
+            .and_then(Value::as_str)
+            .filter(|v| !v.is_empty())
+        {
             out.push_str(&format!(" = {}", quoted(value)));
         }
         if let Some(checked) = el.get("checked").and_then(Value::as_str) {
@@ -36,8 +45,16 @@ pub fn snapshot(v: &Value) -> String {
         out.push('\n');
     }
     if v["truncated"].as_bool().unwrap_or(false) {
-        let reasons: Vec<&str> = v["truncationReasons"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-        out.push_str(&format!("(truncated: {}; raise --limit or narrow the page)\n", reasons.join(", ")));
+        let reasons: Vec<&str> = v["truncationReasons"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        out.push_str(&format!(
+            "(truncated: {}; raise --limit or narrow the page)\n",
+            reasons.join(", ")
+        ));
     }
     out
 }
@@ -45,9 +62,22 @@ pub fn snapshot(v: &Value) -> String {
 /// `clicked [3]: verified (navigation)`.
 pub fn action(verb: &str, reference: &str, v: &Value) -> String {
     let ev = &v["evidence"];
-    let signals: Vec<&str> = ev["signals"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-    let target = if reference.is_empty() { String::new() } else { format!(" [{reference}]") };
-    let detail = if signals.is_empty() { String::new() } else { format!(" ({})", signals.join(", ")) };
+    let signals: Vec<&str> = ev["signals"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let target = if reference.is_empty() {
+        String::new()
+    } else {
+        format!(" [{reference}]")
+    };
+    let detail = if signals.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", signals.join(", "))
+    };
     format!("{verb}{target}: {}{detail}", s(ev, "status"))
 }
 
@@ -55,8 +85,18 @@ pub fn action(verb: &str, reference: &str, v: &Value) -> String {
 pub fn tabs(v: &Value) -> String {
     let mut out = String::new();
     for t in v["tabs"].as_array().into_iter().flatten() {
-        let mark = if t["current"].as_bool().unwrap_or(false) { "*" } else { " " };
-        out.push_str(&format!("{mark} {}  {:<8}  {} — {}\n", s(t, "targetId"), s(t, "origin"), s(t, "title"), s(t, "url")));
+        let mark = if t["current"].as_bool().unwrap_or(false) {
+            "*"
+        } else {
+            " "
+        };
+        out.push_str(&format!(
+            "{mark} {}  {:<8}  {} — {}\n",
+            s(t, "targetId"),
+            s(t, "origin"),
+            s(t, "title"),
+            s(t, "url")
+        ));
     }
     if out.is_empty() {
         out.push_str("no tabs\n");
@@ -68,9 +108,23 @@ pub fn tabs(v: &Value) -> String {
 pub fn tool_list(v: &Value) -> String {
     let mut out = String::new();
     for t in v["tools"].as_array().into_iter().flatten() {
-        let caps: Vec<&str> = t["capabilities"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-        let caps = if caps.is_empty() { "broker".to_string() } else { caps.join(", ") };
-        out.push_str(&format!("{:<22} [{}] {}\n", s(t, "name"), caps, s(t, "description")));
+        let caps: Vec<&str> = t["capabilities"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let caps = if caps.is_empty() {
+            "broker".to_string()
+        } else {
+            caps.join(", ")
+        };
+        out.push_str(&format!(
+            "{:<22} [{}] {}\n",
+            s(t, "name"),
+            caps,
+            s(t, "description")
+        ));
     }
     out
 }

@@ -37,13 +37,22 @@ impl Session {
                 format!("the running broker is version {broker_version}, this CLI is {VERSION}; stop it with `bp broker stop`"),
             ));
         }
-        let ws = client.request("workspaces/create", json!({"key": KEY})).await?;
+        let ws = client
+            .request("workspaces/create", json!({"key": KEY}))
+            .await?;
         let workspace_id = ws["workspaceId"].as_str().unwrap_or_default().to_string();
         let lease = client
-            .request("leases/create", json!({"workspaceId": workspace_id, "key": KEY, "ttlMs": LEASE_TTL_MS}))
+            .request(
+                "leases/create",
+                json!({"workspaceId": workspace_id, "key": KEY, "ttlMs": LEASE_TTL_MS}),
+            )
             .await?;
         let lease_id = lease["leaseId"].as_str().unwrap_or_default().to_string();
-        Ok(Self { client, workspace_id, lease_id })
+        Ok(Self {
+            client,
+            workspace_id,
+            lease_id,
+        })
     }
 
     /// Call a tool; a tool error becomes `Err`.
@@ -70,7 +79,10 @@ impl Session {
 /// Connect to a running broker without starting one.
 pub async fn existing_broker() -> BpResult<Client> {
     let paths = Paths::from_env()?;
-    Client::connect(&paths)
-        .await
-        .map_err(|_| BpError::new(Code::BrowserDisconnected, "no broker is running for this BROWSER_PILOT_HOME"))
+    Client::connect(&paths).await.map_err(|_| {
+        BpError::new(
+            Code::BrowserDisconnected,
+            "no broker is running for this BROWSER_PILOT_HOME",
+        )
+    })
 }

@@ -30,11 +30,19 @@ impl Client {
             .as_path()
             .to_fs_name::<GenericFilePath>()
             .map_err(|e| BpError::internal(format!("socket name: {e}")))?;
-        let stream = Stream::connect(name).await.map_err(|e| BpError::new(Code::BrowserDisconnected, format!("no broker: {e}")))?;
-        let mut client = Self { reader: BufReader::new(stream), next_id: 1 };
-        tokio::time::timeout(Duration::from_secs(5), client.request("broker/status", json!({})))
+        let stream = Stream::connect(name)
             .await
-            .map_err(|_| BpError::internal("the broker did not answer its health check"))??;
+            .map_err(|e| BpError::new(Code::BrowserDisconnected, format!("no broker: {e}")))?;
+        let mut client = Self {
+            reader: BufReader::new(stream),
+            next_id: 1,
+        };
+        tokio::time::timeout(
+            Duration::from_secs(5),
+            client.request("broker/status", json!({})),
+        )
+        .await
+        .map_err(|_| BpError::internal("the broker did not answer its health check"))??;
         Ok(client)
     }
 
@@ -42,16 +50,22 @@ impl Client {
     pub async fn request(&mut self, method: &str, params: Value) -> BpResult<Value> {
         let id = self.next_id;
         self.next_id += 1;
-        let mut line = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
+        let mut line =
+            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
         line.push('\n');
         let io = |e: std::io::Error| BpError::internal(format!("broker connection: {e}"));
-        self.reader.get_mut().write_all(line.as_bytes()).await.map_err(io)?;
+        self.reader
+            .get_mut()
+            .write_all(line.as_bytes())
+            .await
+            .map_err(io)?;
         loop {
             let mut buf = String::new();
             if self.reader.read_line(&mut buf).await.map_err(io)? == 0 {
                 return Err(BpError::internal("the broker closed the connection"));
             }
-            let msg: Value = serde_json::from_str(&buf).map_err(|e| BpError::internal(format!("bad reply: {e}")))?;
+            let msg: Value = serde_json::from_str(&buf)
+                .map_err(|e| BpError::internal(format!("bad reply: {e}")))?;
             if msg.get("id") != Some(&json!(id)) {
                 continue;
             }
@@ -65,9 +79,23 @@ impl Client {
 
 /// An exclusive advisory lock on a file, released on drop (and by the
 /// kernel if the holder dies, so a dead owner never blocks startup).
-struct FileLock(std::fs::File);
+pub(crate) struct FileLock(std::fs::File);
 
 impl FileLock {
+    /// Take the lock now or fail.
+    pub(crate) fn try_acquire(path: &std::path::Path) -> Option<Self> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .mode(0o600)
+            .open(path)
+            .ok()?;
+        // SAFETY: flock on a valid descriptor we own.
+        let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
+        locked.then_some(Self(file))
+    }
+
     async fn acquire(path: &std::path::Path, timeout: Duration) -> BpResult<Self> {
         let file = std::fs::OpenOptions::new()
             .create(true)
@@ -83,7 +111,9 @@ impl FileLock {
                 return Ok(Self(file));
             }
             if started.elapsed() > timeout {
-                return Err(BpError::internal("timed out waiting for the broker startup lock"));
+                return Err(BpError::internal(
+                    "timed out waiting for the broker startup lock",
+                ));
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
@@ -111,7 +141,10 @@ pub async fn ensure_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Clien
         return Ok(c);
     }
     if let Some(loc) = Locator::read(paths) {
-        if loc.pid != std::process::id() && pid_alive(loc.pid) && std::path::Path::new(&loc.socket).exists() {
+        if loc.pid != std::process::id()
+            && pid_alive(loc.pid)
+            && std::path::Path::new(&loc.socket).exists()
+        {
             return Err(BpError::internal(format!(
                 "a broker process (pid {}) exists but does not answer; stop it (`bp broker stop` or kill {}) and retry",
                 loc.pid, loc.pid
@@ -140,7 +173,8 @@ pub async fn ensure_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Clien
 
 fn spawn_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<()> {
     use std::os::unix::process::CommandExt;
-    let exe = std::env::current_exe().map_err(|e| BpError::internal(format!("current executable: {e}")))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| BpError::internal(format!("current executable: {e}")))?;
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -153,6 +187,7 @@ fn spawn_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<()> {
         .stdout(std::process::Stdio::null())
         .stderr(log)
         .process_group(0);
-    cmd.spawn().map_err(|e| BpError::internal(format!("cannot start the broker: {e}")))?;
+    cmd.spawn()
+        .map_err(|e| BpError::internal(format!("cannot start the broker: {e}")))?;
     Ok(())
 }

@@ -64,11 +64,27 @@ impl Code {
 
     /// Every code, for parsing.
     pub const ALL: [Code; 22] = [
-        Code::ProtocolIncompatible, Code::NotInitialized, Code::CapabilityDenied, Code::BrowserNotFound,
-        Code::BrowserNotAuthorized, Code::BrowserDisconnected, Code::BrokerInUse, Code::WorkspaceNotFound,
-        Code::LeaseExpired, Code::TargetNotOwned, Code::TargetBusy, Code::StaleRef, Code::CommandCancelled,
-        Code::ActionNotVerified, Code::CommandExpired, Code::UnknownOutcome, Code::ArtifactNotFound,
-        Code::ArtifactExpired, Code::CursorExpired, Code::ResultTooLarge, Code::InvalidArgument,
+        Code::ProtocolIncompatible,
+        Code::NotInitialized,
+        Code::CapabilityDenied,
+        Code::BrowserNotFound,
+        Code::BrowserNotAuthorized,
+        Code::BrowserDisconnected,
+        Code::BrokerInUse,
+        Code::WorkspaceNotFound,
+        Code::LeaseExpired,
+        Code::TargetNotOwned,
+        Code::TargetBusy,
+        Code::StaleRef,
+        Code::CommandCancelled,
+        Code::ActionNotVerified,
+        Code::CommandExpired,
+        Code::UnknownOutcome,
+        Code::ArtifactNotFound,
+        Code::ArtifactExpired,
+        Code::CursorExpired,
+        Code::ResultTooLarge,
+        Code::InvalidArgument,
         Code::InternalError,
     ];
 
@@ -81,7 +97,10 @@ impl Code {
     pub fn retryable(self) -> bool {
         matches!(
             self,
-            Code::TargetBusy | Code::BrowserDisconnected | Code::ActionNotVerified | Code::LeaseExpired
+            Code::TargetBusy
+                | Code::BrowserDisconnected
+                | Code::ActionNotVerified
+                | Code::LeaseExpired
         )
     }
 }
@@ -96,7 +115,11 @@ pub struct BpError {
 
 impl BpError {
     pub fn new(code: Code, message: impl Into<String>) -> Self {
-        Self { code, message: message.into(), context: None }
+        Self {
+            code,
+            message: message.into(),
+            context: None,
+        }
     }
 
     pub fn with_context(mut self, context: Value) -> Self {
@@ -113,7 +136,10 @@ impl BpError {
     }
 
     pub fn disconnected() -> Self {
-        Self::new(Code::BrowserDisconnected, "the browser connection is gone; run `bp connect`")
+        Self::new(
+            Code::BrowserDisconnected,
+            "the browser connection is gone; run `bp connect`",
+        )
     }
 
     pub fn stale(reason: &str) -> Self {
@@ -136,10 +162,21 @@ impl BpError {
 
     /// Rebuild an error from its wire form (used by clients).
     pub fn from_json(v: &Value) -> Self {
-        let code = v.get("code").and_then(Value::as_str).unwrap_or("internal_error");
-        let message = v.get("message").and_then(Value::as_str).unwrap_or("").to_string();
+        let code = v
+            .get("code")
+            .and_then(Value::as_str)
+            .unwrap_or("internal_error");
+        let message = v
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
         let code = Code::parse(code).unwrap_or(Code::InternalError);
-        Self { code, message, context: v.get("context").cloned() }
+        Self {
+            code,
+            message,
+            context: v.get("context").cloned(),
+        }
     }
 }
 

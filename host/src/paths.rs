@@ -29,7 +29,9 @@ impl Paths {
             Some(h) => {
                 let p = PathBuf::from(h);
                 if !p.is_absolute() {
-                    return Err(BpError::invalid("BROWSER_PILOT_HOME must be an absolute path"));
+                    return Err(BpError::invalid(
+                        "BROWSER_PILOT_HOME must be an absolute path",
+                    ));
                 }
                 p
             }
@@ -75,14 +77,22 @@ impl Paths {
 /// Create `dir` (and parents) and make sure it is a real directory owned by
 /// us with mode 0700. Symlinks and foreign owners are refused.
 pub fn ensure_private_dir(dir: &Path) -> BpResult<()> {
-    std::fs::create_dir_all(dir).map_err(|e| BpError::internal(format!("cannot create {}: {e}", dir.display())))?;
-    let meta = std::fs::symlink_metadata(dir).map_err(|e| BpError::internal(format!("{}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| BpError::internal(format!("cannot create {}: {e}", dir.display())))?;
+    let meta = std::fs::symlink_metadata(dir)
+        .map_err(|e| BpError::internal(format!("{}: {e}", dir.display())))?;
     if !meta.is_dir() {
-        return Err(BpError::internal(format!("{} is not a directory (symlinks are refused)", dir.display())));
+        return Err(BpError::internal(format!(
+            "{} is not a directory (symlinks are refused)",
+            dir.display()
+        )));
     }
     // SAFETY: geteuid cannot fail.
     if meta.uid() != unsafe { libc::geteuid() } {
-        return Err(BpError::internal(format!("{} belongs to another user", dir.display())));
+        return Err(BpError::internal(format!(
+            "{} belongs to another user",
+            dir.display()
+        )));
     }
     if meta.mode() & 0o777 != 0o700 {
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
@@ -95,7 +105,8 @@ pub fn ensure_private_dir(dir: &Path) -> BpResult<()> {
 pub fn write_private(path: &Path, bytes: &[u8]) -> BpResult<()> {
     use std::io::Write;
     let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
-    let err = |e: std::io::Error| BpError::internal(format!("cannot write {}: {e}", path.display()));
+    let err =
+        |e: std::io::Error| BpError::internal(format!("cannot write {}: {e}", path.display()));
     let mut f = std::fs::OpenOptions::new()
         .write(true)
         .create(true)

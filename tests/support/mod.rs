@@ -14,7 +14,10 @@ static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
 /// The repository root.
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
 }
 
 /// The `bp` executable under test.
@@ -37,7 +40,14 @@ impl FixtureServer {
     pub fn start() -> Self {
         let port = free_port();
         let child = Command::new("python3")
-            .args(["-m", "http.server", "--bind", "127.0.0.1", &port.to_string(), "--directory"])
+            .args([
+                "-m",
+                "http.server",
+                "--bind",
+                "127.0.0.1",
+                &port.to_string(),
+                "--directory",
+            ])
             .arg(root().join("fixtures/pages"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -45,7 +55,10 @@ impl FixtureServer {
             .expect("python3 -m http.server");
         let started = Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(started.elapsed() < Duration::from_secs(10), "fixture server did not start");
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "fixture server did not start"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
         Self { child, port }
@@ -84,7 +97,11 @@ impl Run {
     /// The stable code of a failed run (`error[code]: ...` on stderr).
     pub fn code(&self) -> String {
         let err = self.stderr();
-        err.split("error[").nth(1).and_then(|s| s.split(']').next()).unwrap_or("").to_string()
+        err.split("error[")
+            .nth(1)
+            .and_then(|s| s.split(']').next())
+            .unwrap_or("")
+            .to_string()
     }
 }
 
@@ -94,7 +111,11 @@ impl Env {
         let home = std::env::temp_dir().join(format!("bp-test-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&home);
         std::fs::create_dir_all(&home).expect("create test home");
-        Self { home, server: FixtureServer::start(), extra: Vec::new() }
+        Self {
+            home,
+            server: FixtureServer::start(),
+            extra: Vec::new(),
+        }
     }
 
     pub fn url(&self, page: &str) -> String {
@@ -113,7 +134,12 @@ impl Env {
     /// Run and require success; returns stdout.
     pub fn ok(&self, args: &[&str]) -> String {
         let r = self.run(args);
-        assert!(r.ok(), "bp {args:?} failed:\nstdout: {}\nstderr: {}", r.stdout(), r.stderr());
+        assert!(
+            r.ok(),
+            "bp {args:?} failed:\nstdout: {}\nstderr: {}",
+            r.stdout(),
+            r.stderr()
+        );
         r.stdout()
     }
 
@@ -122,13 +148,18 @@ impl Env {
         let mut a = args.to_vec();
         a.push("--json");
         let out = self.ok(&a);
-        serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("bp {args:?}: not JSON ({e}): {out}"))
+        serde_json::from_str(out.trim())
+            .unwrap_or_else(|e| panic!("bp {args:?}: not JSON ({e}): {out}"))
     }
 
     /// Run and require failure; returns the stable code.
     pub fn err(&self, args: &[&str]) -> (String, Run) {
         let r = self.run(args);
-        assert!(!r.ok(), "bp {args:?} unexpectedly succeeded: {}", r.stdout());
+        assert!(
+            !r.ok(),
+            "bp {args:?} unexpectedly succeeded: {}",
+            r.stdout()
+        );
         (r.code(), r)
     }
 
@@ -146,7 +177,11 @@ impl Env {
         self.extra.push(child);
         let started = Instant::now();
         while !self.run(&["broker", "status"]).ok() {
-            assert!(started.elapsed() < Duration::from_secs(30), "broker did not start: {}", self.serve_log());
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "broker did not start: {}",
+                self.serve_log()
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -224,7 +259,13 @@ pub fn components_dir() -> PathBuf {
         let root = root();
         let target = root.join("target/fixture-components");
         let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args(["build", "--release", "--target", "wasm32-wasip2", "--manifest-path"])
+            .args([
+                "build",
+                "--release",
+                "--target",
+                "wasm32-wasip2",
+                "--manifest-path",
+            ])
             .arg(root.join("fixtures/components/Cargo.toml"))
             .env("CARGO_TARGET_DIR", &target)
             .env_remove("RUSTFLAGS")
@@ -236,12 +277,16 @@ pub fn components_dir() -> PathBuf {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("components dir");
         for name in ["observe", "input", "navigate"] {
-            let from = root.join(format!("target/tools/wasm32-wasip2/release/bp_tool_{name}.wasm"));
-            std::fs::copy(&from, dir.join(format!("{name}.wasm"))).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+            let from = root.join(format!(
+                "target/tools/wasm32-wasip2/release/bp_tool_{name}.wasm"
+            ));
+            std::fs::copy(&from, dir.join(format!("{name}.wasm")))
+                .unwrap_or_else(|e| panic!("{}: {e}", from.display()));
         }
         for name in ["loop", "alloc", "denied"] {
             let from = target.join(format!("wasm32-wasip2/release/bp_fixture_{name}.wasm"));
-            std::fs::copy(&from, dir.join(format!("fixture-{name}.wasm"))).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+            std::fs::copy(&from, dir.join(format!("fixture-{name}.wasm")))
+                .unwrap_or_else(|e| panic!("{}: {e}", from.display()));
         }
         dir
     })

@@ -32,10 +32,12 @@ pub struct Outcome {
 /// The raw target behind a public ID of the caller's workspace.
 pub fn raw_target(st: &mut State, scope: &CallScope, public: &str) -> BpResult<String> {
     let ws = st.workspace(&scope.principal, &scope.workspace_id)?;
-    ws.targets
-        .get(public)
-        .cloned()
-        .ok_or_else(|| BpError::new(Code::TargetNotOwned, "no such target in this workspace; list tabs again"))
+    ws.targets.get(public).cloned().ok_or_else(|| {
+        BpError::new(
+            Code::TargetNotOwned,
+            "no such target in this workspace; list tabs again",
+        )
+    })
 }
 
 /// Run a tool for an authorised caller.
@@ -46,14 +48,28 @@ pub async fn run(broker: &Arc<Broker>, scope: &CallScope, name: &str, args: Valu
         return Outcome { result, dispatched };
     }
     match run_component_inner(broker, scope, name, args).await {
-        Ok((value, dispatched)) => Outcome { result: Ok(value), dispatched },
-        Err((e, dispatched)) => Outcome { result: Err(e), dispatched },
+        Ok((value, dispatched)) => Outcome {
+            result: Ok(value),
+            dispatched,
+        },
+        Err((e, dispatched)) => Outcome {
+            result: Err(e),
+            dispatched,
+        },
     }
 }
 
 /// Run a component tool (also used by native tools that compose one).
-pub async fn run_component(broker: &Arc<Broker>, scope: &CallScope, name: &str, args: Value) -> BpResult<Value> {
-    run_component_inner(broker, scope, name, args).await.map(|(v, _)| v).map_err(|(e, _)| e)
+pub async fn run_component(
+    broker: &Arc<Broker>,
+    scope: &CallScope,
+    name: &str,
+    args: Value,
+) -> BpResult<Value> {
+    run_component_inner(broker, scope, name, args)
+        .await
+        .map(|(v, _)| v)
+        .map_err(|(e, _)| e)
 }
 
 async fn run_component_inner(
@@ -64,7 +80,10 @@ async fn run_component_inner(
 ) -> Result<(Value, bool), (BpError, bool)> {
     let fail = |e: BpError| (e, false);
     // Policy first: a denied tool is refused before anything reaches CDP.
-    let entry = broker.runtime.tool(name).ok_or_else(|| fail(BpError::invalid(format!("unknown tool `{name}`"))))?;
+    let entry = broker
+        .runtime
+        .tool(name)
+        .ok_or_else(|| fail(BpError::invalid(format!("unknown tool `{name}`"))))?;
     if !broker.runtime.callable(entry) {
         return Err(fail(broker.runtime.denial(entry)));
     }
@@ -92,24 +111,38 @@ async fn run_component_inner(
                 .map_err(fail)?
                 .current_target
                 .clone()
-                .ok_or_else(|| fail(BpError::invalid("no target: open one (bp open URL / browser.tabs.open) or pass `targetId`")))?,
+                .ok_or_else(|| {
+                    fail(BpError::invalid(
+                        "no target: open one (bp open URL / browser.tabs.open) or pass `targetId`",
+                    ))
+                })?,
         };
         let raw = raw_target(&mut st, scope, &public).map_err(fail)?;
         if !conn.registry.with(&raw, |t| t.eligible()).unwrap_or(false) {
-            return Err(fail(BpError::stale("target_closed").with_context(json!({"reason": "target_closed"}))));
+            return Err(fail(
+                BpError::stale("target_closed").with_context(json!({"reason": "target_closed"})),
+            ));
         }
         st.acquire(&scope.lease_id, &raw).map_err(fail)?;
-        st.workspace(&scope.principal, &scope.workspace_id).map_err(fail)?.current_target = Some(public.clone());
+        st.workspace(&scope.principal, &scope.workspace_id)
+            .map_err(fail)?
+            .current_target = Some(public.clone());
         (public, raw)
     };
     if scope.compat && args.get("ref").is_some() && args.get("observationId").is_none() {
-        if let (Some(obs), Some(obj)) = (broker.observations.latest(&scope.workspace_id, &raw), args.as_object_mut()) {
+        if let (Some(obs), Some(obj)) = (
+            broker.observations.latest(&scope.workspace_id, &raw),
+            args.as_object_mut(),
+        ) {
             obj.insert("observationId".into(), json!(obs));
         }
     }
 
     // One command at a time per physical target.
-    let lane = conn.registry.with(&raw, |t| t.lane.clone()).ok_or_else(|| fail(BpError::stale("target_closed")))?;
+    let lane = conn
+        .registry
+        .with(&raw, |t| t.lane.clone())
+        .ok_or_else(|| fail(BpError::stale("target_closed")))?;
     let _turn = lane.lock().await;
     let session = conn.attach(&raw).await.map_err(fail)?;
 
@@ -118,7 +151,11 @@ async fn run_component_inner(
     let guard_raw = raw.clone();
     let lease_guard: LeaseGuard = Arc::new(move || {
         let mut st = guard_broker.state();
-        st.live_lease(&guard_scope.principal, &guard_scope.workspace_id, &guard_scope.lease_id)?;
+        st.live_lease(
+            &guard_scope.principal,
+            &guard_scope.workspace_id,
+            &guard_scope.lease_id,
+        )?;
         match st.controllers.get(&guard_raw) {
             Some(l) if *l == guard_scope.lease_id => Ok(()),
             _ => Err(BpError::stale("control_released")),
@@ -132,22 +169,38 @@ async fn run_component_inner(
         session,
         generation: conn.generation,
         current_generation: broker.generation_handle(),
-        caller: Caller { workspace_id: scope.workspace_id.clone(), lease_id: scope.lease_id.clone() },
+        caller: Caller {
+            workspace_id: scope.workspace_id.clone(),
+            lease_id: scope.lease_id.clone(),
+        },
         lease_guard,
     })
     .map_err(fail)?;
     let dispatched = call.dispatched.clone();
-    let ctx = CallContext { command_id: scope.command_id.clone(), deadline_ms: broker.runtime.call_budget_ms() };
+    let ctx = CallContext {
+        command_id: scope.command_id.clone(),
+        deadline_ms: broker.runtime.call_budget_ms(),
+    };
     let input = args.to_string();
     let result = broker.runtime.call(name, call, ctx, &input).await;
     let was_dispatched = dispatched.load(Ordering::SeqCst);
     let text = result.map_err(|e| (e, was_dispatched))?;
-    let mut value: Value = serde_json::from_str(&text)
-        .map_err(|_| (BpError::internal(format!("`{name}` returned malformed JSON")), was_dispatched))?;
+    let mut value: Value = serde_json::from_str(&text).map_err(|_| {
+        (
+            BpError::internal(format!("`{name}` returned malformed JSON")),
+            was_dispatched,
+        )
+    })?;
     let (url, origin) = {
-        let url = conn.registry.with(&raw, |t| t.url.clone()).unwrap_or_default();
+        let url = conn
+            .registry
+            .with(&raw, |t| t.url.clone())
+            .unwrap_or_default();
         let mut st = broker.state();
-        let origin = st.workspace(&scope.principal, &scope.workspace_id).map(|w| w.origin(&raw)).unwrap_or("user_tab");
+        let origin = st
+            .workspace(&scope.principal, &scope.workspace_id)
+            .map(|w| w.origin(&raw))
+            .unwrap_or("user_tab");
         (url, origin)
     };
     if let Some(obj) = value.as_object_mut() {

@@ -23,7 +23,8 @@ pub struct Locator {
 
 impl Locator {
     pub fn write(&self, paths: &Paths) -> BpResult<()> {
-        let text = serde_json::to_vec_pretty(self).map_err(|e| crate::error::BpError::internal(e.to_string()))?;
+        let text = serde_json::to_vec_pretty(self)
+            .map_err(|e| crate::error::BpError::internal(e.to_string()))?;
         write_private(&paths.locator, &text)
     }
 
@@ -35,7 +36,9 @@ impl Locator {
 
 /// Whether a process with `pid` exists.
 pub fn pid_alive(pid: u32) -> bool {
-    let Ok(pid) = i32::try_from(pid) else { return false };
+    let Ok(pid) = i32::try_from(pid) else {
+        return false;
+    };
     // SAFETY: kill with signal 0 only checks for existence.
     unsafe { libc::kill(pid, 0) == 0 || *libc::__errno_location() == libc::EPERM }
 }

@@ -87,7 +87,12 @@ impl Broker {
 
     /// CDP commands sent since the broker started.
     pub async fn cdp_commands_sent(&self) -> u64 {
-        let live = self.browser.read().await.as_ref().map_or(0, |b| b.cdp.commands_sent());
+        let live = self
+            .browser
+            .read()
+            .await
+            .as_ref()
+            .map_or(0, |b| b.cdp.commands_sent());
         live + self.retired_commands.load(Ordering::Relaxed)
     }
 
@@ -96,7 +101,8 @@ impl Broker {
         let old = self.browser.write().await.take();
         match old {
             Some(b) => {
-                self.retired_commands.fetch_add(b.cdp.commands_sent(), Ordering::Relaxed);
+                self.retired_commands
+                    .fetch_add(b.cdp.commands_sent(), Ordering::Relaxed);
                 self.state().controllers.clear();
                 true
             }

@@ -100,14 +100,25 @@ fn str_arg<'a>(args: &'a Value, key: &str) -> BpResult<Option<&'a str>> {
 }
 
 fn only_keys(args: &Value, keys: &[&str]) -> BpResult<()> {
-    if let Some(unknown) = args.as_object().into_iter().flatten().map(|(k, _)| k).find(|k| !keys.contains(&k.as_str())) {
+    if let Some(unknown) = args
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, _)| k)
+        .find(|k| !keys.contains(&k.as_str()))
+    {
         return Err(BpError::invalid(format!("unknown argument `{unknown}`")));
     }
     Ok(())
 }
 
 /// Run a native tool.
-pub async fn call(broker: &Arc<Broker>, scope: &CallScope, name: &str, args: &Value) -> BpResult<Value> {
+pub async fn call(
+    broker: &Arc<Broker>,
+    scope: &CallScope,
+    name: &str,
+    args: &Value,
+) -> BpResult<Value> {
     match name {
         "browser.status" => {
             no_args(args)?;
@@ -118,8 +129,21 @@ pub async fn call(broker: &Arc<Broker>, scope: &CallScope, name: &str, args: &Va
         "browser.disconnect" => {
             no_args(args)?;
             let _guard = broker.connect_lock.lock().await;
+            // Close this workspace's managed tabs (never user tabs) first, so
+            // an attached user browser is left as it was.
+            let managed: Vec<String> = {
+                let mut st = broker.state();
+                let ws = st.workspace(&scope.principal, &scope.workspace_id)?;
+                ws.current_target = None;
+                ws.managed.drain().collect()
+            };
+            if let Ok(conn) = broker.browser().await {
+                for raw in &managed {
+                    let _ = conn.close_target(raw).await;
+                }
+            }
             broker.drop_browser().await;
-            Ok(json!({"connection": connection_state(broker, None)}))
+            Ok(json!({"connection": connection_state(broker, None), "closedTabs": managed.len()}))
         }
         "browser.tabs.list" => {
             no_args(args)?;
@@ -128,6 +152,14 @@ pub async fn call(broker: &Arc<Broker>, scope: &CallScope, name: &str, args: &Va
         "browser.tabs.open" => {
             only_keys(args, &["url"])?;
             let url = str_arg(args, "url")?.map(str::to_string);
+            if url.is_some() {
+                // Refuse before creating anything when navigation is denied.
+                match broker.runtime.tool("browser.navigate") {
+                    Some(t) if !broker.runtime.callable(t) => return Err(broker.runtime.denial(t)),
+                    None => return Err(BpError::invalid("no navigate component is loaded")),
+                    _ => {}
+                }
+            }
             let conn = broker.browser().await?;
             let raw = conn.create_tab().await?;
             let public = {
@@ -142,18 +174,21 @@ pub async fn call(broker: &Arc<Broker>, scope: &CallScope, name: &str, args: &Va
             let mut result = json!({"targetId": public, "origin": "managed", "url": "about:blank"});
             if let Some(url) = url {
                 let nav = json!({"targetId": public, "url": url});
-                result = super::dispatch::run_component(broker, scope, "browser.navigate", nav).await?;
+                result =
+                    super::dispatch::run_component(broker, scope, "browser.navigate", nav).await?;
             }
             Ok(result)
         }
         "browser.tabs.acquire" | "browser.tabs.release" => {
             only_keys(args, &["targetId"])?;
-            let public = str_arg(args, "targetId")?.ok_or_else(|| BpError::invalid("`targetId` is required"))?;
+            let public = str_arg(args, "targetId")?
+                .ok_or_else(|| BpError::invalid("`targetId` is required"))?;
             let mut st = broker.state();
             let raw = super::dispatch::raw_target(&mut st, scope, public)?;
             if name == "browser.tabs.acquire" {
                 st.acquire(&scope.lease_id, &raw)?;
-                st.workspace(&scope.principal, &scope.workspace_id)?.current_target = Some(public.to_string());
+                st.workspace(&scope.principal, &scope.workspace_id)?
+                    .current_target = Some(public.to_string());
             } else {
                 st.release_target(&scope.lease_id, &raw);
             }
@@ -165,18 +200,22 @@ pub async fn call(broker: &Arc<Broker>, scope: &CallScope, name: &str, args: &Va
 }
 
 async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
-    only_keys(args, &["launch", "endpoint", "candidateId"])?;
+    only_keys(args, &["launch", "endpoint"])?;
     let endpoint = str_arg(args, "endpoint")?;
     let launch_opts = args.get("launch").filter(|v| !v.is_null());
     if endpoint.is_some() == launch_opts.is_some() {
-        return Err(BpError::invalid("give exactly one of `launch` or `endpoint`"));
+        return Err(BpError::invalid(
+            "give exactly one of `launch` or `endpoint`",
+        ));
     }
     if let Some(e) = endpoint {
         launch::check_endpoint(e)?;
     }
     let _guard = broker.connect_lock.lock().await;
     if let Ok(conn) = broker.browser().await {
-        return Ok(json!({"connection": connection_state(broker, Some(&conn)), "alreadyConnected": true}));
+        return Ok(
+            json!({"connection": connection_state(broker, Some(&conn)), "alreadyConnected": true}),
+        );
     }
     let next_gen = broker.generation() + 1;
     let conn = if let Some(opts) = launch_opts {
@@ -212,7 +251,9 @@ async fn tabs_list(broker: &Arc<Broker>, scope: &CallScope) -> BpResult<Value> {
     let tabs: Vec<Value> = ids
         .iter()
         .filter_map(|raw| {
-            let (url, title) = conn.registry.with(raw, |t| (t.url.clone(), t.title.clone()))?;
+            let (url, title) = conn
+                .registry
+                .with(raw, |t| (t.url.clone(), t.title.clone()))?;
             let id = ws.public_id(raw);
             let controller = controllers.get(raw);
             Some(json!({

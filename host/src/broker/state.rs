@@ -69,7 +69,12 @@ pub struct State {
 
 impl State {
     /// Create a workspace, or return the one `key` already names.
-    pub fn create_workspace(&mut self, principal: &str, key: Option<&str>, label: Option<String>) -> String {
+    pub fn create_workspace(
+        &mut self,
+        principal: &str,
+        key: Option<&str>,
+        label: Option<String>,
+    ) -> String {
         if let Some(key) = key {
             if let Some(id) = self.ws_keys.get(&(principal.to_string(), key.to_string())) {
                 if self.workspaces.contains_key(id) {
@@ -92,7 +97,8 @@ impl State {
             },
         );
         if let Some(key) = key {
-            self.ws_keys.insert((principal.to_string(), key.to_string()), id.clone());
+            self.ws_keys
+                .insert((principal.to_string(), key.to_string()), id.clone());
         }
         id
     }
@@ -101,35 +107,55 @@ impl State {
     pub fn workspace(&mut self, principal: &str, id: &str) -> BpResult<&mut Workspace> {
         match self.workspaces.get_mut(id) {
             Some(ws) if ws.principal == principal => Ok(ws),
-            _ => Err(BpError::new(Code::WorkspaceNotFound, "no such workspace for this client")),
+            _ => Err(BpError::new(
+                Code::WorkspaceNotFound,
+                "no such workspace for this client",
+            )),
         }
     }
 
     /// Remove a workspace and everything it holds; returns its managed tabs.
     pub fn release_workspace(&mut self, principal: &str, id: &str) -> BpResult<Vec<String>> {
         self.workspace(principal, id)?;
-        let leases: Vec<String> =
-            self.leases.values().filter(|l| l.workspace_id == id).map(|l| l.id.clone()).collect();
+        let leases: Vec<String> = self
+            .leases
+            .values()
+            .filter(|l| l.workspace_id == id)
+            .map(|l| l.id.clone())
+            .collect();
         for lease in leases {
             self.drop_lease(&lease);
         }
         self.ws_keys.retain(|_, v| v != id);
         let ws = self.workspaces.remove(id);
-        Ok(ws.map(|w| w.managed.into_iter().collect()).unwrap_or_default())
+        Ok(ws
+            .map(|w| w.managed.into_iter().collect())
+            .unwrap_or_default())
     }
 
     /// Create a lease (or renew the one `key` names).
-    pub fn create_lease(&mut self, principal: &str, ws: &str, ttl: Duration, key: Option<&str>) -> BpResult<&Lease> {
+    pub fn create_lease(
+        &mut self,
+        principal: &str,
+        ws: &str,
+        ttl: Duration,
+        key: Option<&str>,
+    ) -> BpResult<&Lease> {
         self.workspace(principal, ws)?;
         self.expire_leases();
         let ttl = ttl.min(MAX_LEASE_TTL).max(Duration::from_secs(1));
-        let existing = key.and_then(|k| self.lease_keys.get(&(ws.to_string(), k.to_string())).cloned());
+        let existing = key.and_then(|k| {
+            self.lease_keys
+                .get(&(ws.to_string(), k.to_string()))
+                .cloned()
+        });
         let id = match existing.filter(|id| self.leases.contains_key(id)) {
             Some(id) => id,
             None => {
                 let id = crate::ids::new_id("lease");
                 if let Some(k) = key {
-                    self.lease_keys.insert((ws.to_string(), k.to_string()), id.clone());
+                    self.lease_keys
+                        .insert((ws.to_string(), k.to_string()), id.clone());
                 }
                 id
             }
@@ -151,16 +177,20 @@ impl State {
         self.expire_leases();
         match self.leases.get_mut(lease) {
             Some(l) if l.workspace_id == ws => Ok(l),
-            _ => Err(BpError::new(Code::LeaseExpired, "the lease has expired or does not belong to this workspace")),
+            _ => Err(BpError::new(
+                Code::LeaseExpired,
+                "the lease has expired or does not belong to this workspace",
+            )),
         }
     }
 
     /// Give `lease` control of `raw`, or fail with `target_busy`.
     pub fn acquire(&mut self, lease: &str, raw: &str) -> BpResult<()> {
         match self.controllers.get(raw) {
-            Some(holder) if holder != lease => {
-                Err(BpError::new(Code::TargetBusy, "another lease controls this target; try again later"))
-            }
+            Some(holder) if holder != lease => Err(BpError::new(
+                Code::TargetBusy,
+                "another lease controls this target; try again later",
+            )),
             _ => {
                 self.controllers.insert(raw.to_string(), lease.to_string());
                 Ok(())
@@ -184,7 +214,12 @@ impl State {
     /// Drop expired leases and the control they held.
     pub fn expire_leases(&mut self) {
         let now = Instant::now();
-        let expired: Vec<String> = self.leases.values().filter(|l| l.expires <= now).map(|l| l.id.clone()).collect();
+        let expired: Vec<String> = self
+            .leases
+            .values()
+            .filter(|l| l.expires <= now)
+            .map(|l| l.id.clone())
+            .collect();
         for id in expired {
             self.drop_lease(&id);
         }

@@ -10,7 +10,9 @@ use crate::cdp::Cdp;
 use crate::error::{BpError, BpResult, Code};
 use crate::runtime::bindings::input::{Hit, Modifiers, MouseButton, Point};
 use crate::runtime::bindings::navigation::{HistoryAction, NavResult};
-use crate::runtime::bindings::page_read::{AxNode, AxSnapshot, NodeState, ObservedElement, PageInfo, PageText};
+use crate::runtime::bindings::page_read::{
+    AxNode, AxSnapshot, NodeState, ObservedElement, PageInfo, PageText,
+};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -74,7 +76,10 @@ fn as_str(v: &Value) -> String {
 
 impl TargetCall {
     pub fn new(s: CallSetup) -> BpResult<Self> {
-        let serial = s.registry.with(&s.raw_id, |t| t.session_serial).ok_or_else(|| BpError::stale("target_closed"))?;
+        let serial = s
+            .registry
+            .with(&s.raw_id, |t| t.session_serial)
+            .ok_or_else(|| BpError::stale("target_closed"))?;
         Ok(Self {
             cdp: s.cdp,
             registry: s.registry,
@@ -96,7 +101,8 @@ impl TargetCall {
     /// what this call started with.
     fn check(&self) -> BpResult<()> {
         (self.lease_guard)()?;
-        if self.current_generation.load(Ordering::SeqCst) != self.generation || self.cdp.is_closed() {
+        if self.current_generation.load(Ordering::SeqCst) != self.generation || self.cdp.is_closed()
+        {
             return Err(BpError::disconnected());
         }
         let (closed, serial) = self
@@ -122,7 +128,9 @@ impl TargetCall {
 
     fn doc(&self) -> (u64, Option<String>, bool, bool) {
         self.registry
-            .with(&self.raw_id, |t| (t.doc_gen, t.loader.clone(), t.dialog_open, t.loading))
+            .with(&self.raw_id, |t| {
+                (t.doc_gen, t.loader.clone(), t.dialog_open, t.loading)
+            })
             .unwrap_or((0, None, false, false))
     }
 
@@ -134,7 +142,10 @@ impl TargetCall {
     }
 
     fn new_handle(&mut self, backend: i64) -> u32 {
-        self.handles.push(Handle { backend, object: None });
+        self.handles.push(Handle {
+            backend,
+            object: None,
+        });
         (self.handles.len() - 1) as u32
     }
 
@@ -145,7 +156,10 @@ impl TargetCall {
             return Ok(obj);
         }
         let reply = self
-            .send("DOM.resolveNode", json!({"backendNodeId": backend, "objectGroup": GROUP}))
+            .send(
+                "DOM.resolveNode",
+                json!({"backendNodeId": backend, "objectGroup": GROUP}),
+            )
             .await
             .map_err(|_| BpError::stale("document_replaced"))?;
         let obj = as_str(&reply["object"]["objectId"]);
@@ -158,7 +172,13 @@ impl TargetCall {
         Ok(obj)
     }
 
-    async fn call_on(&mut self, handle: u32, function: &str, args: Value, by_value: bool) -> BpResult<Value> {
+    async fn call_on(
+        &mut self,
+        handle: u32,
+        function: &str,
+        args: Value,
+        by_value: bool,
+    ) -> BpResult<Value> {
         let object = self.object(handle).await?;
         let reply = self
             .send(
@@ -174,7 +194,12 @@ impl TargetCall {
     }
 
     async fn evaluate(&self, expression: &str) -> BpResult<Value> {
-        let reply = self.send("Runtime.evaluate", json!({"expression": expression, "returnByValue": true})).await?;
+        let reply = self
+            .send(
+                "Runtime.evaluate",
+                json!({"expression": expression, "returnByValue": true}),
+            )
+            .await?;
         if reply.get("exceptionDetails").is_some() {
             return Err(BpError::internal("a page-side helper threw"));
         }
@@ -186,8 +211,10 @@ impl TargetCall {
     pub async fn current_page(&self) -> BpResult<PageInfo> {
         self.check()?;
         let (doc_gen, _, dialog_open, _) = self.doc();
-        let (mut url, mut title) =
-            self.registry.with(&self.raw_id, |t| (t.url.clone(), t.title.clone())).unwrap_or_default();
+        let (mut url, mut title) = self
+            .registry
+            .with(&self.raw_id, |t| (t.url.clone(), t.title.clone()))
+            .unwrap_or_default();
         // While a dialog is open the page cannot run script; use what the
         // registry last saw.
         if !dialog_open {
@@ -196,18 +223,33 @@ impl TargetCall {
                 title = as_str(&facts[1]);
             }
         }
-        Ok(PageInfo { url, title, document_generation: doc_gen, dialog_open })
+        Ok(PageInfo {
+            url,
+            title,
+            document_generation: doc_gen,
+            dialog_open,
+        })
     }
 
-    pub async fn accessibility_tree(&mut self, max_depth: u32, max_nodes: u32) -> BpResult<AxSnapshot> {
+    pub async fn accessibility_tree(
+        &mut self,
+        max_depth: u32,
+        max_nodes: u32,
+    ) -> BpResult<AxSnapshot> {
         self.check()?;
         let info = self.current_page().await?;
         let (doc_gen, loader, ..) = self.doc();
         let reply = self.send("Accessibility.getFullAXTree", json!({})).await?;
         let nodes = reply["nodes"].as_array().cloned().unwrap_or_default();
-        let index: std::collections::HashMap<&str, usize> =
-            nodes.iter().enumerate().filter_map(|(i, n)| n["nodeId"].as_str().map(|id| (id, i))).collect();
-        let root = nodes.iter().position(|n| n.get("parentId").is_none()).unwrap_or(0);
+        let index: std::collections::HashMap<&str, usize> = nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| n["nodeId"].as_str().map(|id| (id, i)))
+            .collect();
+        let root = nodes
+            .iter()
+            .position(|n| n.get("parentId").is_none())
+            .unwrap_or(0);
         let mut out = Vec::new();
         let (mut depth_limited, mut node_limited) = (false, false);
         let mut stack = vec![(root, 0u32)];
@@ -233,7 +275,12 @@ impl TargetCall {
             }
         }
         self.tree_doc = Some((doc_gen, loader));
-        Ok(AxSnapshot { info, nodes: out, depth_limited, node_limited })
+        Ok(AxSnapshot {
+            info,
+            nodes: out,
+            depth_limited,
+            node_limited,
+        })
     }
 
     fn ax_node(&mut self, n: &Value, depth: u32) -> AxNode {
@@ -248,7 +295,9 @@ impl TargetCall {
             Value::Number(num) => Some(num.to_string()),
             _ => None,
         };
-        let protected = value.as_deref().is_some_and(|v| !v.is_empty() && v.chars().all(|c| c == '•'));
+        let protected = value
+            .as_deref()
+            .is_some_and(|v| !v.is_empty() && v.chars().all(|c| c == '•'));
         let checked = prop("checked").map(|v| match v {
             Value::String(s) => s,
             other => other.to_string(),
@@ -270,16 +319,23 @@ impl TargetCall {
         self.check()?;
         let (doc_gen, loader, ..) = self.doc();
         let Some((tree_gen, tree_loader)) = self.tree_doc.clone() else {
-            return Err(BpError::invalid("read the accessibility tree before recording an observation"));
+            return Err(BpError::invalid(
+                "read the accessibility tree before recording an observation",
+            ));
         };
         if tree_gen != doc_gen || tree_loader != loader {
-            return Err(BpError::new(Code::ActionNotVerified, "the document changed while observing; observe again")
-                .with_context(json!({"reason": "document_changed"})));
+            return Err(BpError::new(
+                Code::ActionNotVerified,
+                "the document changed while observing; observe again",
+            )
+            .with_context(json!({"reason": "document_changed"})));
         }
         let mut refs = Vec::with_capacity(elements.len());
         for (i, e) in elements.iter().enumerate() {
             if e.ref_ as usize != i + 1 {
-                return Err(BpError::invalid("observation refs must be numbered 1, 2, 3, ..."));
+                return Err(BpError::invalid(
+                    "observation refs must be numbered 1, 2, 3, ...",
+                ));
             }
             refs.push(self.backend(e.handle)?);
         }
@@ -301,8 +357,16 @@ impl TargetCall {
 
     pub async fn resolve_ref(&mut self, observation_id: &str, reference: u32) -> BpResult<u32> {
         self.check()?;
-        let undifferentiated = || BpError::new(Code::StaleRef, "no such observation ref for this workspace and target");
-        let obs = self.observations.get(observation_id).ok_or_else(undifferentiated)?;
+        let undifferentiated = || {
+            BpError::new(
+                Code::StaleRef,
+                "no such observation ref for this workspace and target",
+            )
+        };
+        let obs = self
+            .observations
+            .get(observation_id)
+            .ok_or_else(undifferentiated)?;
         if obs.workspace_id != self.caller.workspace_id || obs.raw_target != self.raw_id {
             return Err(undifferentiated());
         }
@@ -325,10 +389,20 @@ impl TargetCall {
         if obs.loader != loader {
             return Err(BpError::stale("loader_replaced"));
         }
-        let backend = *obs.refs.get((reference as usize).wrapping_sub(1)).ok_or_else(undifferentiated)?;
+        let backend = *obs
+            .refs
+            .get((reference as usize).wrapping_sub(1))
+            .ok_or_else(undifferentiated)?;
         let handle = self.new_handle(backend);
         // Live revalidation: the node must still resolve and be connected.
-        let connected = self.call_on(handle, "function() { return this.isConnected; }", json!([]), true).await?;
+        let connected = self
+            .call_on(
+                handle,
+                "function() { return this.isConnected; }",
+                json!([]),
+                true,
+            )
+            .await?;
         if connected["value"] != json!(true) {
             return Err(BpError::stale("document_replaced"));
         }
@@ -337,7 +411,10 @@ impl TargetCall {
 
     pub async fn read_node(&mut self, handle: u32) -> BpResult<NodeState> {
         self.check()?;
-        let v = self.call_on(handle, js::NODE_STATE, json!([]), true).await?["value"].clone();
+        let v = self
+            .call_on(handle, js::NODE_STATE, json!([]), true)
+            .await?["value"]
+            .clone();
         Ok(NodeState {
             tag: as_str(&v["tag"]),
             input_type: v["inputType"].as_str().map(str::to_string),
@@ -353,10 +430,16 @@ impl TargetCall {
     pub async fn text(&mut self, handle: Option<u32>, max_chars: u32) -> BpResult<PageText> {
         self.check()?;
         let v = match handle {
-            Some(h) => self.call_on(h, js::NODE_TEXT, json!([{"value": max_chars}]), true).await?["value"].clone(),
+            Some(h) => self
+                .call_on(h, js::NODE_TEXT, json!([{"value": max_chars}]), true)
+                .await?["value"]
+                .clone(),
             None => self.evaluate(&js::page_text(max_chars)).await?,
         };
-        Ok(PageText { text: as_str(&v[0]), truncated: v[1].as_bool().unwrap_or(false) })
+        Ok(PageText {
+            text: as_str(&v[0]),
+            truncated: v[1].as_bool().unwrap_or(false),
+        })
     }
 
     // ---- navigation ------------------------------------------------------
@@ -364,7 +447,10 @@ impl TargetCall {
     /// Wait until the main frame has loaded a document other than
     /// `from_doc` (or, with `loader`, exactly that loader).
     async fn wait_loaded(&self, from_doc: Option<u64>, loader: Option<&str>) -> BpResult<()> {
-        let mut rx = self.registry.watch(&self.raw_id).ok_or_else(|| BpError::stale("target_closed"))?;
+        let mut rx = self
+            .registry
+            .watch(&self.raw_id)
+            .ok_or_else(|| BpError::stale("target_closed"))?;
         let deadline = tokio::time::Instant::now() + LOAD_WAIT;
         loop {
             let done = self
@@ -404,11 +490,27 @@ impl TargetCall {
 
     pub async fn goto(&mut self, url: &str) -> BpResult<NavResult> {
         self.check()?;
+        // Defence in depth: whatever a component validated, the host never
+        // runs script URLs or opens browser-internal pages.
+        let scheme = url
+            .split_once(':')
+            .map(|(s, _)| s.to_ascii_lowercase())
+            .unwrap_or_default();
+        if !matches!(
+            scheme.as_str(),
+            "http" | "https" | "file" | "about" | "data"
+        ) {
+            return Err(BpError::invalid(format!(
+                "the host refuses `{scheme}:` URLs"
+            )));
+        }
         self.mark_dispatched();
         let reply = self.send("Page.navigate", json!({"url": url})).await?;
         if let Some(err) = reply["errorText"].as_str().filter(|e| !e.is_empty()) {
-            return Err(BpError::new(Code::ActionNotVerified, format!("navigation failed: {err}"))
-                .with_context(json!({"reason": "navigation_failed", "error": err})));
+            return Err(
+                BpError::new(Code::ActionNotVerified, format!("navigation failed: {err}"))
+                    .with_context(json!({"reason": "navigation_failed", "error": err})),
+            );
         }
         if let Some(loader) = reply["loaderId"].as_str() {
             self.wait_loaded(None, Some(loader)).await?;
@@ -427,13 +529,23 @@ impl TargetCall {
             HistoryAction::Back | HistoryAction::Forward => {
                 let h = self.send("Page.getNavigationHistory", json!({})).await?;
                 let current = h["currentIndex"].as_i64().unwrap_or(0);
-                let target = if matches!(action, HistoryAction::Back) { current - 1 } else { current + 1 };
+                let target = if matches!(action, HistoryAction::Back) {
+                    current - 1
+                } else {
+                    current + 1
+                };
                 let entry = usize::try_from(target)
                     .ok()
                     .and_then(|i| h["entries"].as_array().and_then(|e| e.get(i)).cloned())
-                    .ok_or_else(|| BpError::invalid("there is no history entry in that direction"))?;
+                    .ok_or_else(|| {
+                        BpError::invalid("there is no history entry in that direction")
+                    })?;
                 self.mark_dispatched();
-                self.send("Page.navigateToHistoryEntry", json!({"entryId": entry["id"]})).await?;
+                self.send(
+                    "Page.navigateToHistoryEntry",
+                    json!({"entryId": entry["id"]}),
+                )
+                .await?;
             }
         }
         self.wait_loaded(Some(doc_gen), None).await?;
@@ -445,7 +557,12 @@ impl TargetCall {
     pub async fn scroll_into_view(&mut self, handle: u32) -> BpResult<()> {
         self.check()?;
         let backend = self.backend(handle)?;
-        self.send("DOM.scrollIntoViewIfNeeded", json!({"backendNodeId": backend})).await.map(|_| ())
+        self.send(
+            "DOM.scrollIntoViewIfNeeded",
+            json!({"backendNodeId": backend}),
+        )
+        .await
+        .map(|_| ())
     }
 
     pub async fn box_center(&mut self, handle: u32) -> BpResult<Point> {
@@ -455,19 +572,32 @@ impl TargetCall {
             BpError::new(Code::ActionNotVerified, "the element has no visible box")
                 .with_context(json!({"reason": "not_visible"}))
         };
-        let reply = self.send("DOM.getContentQuads", json!({"backendNodeId": backend})).await.map_err(|_| not_visible())?;
+        let reply = self
+            .send("DOM.getContentQuads", json!({"backendNodeId": backend}))
+            .await
+            .map_err(|_| not_visible())?;
         let quads = reply["quads"].as_array().cloned().unwrap_or_default();
         for q in quads {
-            let p: Vec<f64> = q.as_array().into_iter().flatten().filter_map(Value::as_f64).collect();
+            let p: Vec<f64> = q
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_f64)
+                .collect();
             if p.len() != 8 {
                 continue;
             }
-            let area = ((p[0] * p[3] - p[2] * p[1]) + (p[2] * p[5] - p[4] * p[3]) + (p[4] * p[7] - p[6] * p[5])
+            let area = ((p[0] * p[3] - p[2] * p[1])
+                + (p[2] * p[5] - p[4] * p[3])
+                + (p[4] * p[7] - p[6] * p[5])
                 + (p[6] * p[1] - p[0] * p[7]))
                 .abs()
                 / 2.0;
             if area > 1.0 {
-                return Ok(Point { x: (p[0] + p[2] + p[4] + p[6]) / 4.0, y: (p[1] + p[3] + p[5] + p[7]) / 4.0 });
+                return Ok(Point {
+                    x: (p[0] + p[2] + p[4] + p[6]) / 4.0,
+                    y: (p[1] + p[3] + p[5] + p[7]) / 4.0,
+                });
             }
         }
         Err(not_visible())
@@ -475,22 +605,47 @@ impl TargetCall {
 
     pub async fn hit_test(&mut self, handle: u32, at: Point) -> BpResult<Hit> {
         self.check()?;
-        let hit = self.call_on(handle, js::HIT_TEST, json!([{"value": at.x}, {"value": at.y}]), false).await?;
+        let hit = self
+            .call_on(
+                handle,
+                js::HIT_TEST,
+                json!([{"value": at.x}, {"value": at.y}]),
+                false,
+            )
+            .await?;
         let Some(cover) = hit["objectId"].as_str() else {
-            return Ok(Hit { on_target: true, role: String::new(), name: String::new() });
+            return Ok(Hit {
+                on_target: true,
+                role: String::new(),
+                name: String::new(),
+            });
         };
         let ax = self
-            .send("Accessibility.getPartialAXTree", json!({"objectId": cover, "fetchRelatives": false}))
+            .send(
+                "Accessibility.getPartialAXTree",
+                json!({"objectId": cover, "fetchRelatives": false}),
+            )
             .await
             .unwrap_or(Value::Null);
-        let node = ax["nodes"].as_array().and_then(|n| n.first()).cloned().unwrap_or(Value::Null);
-        Ok(Hit { on_target: false, role: as_str(&node["role"]["value"]), name: as_str(&node["name"]["value"]) })
+        let node = ax["nodes"]
+            .as_array()
+            .and_then(|n| n.first())
+            .cloned()
+            .unwrap_or(Value::Null);
+        Ok(Hit {
+            on_target: false,
+            role: as_str(&node["role"]["value"]),
+            name: as_str(&node["name"]["value"]),
+        })
     }
 
     /// Send an input event; return early if it opens a JavaScript dialog
     /// (the browser holds the reply until the dialog is handled).
     async fn input_event(&self, method: &str, params: Value) -> BpResult<()> {
-        let mut rx = self.registry.watch(&self.raw_id).ok_or_else(|| BpError::stale("target_closed"))?;
+        let mut rx = self
+            .registry
+            .watch(&self.raw_id)
+            .ok_or_else(|| BpError::stale("target_closed"))?;
         let send = self.send(method, params);
         tokio::pin!(send);
         loop {
@@ -507,11 +662,10 @@ impl TargetCall {
 
     /// After input: if a main-frame navigation started, wait for its load.
     async fn settle(&self) -> BpResult<()> {
-        let (doc_gen, _, dialog_open, loading) = self.doc();
+        let (_, _, dialog_open, loading) = self.doc();
         if loading && !dialog_open {
             // A stalled load after an input is not an input failure.
             let _ = self.wait_loaded(None, None).await;
-            let _ = doc_gen;
         }
         Ok(())
     }
@@ -525,13 +679,17 @@ impl TargetCall {
         };
         self.mark_dispatched();
         let base = json!({"x": at.x, "y": at.y});
-        self.input_event("Input.dispatchMouseEvent", json!({"type": "mouseMoved", "x": base["x"], "y": base["y"]})).await?;
+        self.input_event(
+            "Input.dispatchMouseEvent",
+            json!({"type": "mouseMoved", "x": base["x"], "y": base["y"]}),
+        )
+        .await?;
         for n in 1..=count.max(1) {
-            let ev = |kind: &str| {
-                json!({"type": kind, "x": at.x, "y": at.y, "button": button, "buttons": 1, "clickCount": n})
-            };
-            self.input_event("Input.dispatchMouseEvent", ev("mousePressed")).await?;
-            self.input_event("Input.dispatchMouseEvent", ev("mouseReleased")).await?;
+            let ev = |kind: &str| json!({"type": kind, "x": at.x, "y": at.y, "button": button, "buttons": 1, "clickCount": n});
+            self.input_event("Input.dispatchMouseEvent", ev("mousePressed"))
+                .await?;
+            self.input_event("Input.dispatchMouseEvent", ev("mouseReleased"))
+                .await?;
         }
         self.settle().await
     }
@@ -552,13 +710,16 @@ impl TargetCall {
         self.check()?;
         let backend = self.backend(handle)?;
         self.mark_dispatched();
-        self.send("DOM.focus", json!({"backendNodeId": backend})).await.map(|_| ())
+        self.send("DOM.focus", json!({"backendNodeId": backend}))
+            .await
+            .map(|_| ())
     }
 
     pub async fn insert_text(&mut self, text: &str) -> BpResult<()> {
         self.check()?;
         self.mark_dispatched();
-        self.input_event("Input.insertText", json!({"text": text})).await
+        self.input_event("Input.insertText", json!({"text": text}))
+            .await
     }
 
     pub async fn press_key(&mut self, key: &str, held: Modifiers) -> BpResult<()> {
@@ -591,7 +752,13 @@ impl Drop for TargetCall {
             let session = self.session.clone();
             if let Ok(rt) = tokio::runtime::Handle::try_current() {
                 rt.spawn(async move {
-                    let _ = cdp.call("Runtime.releaseObjectGroup", Some(&session), json!({"objectGroup": GROUP})).await;
+                    let _ = cdp
+                        .call(
+                            "Runtime.releaseObjectGroup",
+                            Some(&session),
+                            json!({"objectGroup": GROUP}),
+                        )
+                        .await;
                 });
             }
         }

@@ -20,7 +20,11 @@ pub struct BrowserConn {
 
 impl BrowserConn {
     /// Connect to `ws_url` and start target discovery.
-    pub async fn open(ws_url: &str, launched: Option<LaunchedBrowser>, generation: u64) -> BpResult<Self> {
+    pub async fn open(
+        ws_url: &str,
+        launched: Option<LaunchedBrowser>,
+        generation: u64,
+    ) -> BpResult<Self> {
         let registry = Arc::new(Registry::default());
         let sink_registry = registry.clone();
         let sink = Arc::new(move |ev: &CdpEvent| {
@@ -31,8 +35,15 @@ impl BrowserConn {
             }
         });
         let cdp = Cdp::connect(ws_url, sink).await?;
-        cdp.call("Target.setDiscoverTargets", None, json!({"discover": true})).await?;
-        Ok(Self { cdp, registry, endpoint: ws_url.to_string(), generation, launched })
+        cdp.call("Target.setDiscoverTargets", None, json!({"discover": true}))
+            .await?;
+        Ok(Self {
+            cdp,
+            registry,
+            endpoint: ws_url.to_string(),
+            generation,
+            launched,
+        })
     }
 
     /// Attach to `raw_id` (flat session) if not attached; returns the session.
@@ -41,7 +52,14 @@ impl BrowserConn {
         if let Some(Some(session)) = self.registry.with(raw_id, |t| t.session.clone()) {
             return Ok(session);
         }
-        let reply = self.cdp.call("Target.attachToTarget", None, json!({"targetId": raw_id, "flatten": true})).await?;
+        let reply = self
+            .cdp
+            .call(
+                "Target.attachToTarget",
+                None,
+                json!({"targetId": raw_id, "flatten": true}),
+            )
+            .await?;
         let session = reply
             .get("sessionId")
             .and_then(Value::as_str)
@@ -76,7 +94,10 @@ impl BrowserConn {
 
     /// Open a new tab at `about:blank`; returns its raw target ID.
     pub async fn create_tab(&self) -> BpResult<String> {
-        let reply = self.cdp.call("Target.createTarget", None, json!({"url": "about:blank"})).await?;
+        let reply = self
+            .cdp
+            .call("Target.createTarget", None, json!({"url": "about:blank"}))
+            .await?;
         let raw = reply
             .get("targetId")
             .and_then(Value::as_str)
@@ -95,6 +116,9 @@ impl BrowserConn {
 
     /// Close a target.
     pub async fn close_target(&self, raw_id: &str) -> BpResult<()> {
-        self.cdp.call("Target.closeTarget", None, json!({"targetId": raw_id})).await.map(|_| ())
+        self.cdp
+            .call("Target.closeTarget", None, json!({"targetId": raw_id}))
+            .await
+            .map(|_| ())
     }
 }

@@ -16,7 +16,7 @@ const NAMED: &[(&str, &str, i64, &str)] = &[
     ("Backspace", "Backspace", 8, ""),
     ("Delete", "Delete", 46, ""),
     ("Escape", "Escape", 27, ""),
-    ("Space", "Space", 32, " "),
+    (" ", "Space", 32, " "),
     ("ArrowUp", "ArrowUp", 38, ""),
     ("ArrowDown", "ArrowDown", 40, ""),
     ("ArrowLeft", "ArrowLeft", 37, ""),
@@ -42,26 +42,32 @@ const NAMED: &[(&str, &str, i64, &str)] = &[
 
 /// The keyDown and keyUp events for `key` with `modifiers` held.
 pub fn key_events(key: &str, modifiers: i64) -> BpResult<(Value, Value)> {
-    let (dom_key, code, vk, mut text) = if let Some((k, c, vk, t)) = NAMED.iter().find(|(k, ..)| *k == key) {
-        (k.to_string(), c.to_string(), *vk, t.to_string())
-    } else {
-        let mut chars = key.chars();
-        let (Some(ch), None) = (chars.next(), chars.next()) else {
-            return Err(BpError::invalid(format!("unknown key `{key}`")));
-        };
-        let upper = ch.to_ascii_uppercase();
-        let (code, vk) = if ch.is_ascii_alphabetic() {
-            (format!("Key{upper}"), upper as i64)
-        } else if ch.is_ascii_digit() {
-            (format!("Digit{ch}"), ch as i64)
-        } else if ch == ' ' {
-            ("Space".to_string(), 32)
+    let key = if key == "Space" { " " } else { key };
+    let (dom_key, code, vk, mut text) =
+        if let Some((k, c, vk, t)) = NAMED.iter().find(|(k, ..)| *k == key) {
+            (k.to_string(), c.to_string(), *vk, t.to_string())
         } else {
-            (String::new(), 0)
+            let mut chars = key.chars();
+            let (Some(ch), None) = (chars.next(), chars.next()) else {
+                return Err(BpError::invalid(format!("unknown key `{key}`")));
+            };
+            let upper = ch.to_ascii_uppercase();
+            let (code, vk) = if ch.is_ascii_alphabetic() {
+                (format!("Key{upper}"), upper as i64)
+            } else if ch.is_ascii_digit() {
+                (format!("Digit{ch}"), ch as i64)
+            } else if ch == ' ' {
+                ("Space".to_string(), 32)
+            } else {
+                (String::new(), 0)
+            };
+            let shown = if modifiers & SHIFT != 0 {
+                ch.to_uppercase().to_string()
+            } else {
+                ch.to_string()
+            };
+            (shown.clone(), code, vk, shown)
         };
-        let shown = if modifiers & SHIFT != 0 { ch.to_uppercase().to_string() } else { ch.to_string() };
-        (shown.clone(), code, vk, shown)
-    };
     // With Control/Meta/Alt held a key is a command, not text.
     if modifiers & (CTRL | META | ALT) != 0 {
         text.clear();

@@ -47,7 +47,10 @@ impl Observations {
     /// Store `obs`, evicting the oldest beyond the cap.
     pub fn insert(&self, obs: Observation) {
         let mut inner = self.lock();
-        inner.latest.insert((obs.workspace_id.clone(), obs.raw_target.clone()), obs.id.clone());
+        inner.latest.insert(
+            (obs.workspace_id.clone(), obs.raw_target.clone()),
+            obs.id.clone(),
+        );
         inner.order.push_back(obs.id.clone());
         inner.map.insert(obs.id.clone(), Arc::new(obs));
         while inner.order.len() > MAX_OBSERVATIONS {
@@ -63,7 +66,10 @@ impl Observations {
 
     /// The newest observation a workspace took of a target.
     pub fn latest(&self, workspace_id: &str, raw_target: &str) -> Option<String> {
-        self.lock().latest.get(&(workspace_id.to_string(), raw_target.to_string())).cloned()
+        self.lock()
+            .latest
+            .get(&(workspace_id.to_string(), raw_target.to_string()))
+            .cloned()
     }
 
     /// Forget every observation of a workspace.

@@ -63,7 +63,13 @@ impl TargetState {
 
     /// Whether agents may see and control this target.
     pub fn eligible(&self) -> bool {
-        let internal = ["devtools://", "chrome://", "chrome-extension://", "chrome-untrusted://", "edge://"];
+        let internal = [
+            "devtools://",
+            "chrome://",
+            "chrome-extension://",
+            "chrome-untrusted://",
+            "edge://",
+        ];
         !self.closed && self.kind == "page" && !internal.iter().any(|p| self.url.starts_with(p))
     }
 }
@@ -97,7 +103,10 @@ impl Registry {
     /// Run `f` on the target's state, mutably, and wake waiters.
     pub fn update(&self, raw_id: &str, f: impl FnOnce(&mut TargetState)) {
         let mut inner = self.lock();
-        let t = inner.targets.entry(raw_id.to_string()).or_insert_with(|| TargetState::new(raw_id));
+        let t = inner
+            .targets
+            .entry(raw_id.to_string())
+            .or_insert_with(|| TargetState::new(raw_id));
         f(t);
         t.bump();
     }
@@ -105,8 +114,13 @@ impl Registry {
     /// Record the session of a target we attached to.
     pub fn set_session(&self, raw_id: &str, session: &str) {
         let mut inner = self.lock();
-        inner.by_session.insert(session.to_string(), raw_id.to_string());
-        let t = inner.targets.entry(raw_id.to_string()).or_insert_with(|| TargetState::new(raw_id));
+        inner
+            .by_session
+            .insert(session.to_string(), raw_id.to_string());
+        let t = inner
+            .targets
+            .entry(raw_id.to_string())
+            .or_insert_with(|| TargetState::new(raw_id));
         if t.session.as_deref() != Some(session) {
             t.session = Some(session.to_string());
             t.session_serial += 1;
@@ -116,13 +130,21 @@ impl Registry {
 
     /// A receiver that changes whenever the target's state does.
     pub fn watch(&self, raw_id: &str) -> Option<watch::Receiver<u64>> {
-        self.lock().targets.get(raw_id).map(|t| t.changed.subscribe())
+        self.lock()
+            .targets
+            .get(raw_id)
+            .map(|t| t.changed.subscribe())
     }
 
     /// Raw IDs of eligible targets, in a stable order.
     pub fn eligible_ids(&self) -> Vec<String> {
-        let mut ids: Vec<String> =
-            self.lock().targets.values().filter(|t| t.eligible()).map(|t| t.raw_id.clone()).collect();
+        let mut ids: Vec<String> = self
+            .lock()
+            .targets
+            .values()
+            .filter(|t| t.eligible())
+            .map(|t| t.raw_id.clone())
+            .collect();
         ids.sort();
         ids
     }
@@ -156,8 +178,12 @@ impl Registry {
         let p = &ev.params;
         match ev.method.as_str() {
             "Target.targetCreated" | "Target.targetInfoChanged" | "Target.attachedToTarget" => {
-                let Some(info) = p.get("targetInfo") else { return };
-                let Some(id) = self.apply_info(info) else { return };
+                let Some(info) = p.get("targetInfo") else {
+                    return;
+                };
+                let Some(id) = self.apply_info(info) else {
+                    return;
+                };
                 if let Some(session) = s(p, "sessionId") {
                     self.set_session(&id, &session);
                 }
@@ -171,7 +197,9 @@ impl Registry {
                 }
             }
             "Target.detachedFromTarget" => {
-                let Some(session) = s(p, "sessionId") else { return };
+                let Some(session) = s(p, "sessionId") else {
+                    return;
+                };
                 let raw = self.lock().by_session.remove(&session);
                 if let Some(raw) = raw {
                     self.update(&raw, |t| {
@@ -186,13 +214,16 @@ impl Registry {
     }
 
     fn on_session_event(&self, ev: &CdpEvent) {
-        let Some(session) = ev.session_id.as_deref() else { return };
+        let Some(session) = ev.session_id.as_deref() else {
+            return;
+        };
         let raw = match self.lock().by_session.get(session) {
             Some(raw) => raw.clone(),
             None => return,
         };
         let p = &ev.params;
-        let is_main = |t: &TargetState, frame: Option<String>| frame.is_some() && frame == t.main_frame;
+        let is_main =
+            |t: &TargetState, frame: Option<String>| frame.is_some() && frame == t.main_frame;
         match ev.method.as_str() {
             "Page.frameNavigated" => {
                 let Some(frame) = p.get("frame") else { return };
@@ -214,11 +245,13 @@ impl Registry {
                     t.url = s(p, "url").unwrap_or_default();
                 }
             }),
-            "Page.frameRequestedNavigation" | "Page.frameStartedLoading" => self.update(&raw, |t| {
-                if is_main(t, s(p, "frameId")) {
-                    t.loading = true;
-                }
-            }),
+            "Page.frameRequestedNavigation" | "Page.frameStartedLoading" => {
+                self.update(&raw, |t| {
+                    if is_main(t, s(p, "frameId")) {
+                        t.loading = true;
+                    }
+                })
+            }
             "Page.frameStoppedLoading" => self.update(&raw, |t| {
                 if is_main(t, s(p, "frameId")) {
                     t.loading = false;

@@ -19,7 +19,11 @@ pub struct CdpEvent {
 
 impl CdpEvent {
     pub(crate) fn disconnected() -> Self {
-        Self { method: DISCONNECTED.to_string(), params: Value::Null, session_id: None }
+        Self {
+            method: DISCONNECTED.to_string(),
+            params: Value::Null,
+            session_id: None,
+        }
     }
 
     /// A string field of `params`.

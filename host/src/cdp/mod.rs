@@ -49,20 +49,34 @@ impl Cdp {
     /// `sink` sees every event before any later response is delivered, so
     /// state it keeps is current whenever a command returns.
     pub async fn connect(ws_url: &str, sink: EventSink) -> BpResult<Self> {
-        let conn = Connection::<CdpEvent>::connect(ws_url)
-            .await
-            .map_err(|e| BpError::new(Code::BrowserNotFound, format!("cannot open the DevTools WebSocket: {e}")))?;
+        let conn = Connection::<CdpEvent>::connect(ws_url).await.map_err(|e| {
+            BpError::new(
+                Code::BrowserNotFound,
+                format!("cannot open the DevTools WebSocket: {e}"),
+            )
+        })?;
         let (tx, rx) = mpsc::unbounded_channel();
         let (events, _) = broadcast::channel(4096);
-        let cdp = Self { tx, events: events.clone(), sent: Arc::default(), closed: Arc::default() };
+        let cdp = Self {
+            tx,
+            events: events.clone(),
+            sent: Arc::default(),
+            closed: Arc::default(),
+        };
         tokio::spawn(run(conn, rx, events, cdp.closed.clone(), sink));
         Ok(cdp)
     }
 
     /// Send `method` (on `session`, or the browser when `None`) and wait for
     /// its result.
-    pub async fn call(&self, method: &str, session: Option<&str>, params: Value) -> BpResult<Value> {
-        self.call_timeout(method, session, params, COMMAND_TIMEOUT).await
+    pub async fn call(
+        &self,
+        method: &str,
+        session: Option<&str>,
+        params: Value,
+    ) -> BpResult<Value> {
+        self.call_timeout(method, session, params, COMMAND_TIMEOUT)
+            .await
     }
 
     /// [`Cdp::call`] with an explicit timeout.
@@ -77,7 +91,12 @@ impl Cdp {
             return Err(BpError::disconnected());
         }
         let (reply, rx) = oneshot::channel();
-        let req = Request { method: method.to_string(), session: session.map(str::to_string), params, reply };
+        let req = Request {
+            method: method.to_string(),
+            session: session.map(str::to_string),
+            params,
+            reply,
+        };
         self.tx.send(req).map_err(|_| BpError::disconnected())?;
         self.sent.fetch_add(1, Ordering::Relaxed);
         match tokio::time::timeout(timeout, rx).await {

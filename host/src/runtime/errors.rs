@@ -42,14 +42,20 @@ fn reason_from_name(name: &str) -> StaleReason {
 }
 
 fn ctx_str(e: &BpError, key: &str) -> Option<String> {
-    e.context.as_ref().and_then(|c| c.get(key)).and_then(|v| v.as_str()).map(str::to_string)
+    e.context
+        .as_ref()
+        .and_then(|c| c.get(key))
+        .and_then(|v| v.as_str())
+        .map(str::to_string)
 }
 
 /// A broker error as seen by a component.
 pub fn to_tool_error(e: BpError) -> ToolError {
     match e.code {
         Code::InvalidArgument => ToolError::InvalidArgument(e.message),
-        Code::StaleRef => ToolError::StaleRef(reason_from_name(&ctx_str(&e, "reason").unwrap_or_default())),
+        Code::StaleRef => {
+            ToolError::StaleRef(reason_from_name(&ctx_str(&e, "reason").unwrap_or_default()))
+        }
         Code::CapabilityDenied => ToolError::CapabilityDenied(e.message),
         Code::TargetBusy => ToolError::TargetBusy,
         Code::TargetNotOwned => ToolError::TargetNotOwned,
@@ -73,8 +79,13 @@ pub fn from_tool_error(e: ToolError) -> BpError {
             None => BpError::new(Code::StaleRef, "the ref does not resolve; observe again"),
         },
         ToolError::CapabilityDenied(m) => BpError::new(Code::CapabilityDenied, m),
-        ToolError::TargetBusy => BpError::new(Code::TargetBusy, "another lease controls this target"),
-        ToolError::TargetNotOwned => BpError::new(Code::TargetNotOwned, "the target is not owned by this workspace"),
+        ToolError::TargetBusy => {
+            BpError::new(Code::TargetBusy, "another lease controls this target")
+        }
+        ToolError::TargetNotOwned => BpError::new(
+            Code::TargetNotOwned,
+            "the target is not owned by this workspace",
+        ),
         ToolError::ActionNotVerified(nv) => action_not_verified(nv),
         ToolError::UnknownOutcome(i) => unknown_outcome(i),
         ToolError::BrowserDisconnected => BpError::disconnected(),
@@ -86,25 +97,37 @@ pub fn from_tool_error(e: ToolError) -> BpError {
 fn action_not_verified(nv: NotVerified) -> BpError {
     let message = match (&nv.covering_role, &nv.covering_name) {
         (Some(role), Some(name)) => format!("the element is covered by {role} \"{name}\""),
-        _ => format!("the action was not performed: {}", nv.reason.replace('_', " ")),
+        _ => format!(
+            "the action was not performed: {}",
+            nv.reason.replace('_', " ")
+        ),
     };
     let mut ctx = json!({"reason": nv.reason});
     if let (Some(obj), Some(role)) = (ctx.as_object_mut(), nv.covering_role) {
         obj.insert("coveringRole".into(), json!(role));
-        obj.insert("coveringName".into(), json!(nv.covering_name.unwrap_or_default()));
+        obj.insert(
+            "coveringName".into(),
+            json!(nv.covering_name.unwrap_or_default()),
+        );
     }
     BpError::new(Code::ActionNotVerified, message).with_context(ctx)
 }
 
 fn unknown_outcome(i: Interruption) -> BpError {
-    BpError::new(Code::UnknownOutcome, format!("the page changed during `{}` at step `{}`", i.action, i.step))
-        .with_context(json!({
-            "action": i.action,
-            "step": i.step,
-            "reason": reason_name(i.reason).unwrap_or("page_changed"),
-            "dispatchedSteps": i.dispatched_steps,
-            "remainingStepsStopped": i.remaining_steps_stopped,
-        }))
+    BpError::new(
+        Code::UnknownOutcome,
+        format!(
+            "the page changed during `{}` at step `{}`",
+            i.action, i.step
+        ),
+    )
+    .with_context(json!({
+        "action": i.action,
+        "step": i.step,
+        "reason": reason_name(i.reason).unwrap_or("page_changed"),
+        "dispatchedSteps": i.dispatched_steps,
+        "remainingStepsStopped": i.remaining_steps_stopped,
+    }))
 }
 
 /// A component stopped by the host (deadline, memory) or by its own trap.
@@ -119,10 +142,15 @@ pub fn from_trap(component: &str, err: &wasmtime::Error) -> BpError {
         return bp.clone();
     }
     match err.downcast_ref::<wasmtime::Trap>() {
-        Some(wasmtime::Trap::Interrupt) => component_failed(component, "deadline", "did not finish within its time budget"),
+        Some(wasmtime::Trap::Interrupt) => component_failed(
+            component,
+            "deadline",
+            "did not finish within its time budget",
+        ),
         _ => {
             let text = format!("{err:#}");
-            if text.contains("grow") || text.contains("memory") {
+            // The store limiter's own trap (trap_on_grow_failure).
+            if text.contains("forcing trap when growing memory") {
                 component_failed(component, "memory", "exceeded its memory limit")
             } else {
                 component_failed(component, "trap", "trapped")

@@ -4,24 +4,45 @@
 
 use super::bindings::input::{self, Hit, Modifiers, MouseButton, Point};
 use super::bindings::navigation::{self, HistoryAction, NavResult};
-use super::bindings::page_read::{self, AxSnapshot, NodeHandle, NodeState, ObservedElement, PageInfo, PageText};
+use super::bindings::page_read::{
+    self, AxSnapshot, NodeHandle, NodeState, ObservedElement, PageInfo, PageText,
+};
 use super::bindings::types::{self, ToolError};
 use super::errors::to_tool_error;
 use super::HostState;
 use crate::browser::call::TargetCall;
-use crate::error::BpResult;
+use crate::error::{BpResult, Code};
 
 type Res<T> = wasmtime::Result<Result<T, ToolError>>;
 
 impl HostState {
     fn target(&mut self) -> wasmtime::Result<&mut TargetCall> {
-        self.call.as_mut().ok_or_else(|| wasmtime::Error::msg("no browser scope for this call"))
+        self.call
+            .as_mut()
+            .ok_or_else(|| wasmtime::Error::msg("no browser scope for this call"))
     }
 }
 
-/// Map a broker result into the import's typed result.
+/// Map a broker result into the import's typed result. Errors the WIT
+/// `tool-error` cannot express faithfully (an unknown outcome, a lapsed
+/// lease) end the call as a trap that carries the broker error intact.
 fn typed<T>(r: BpResult<T>) -> Res<T> {
-    Ok(r.map_err(to_tool_error))
+    match r {
+        Ok(v) => Ok(Ok(v)),
+        Err(e) if carried_as_trap(e.code) => Err(wasmtime::Error::new(e)),
+        Err(e) => Ok(Err(to_tool_error(e))),
+    }
+}
+
+fn carried_as_trap(code: Code) -> bool {
+    matches!(
+        code,
+        Code::UnknownOutcome
+            | Code::LeaseExpired
+            | Code::WorkspaceNotFound
+            | Code::CommandExpired
+            | Code::CommandCancelled
+    )
 }
 
 impl types::Host for HostState {}
@@ -32,7 +53,11 @@ impl page_read::Host for HostState {
     }
 
     async fn accessibility_tree(&mut self, max_depth: u32, max_nodes: u32) -> Res<AxSnapshot> {
-        typed(self.target()?.accessibility_tree(max_depth, max_nodes).await)
+        typed(
+            self.target()?
+                .accessibility_tree(max_depth, max_nodes)
+                .await,
+        )
     }
 
     async fn record_observation(&mut self, elements: Vec<ObservedElement>) -> Res<String> {

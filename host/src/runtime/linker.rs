@@ -47,13 +47,20 @@ pub fn build(engine: &Engine, policy: &Policy) -> BpResult<Linker<HostState>> {
         c::terminal_stdout::add_to_linker::<HostState, WasiCli>(&mut l, get).map_err(err)?;
         c::terminal_stderr::add_to_linker::<HostState, WasiCli>(&mut l, get).map_err(err)?;
     }
-    super::bindings::types::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s).map_err(err)?;
+    super::bindings::types::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
+        .map_err(err)?;
     for cap in CAPABILITIES.iter().filter(|c| policy.allows(c)) {
         match *cap {
             "page-read" => page_read::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
-            "navigation" => navigation::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
+            "navigation" => {
+                navigation::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
+            }
             "input" => input::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
-            other => return Err(BpError::internal(format!("no linker for capability {other}"))),
+            other => {
+                return Err(BpError::internal(format!(
+                    "no linker for capability {other}"
+                )))
+            }
         }
         .map_err(err)?;
     }
@@ -62,7 +69,10 @@ pub fn build(engine: &Engine, policy: &Policy) -> BpResult<Linker<HostState>> {
 
 /// The capability interfaces `component` imports. Imports outside our
 /// package and the allowed WASI subset refuse the component.
-pub fn imported_capabilities(engine: &Engine, component: &Component) -> Result<Vec<String>, String> {
+pub fn imported_capabilities(
+    engine: &Engine,
+    component: &Component,
+) -> Result<Vec<String>, String> {
     let mut caps = Vec::new();
     for (name, item) in component.component_type().imports(engine) {
         if !matches!(item.ty, ComponentItem::ComponentInstance(_)) {
@@ -71,7 +81,9 @@ pub fn imported_capabilities(engine: &Engine, component: &Component) -> Result<V
         if let Some(rest) = name.strip_prefix(PACKAGE) {
             let (iface, version) = rest.split_once('@').unwrap_or((rest, ""));
             if version != "0.1.0" {
-                return Err(format!("it imports `{name}`; this host accepts browser-pilot:tools@0.1.0"));
+                return Err(format!(
+                    "it imports `{name}`; this host accepts browser-pilot:tools@0.1.0"
+                ));
             }
             if iface == "types" {
                 continue;
@@ -81,7 +93,9 @@ pub fn imported_capabilities(engine: &Engine, component: &Component) -> Result<V
             }
             caps.push(iface.to_string());
         } else if !WASI_ALLOWED.iter().any(|p| name.starts_with(p)) {
-            return Err(format!("it imports `{name}`; tools get no filesystem, sockets or other host access"));
+            return Err(format!(
+                "it imports `{name}`; tools get no filesystem, sockets or other host access"
+            ));
         }
     }
     Ok(caps)

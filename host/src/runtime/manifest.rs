@@ -51,10 +51,16 @@ fn check_classes(component: &str, tool: &str, classes: &[String]) -> BpResult<()
     let mut seen = BTreeSet::new();
     for c in classes {
         if !SENSITIVITY.contains(&c.as_str()) {
-            return Err(refuse(component, format!("tool `{tool}` declares unknown sensitivity `{c}`")));
+            return Err(refuse(
+                component,
+                format!("tool `{tool}` declares unknown sensitivity `{c}`"),
+            ));
         }
         if !seen.insert(c) {
-            return Err(refuse(component, format!("tool `{tool}` declares sensitivity `{c}` twice")));
+            return Err(refuse(
+                component,
+                format!("tool `{tool}` declares sensitivity `{c}` twice"),
+            ));
         }
     }
     Ok(())
@@ -66,7 +72,13 @@ fn field_classes(schema: &Value, out: &mut Vec<String>) {
         Value::Object(map) => {
             for (k, v) in map {
                 if k == "x-browser-pilot-sensitivity" {
-                    out.extend(v.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string));
+                    out.extend(
+                        v.as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                            .map(str::to_string),
+                    );
                 } else {
                     field_classes(v, out);
                 }
@@ -81,13 +93,26 @@ fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
         && name.contains('.')
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "._-".contains(c))
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "._-".contains(c))
 }
 
 /// Check a component's manifest against what it imports.
-pub fn validate(component: &str, m: &ComponentManifest, imported: &[String]) -> BpResult<Vec<ToolInfo>> {
+pub fn validate(
+    component: &str,
+    m: &ComponentManifest,
+    imported: &[String],
+) -> BpResult<Vec<ToolInfo>> {
     if !ACCEPTED_WIT.contains(&m.wit_version.as_str()) {
-        return Err(refuse(component, format!("built against WIT {}, this host accepts {}", m.wit_version, ACCEPTED_WIT.join(", "))));
+        return Err(refuse(
+            component,
+            format!(
+                "built against WIT {}, this host accepts {}",
+                m.wit_version,
+                ACCEPTED_WIT.join(", ")
+            ),
+        ));
     }
     if m.tools.is_empty() {
         return Err(refuse(component, "it declares no tools".into()));
@@ -99,18 +124,36 @@ pub fn validate(component: &str, m: &ComponentManifest, imported: &[String]) -> 
             return Err(refuse(component, format!("invalid tool name `{}`", t.name)));
         }
         if !names.insert(t.name.clone()) {
-            return Err(refuse(component, format!("tool `{}` declared twice", t.name)));
+            return Err(refuse(
+                component,
+                format!("tool `{}` declared twice", t.name),
+            ));
         }
         for cap in &t.capabilities {
             if !super::policy::CAPABILITIES.contains(&cap.as_str()) {
-                return Err(refuse(component, format!("tool `{}` claims unknown capability `{cap}`", t.name)));
+                return Err(refuse(
+                    component,
+                    format!("tool `{}` claims unknown capability `{cap}`", t.name),
+                ));
             }
         }
         if !matches!(t.idempotency.as_str(), "idempotent" | "not_idempotent") {
-            return Err(refuse(component, format!("tool `{}` has unknown idempotency `{}`", t.name, t.idempotency)));
+            return Err(refuse(
+                component,
+                format!(
+                    "tool `{}` has unknown idempotency `{}`",
+                    t.name, t.idempotency
+                ),
+            ));
         }
         if !matches!(t.cancellation.as_str(), "before_dispatch" | "cooperative") {
-            return Err(refuse(component, format!("tool `{}` has unknown cancellation `{}`", t.name, t.cancellation)));
+            return Err(refuse(
+                component,
+                format!(
+                    "tool `{}` has unknown cancellation `{}`",
+                    t.name, t.cancellation
+                ),
+            ));
         }
         check_classes(component, &t.name, &t.sensitivity_input)?;
         check_classes(component, &t.name, &t.sensitivity_output)?;
@@ -118,7 +161,12 @@ pub fn validate(component: &str, m: &ComponentManifest, imported: &[String]) -> 
             serde_json::from_str::<Value>(s)
                 .ok()
                 .filter(Value::is_object)
-                .ok_or_else(|| refuse(component, format!("tool `{}` {which} schema is not a JSON object", t.name)))
+                .ok_or_else(|| {
+                    refuse(
+                        component,
+                        format!("tool `{}` {which} schema is not a JSON object", t.name),
+                    )
+                })
         };
         let input_schema = parse(&t.input_schema, "input")?;
         let output_schema = parse(&t.output_schema, "output")?;
@@ -131,7 +179,10 @@ pub fn validate(component: &str, m: &ComponentManifest, imported: &[String]) -> 
             if let Some(missing) = fields.iter().find(|c| !declared.contains(c)) {
                 return Err(refuse(
                     component,
-                    format!("tool `{}` marks an {which} field `{missing}` without declaring it", t.name),
+                    format!(
+                        "tool `{}` marks an {which} field `{missing}` without declaring it",
+                        t.name
+                    ),
                 ));
             }
         }
@@ -153,7 +204,10 @@ pub fn validate(component: &str, m: &ComponentManifest, imported: &[String]) -> 
     // a build never uses, and policy still applies to declared ones.)
     for cap in imported {
         if !out.iter().any(|t| t.capabilities.contains(cap)) {
-            return Err(refuse(component, format!("it imports `{cap}` but no tool declares it")));
+            return Err(refuse(
+                component,
+                format!("it imports `{cap}` but no tool declares it"),
+            ));
         }
     }
     Ok(out)

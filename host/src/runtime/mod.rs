@@ -36,7 +36,10 @@ pub struct HostState {
 
 impl WasiView for HostState {
     fn ctx(&mut self) -> WasiCtxView<'_> {
-        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
     }
 }
 
@@ -69,10 +72,15 @@ impl Runtime {
     /// Load `(name, wasm)` components under `policy`. A component whose
     /// manifest is invalid, or that imports anything outside the WIT
     /// package and the WASI subset, is refused and start-up fails.
-    pub async fn load(sources: Vec<(String, Vec<u8>)>, policy: Policy, cache_dir: Option<&Path>) -> BpResult<Self> {
+    pub async fn load(
+        sources: Vec<(String, Vec<u8>)>,
+        policy: Policy,
+        cache_dir: Option<&Path>,
+    ) -> BpResult<Self> {
         let mut config = Config::new();
         config.epoch_interruption(true);
-        let engine = Engine::new(&config).map_err(|e| BpError::internal(format!("wasmtime engine: {e:#}")))?;
+        let engine = Engine::new(&config)
+            .map_err(|e| BpError::internal(format!("wasmtime engine: {e:#}")))?;
         let ticker = engine.clone();
         std::thread::Builder::new()
             .name("bp-epoch".into())
@@ -83,18 +91,31 @@ impl Runtime {
             .map_err(|e| BpError::internal(format!("epoch thread: {e}")))?;
 
         let granted = linker::build(&engine, &policy)?;
-        let mut runtime = Runtime { engine, components: Vec::new(), tools: BTreeMap::new(), policy };
+        let mut runtime = Runtime {
+            engine,
+            components: Vec::new(),
+            tools: BTreeMap::new(),
+            policy,
+        };
         for (name, wasm) in sources {
-            let component = cache::load_component(&runtime.engine, &wasm, cache_dir)
-                .map_err(|e| BpError::internal(format!("component `{name}` does not compile: {e:#}")))?;
+            let component =
+                cache::load_component(&runtime.engine, &wasm, cache_dir).map_err(|e| {
+                    BpError::internal(format!("component `{name}` does not compile: {e:#}"))
+                })?;
             let imported = linker::imported_capabilities(&runtime.engine, &component)
                 .map_err(|e| BpError::internal(format!("component `{name}` refused: {e}")))?;
-            let denied: Vec<String> = imported.iter().filter(|c| !runtime.policy.allows(c)).cloned().collect();
+            let denied: Vec<String> = imported
+                .iter()
+                .filter(|c| !runtime.policy.allows(c))
+                .cloned()
+                .collect();
             let (pre, manifest) = if denied.is_empty() {
                 let pre = granted
                     .instantiate_pre(&component)
                     .and_then(HostViewPre::new)
-                    .map_err(|e| BpError::internal(format!("component `{name}` cannot be linked: {e:#}")))?;
+                    .map_err(|e| {
+                        BpError::internal(format!("component `{name}` cannot be linked: {e:#}"))
+                    })?;
                 let manifest = runtime.read_manifest(&pre).await?;
                 (Some(pre), manifest)
             } else {
@@ -113,19 +134,32 @@ impl Runtime {
             let infos = manifest::validate(&name, &manifest, &imported)?;
             let index = runtime.components.len();
             for info in infos {
-                if runtime.tools.contains_key(&info.name) || crate::broker::native::is_native(&info.name) {
+                if runtime.tools.contains_key(&info.name)
+                    || crate::broker::native::is_native(&info.name)
+                {
                     return Err(BpError::internal(format!(
                         "component `{name}` refused: tool `{}` is already provided",
                         info.name
                     )));
                 }
                 let mut tool_denied = denied.clone();
-                for cap in info.capabilities.iter().filter(|c| !runtime.policy.allows(c)) {
+                for cap in info
+                    .capabilities
+                    .iter()
+                    .filter(|c| !runtime.policy.allows(c))
+                {
                     if !tool_denied.contains(cap) {
                         tool_denied.push(cap.clone());
                     }
                 }
-                runtime.tools.insert(info.name.clone(), ToolEntry { info, component: index, denied: tool_denied });
+                runtime.tools.insert(
+                    info.name.clone(),
+                    ToolEntry {
+                        info,
+                        component: index,
+                        denied: tool_denied,
+                    },
+                );
             }
             if !denied.is_empty() {
                 tracing::info!(component = %name, denied = ?denied, "component not loaded: policy denies its imports");
@@ -137,11 +171,19 @@ impl Runtime {
 
     fn new_store(&self, call: Option<TargetCall>) -> Store<HostState> {
         let limits = StoreLimitsBuilder::new()
-            .memory_size(usize::try_from(self.policy.limits.memory_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX))
+            .memory_size(
+                usize::try_from(self.policy.limits.memory_mb.saturating_mul(1 << 20))
+                    .unwrap_or(usize::MAX),
+            )
             .instances(16)
             .trap_on_grow_failure(true)
             .build();
-        let state = HostState { wasi: WasiCtx::builder().build(), table: ResourceTable::new(), limits, call };
+        let state = HostState {
+            wasi: WasiCtx::builder().build(),
+            table: ResourceTable::new(),
+            limits,
+            call,
+        };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);
         let ticks = self.policy.limits.call_timeout_ms / TICK.as_millis() as u64;
@@ -150,7 +192,10 @@ impl Runtime {
         store
     }
 
-    async fn read_manifest(&self, pre: &HostViewPre<HostState>) -> BpResult<bindings::tool::ComponentManifest> {
+    async fn read_manifest(
+        &self,
+        pre: &HostViewPre<HostState>,
+    ) -> BpResult<bindings::tool::ComponentManifest> {
         let mut store = self.new_store(None);
         let view = pre
             .instantiate_async(&mut store)
@@ -176,7 +221,11 @@ impl Runtime {
     pub fn denial(&self, tool: &ToolEntry) -> BpError {
         BpError::new(
             Code::CapabilityDenied,
-            format!("`{}` needs {}, which this broker's policy does not grant", tool.info.name, tool.denied.join(", ")),
+            format!(
+                "`{}` needs {}, which this broker's policy does not grant",
+                tool.info.name,
+                tool.denied.join(", ")
+            ),
         )
         .with_context(json!({"capabilities": tool.denied}))
     }
@@ -207,9 +256,21 @@ impl Runtime {
     }
 
     /// Run `tool` in a fresh instance. The call's browser scope is `call`.
-    pub async fn call(&self, tool: &str, call: TargetCall, ctx: CallContext, input: &str) -> BpResult<String> {
-        let entry = self.tools.get(tool).ok_or_else(|| BpError::invalid(format!("unknown tool `{tool}`")))?;
-        let loaded = self.components.get(entry.component).ok_or_else(|| BpError::internal("component index"))?;
+    pub async fn call(
+        &self,
+        tool: &str,
+        call: TargetCall,
+        ctx: CallContext,
+        input: &str,
+    ) -> BpResult<String> {
+        let entry = self
+            .tools
+            .get(tool)
+            .ok_or_else(|| BpError::invalid(format!("unknown tool `{tool}`")))?;
+        let loaded = self
+            .components
+            .get(entry.component)
+            .ok_or_else(|| BpError::internal("component index"))?;
         let pre = match &loaded.pre {
             Some(pre) if entry.denied.is_empty() => pre,
             _ => return Err(self.denial(entry)),
@@ -219,10 +280,16 @@ impl Runtime {
         let component = loaded.name.clone();
         let run = async {
             let view = pre.instantiate_async(&mut store).await?;
-            view.browser_pilot_tools_tool().call_call(&mut store, &ctx, tool, input).await
+            view.browser_pilot_tools_tool()
+                .call_call(&mut store, &ctx, tool, input)
+                .await
         };
         match tokio::time::timeout(budget + Duration::from_millis(500), run).await {
-            Err(_) => Err(errors::component_failed(&component, "deadline", "did not finish within its time budget")),
+            Err(_) => Err(errors::component_failed(
+                &component,
+                "deadline",
+                "did not finish within its time budget",
+            )),
             Ok(Err(trap)) => Err(errors::from_trap(&component, &trap)),
             Ok(Ok(Err(tool_error))) => Err(errors::from_tool_error(tool_error)),
             Ok(Ok(Ok(text))) => Ok(text),

@@ -31,7 +31,10 @@ fn default_memory() -> u64 {
 
 impl Default for Limits {
     fn default() -> Self {
-        Self { call_timeout_ms: default_timeout(), memory_mb: default_memory() }
+        Self {
+            call_timeout_ms: default_timeout(),
+            memory_mb: default_memory(),
+        }
     }
 }
 
@@ -57,13 +60,28 @@ impl Policy {
     pub fn load(file: Option<&Path>, deny_flags: &[String]) -> BpResult<Self> {
         let parsed = match file {
             Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| BpError::invalid(format!("cannot read policy {}: {e}", path.display())))?;
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    BpError::invalid(format!("cannot read policy {}: {e}", path.display()))
+                })?;
                 Self::parse_file(&text)?
             }
             None => PolicyFile::default(),
         };
-        let mut policy = Policy { denied: BTreeSet::new(), limits: parsed.limits.unwrap_or_default() };
+        let limits = parsed.limits.unwrap_or_default();
+        if !(100..=600_000).contains(&limits.call_timeout_ms) {
+            return Err(BpError::invalid(
+                "limits.call-timeout-ms must be between 100 and 600000",
+            ));
+        }
+        if !(16..=4096).contains(&limits.memory_mb) {
+            return Err(BpError::invalid(
+                "limits.memory-mb must be between 16 and 4096",
+            ));
+        }
+        let mut policy = Policy {
+            denied: BTreeSet::new(),
+            limits,
+        };
         for cap in parsed.deny.iter().chain(deny_flags) {
             policy.deny(cap)?;
         }
@@ -71,7 +89,8 @@ impl Policy {
     }
 
     fn parse_file(text: &str) -> BpResult<PolicyFile> {
-        toml::from_str(text).map_err(|e| BpError::invalid(format!("invalid policy: {}", e.message())))
+        toml::from_str(text)
+            .map_err(|e| BpError::invalid(format!("invalid policy: {}", e.message())))
     }
 
     fn deny(&mut self, capability: &str) -> BpResult<()> {
@@ -105,7 +124,10 @@ mod tests {
         let cases: &[(&str, Result<&[&str], &str>)] = &[
             ("", Ok(&[])),
             ("deny = [\"navigation\"]", Ok(&["navigation"])),
-            ("deny = [\"input\", \"page-read\"]\n[limits]\ncall-timeout-ms = 100", Ok(&["input", "page-read"])),
+            (
+                "deny = [\"input\", \"page-read\"]\n[limits]\ncall-timeout-ms = 100",
+                Ok(&["input", "page-read"]),
+            ),
             ("allow = [\"input\"]", Err("unknown field")),
             ("deny = [\"teleport\"]", Err("unknown capability")),
             ("[limits]\nstack = 1", Err("unknown field")),

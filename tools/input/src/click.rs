@@ -20,7 +20,7 @@ pub fn spec() -> ToolSpec {
         json!({
             "type": "object",
             "additionalProperties": false,
-            "required": ["ref"],
+            "required": ["observationId", "ref"],
             "properties": {
                 "targetId": target_id_schema(),
                 "observationId": {"type": "string"},
@@ -39,7 +39,9 @@ fn button(name: Option<String>) -> Result<MouseButton, ToolError> {
         None | Some("left") => Ok(MouseButton::Left),
         Some("middle") => Ok(MouseButton::Middle),
         Some("right") => Ok(MouseButton::Right),
-        Some(other) => Err(invalid(format!("`button` must be left, middle or right, not `{other}`"))),
+        Some(other) => Err(invalid(format!(
+            "`button` must be left, middle or right, not `{other}`"
+        ))),
     }
 }
 
@@ -47,7 +49,9 @@ pub fn click(mut args: Args) -> Result<Value, ToolError> {
     args.allow(&["targetId"]);
     let observation = args.str("observationId")?;
     let reference = args.ref_number("ref")?;
-    let trust = args.opt_str("trust")?.unwrap_or_else(|| "trusted".to_string());
+    let trust = args
+        .opt_str("trust")?
+        .unwrap_or_else(|| "trusted".to_string());
     let button = button(args.opt_str("button")?)?;
     let count = args.opt_u32("clickCount", 1, 3)?.unwrap_or(1);
     args.finish()?;

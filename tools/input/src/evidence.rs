@@ -50,11 +50,7 @@ pub fn signals(before: &Snapshot, after: &Snapshot) -> Vec<&'static str> {
                 out.push("element_removed");
             }
         }
-        (Some(_), None) => {
-            if !out.contains(&"navigation") {
-                out.push("element_removed");
-            }
-        }
+        (Some(_), None) if !out.contains(&"navigation") => out.push("element_removed"),
         _ => {}
     }
     out

@@ -9,9 +9,33 @@ use serde_json::{json, Map, Value};
 
 /// Named keys the host knows how to dispatch (DOM `KeyboardEvent.key`).
 pub const NAMED_KEYS: &[&str] = &[
-    "Enter", "Tab", "Backspace", "Delete", "Escape", "Space", "ArrowUp", "ArrowDown",
-    "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown", "Insert", "F1", "F2",
-    "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11", "F12",
+    "Enter",
+    "Tab",
+    "Backspace",
+    "Delete",
+    "Escape",
+    "Space",
+    "ArrowUp",
+    "ArrowDown",
+    "ArrowLeft",
+    "ArrowRight",
+    "Home",
+    "End",
+    "PageUp",
+    "PageDown",
+    "Insert",
+    "F1",
+    "F2",
+    "F3",
+    "F4",
+    "F5",
+    "F6",
+    "F7",
+    "F8",
+    "F9",
+    "F10",
+    "F11",
+    "F12",
 ];
 
 /// Longest text `browser.keyboard` sends as individual key presses.
@@ -107,7 +131,9 @@ pub fn press(mut args: Args) -> Result<Value, ToolError> {
     host_input::press_key(&key, held)?;
     let after = Snapshot::take(None)?;
     let signals = evidence::signals(&before, &after);
-    Ok(json!({"evidence": evidence::evidence("press", evidence::status_from(&signals), &signals, "trusted_input", "trusted")}))
+    Ok(
+        json!({"evidence": evidence::evidence("press", evidence::status_from(&signals), &signals, "trusted_input", "trusted")}),
+    )
 }
 
 /// Run `steps` while the document stays the one the action started on.
@@ -122,7 +148,11 @@ where
         if i > 0 {
             let now = page_read::current_page()?;
             if now.document_generation != start.document_generation || now.dialog_open {
-                let reason = if now.dialog_open { StaleReason::NotFound } else { StaleReason::Navigation };
+                let reason = if now.dialog_open {
+                    StaleReason::NotFound
+                } else {
+                    StaleReason::Navigation
+                };
                 return Err(ToolError::UnknownOutcome(Interruption {
                     action: action.to_string(),
                     step: (*step).to_string(),
@@ -142,16 +172,31 @@ pub fn keyboard(mut args: Args) -> Result<Value, ToolError> {
     let text = args.str("text")?;
     args.finish()?;
     if text.chars().count() > MAX_KEYBOARD_CHARS {
-        return Err(invalid(format!("`text` is longer than {MAX_KEYBOARD_CHARS} characters")));
+        return Err(invalid(format!(
+            "`text` is longer than {MAX_KEYBOARD_CHARS} characters"
+        )));
     }
-    let chars: Vec<String> = text.chars().map(|c| if c == '\n' { "Enter".to_string() } else { c.to_string() }).collect();
+    let chars: Vec<String> = text
+        .chars()
+        .map(|c| {
+            if c == '\n' {
+                "Enter".to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
     let steps: Vec<&str> = chars.iter().map(|_| "key").collect();
     let before = Snapshot::take(None)?;
     if before.info.dialog_open {
         return Err(not_verified("dialog_open"));
     }
-    pinned_steps("keyboard", &steps, |i| host_input::press_key(&chars[i], Modifiers::empty()))?;
+    pinned_steps("keyboard", &steps, |i| {
+        host_input::press_key(&chars[i], Modifiers::empty())
+    })?;
     let after = Snapshot::take(None)?;
     let signals = evidence::signals(&before, &after);
-    Ok(json!({"evidence": evidence::evidence("keyboard", evidence::status_from(&signals), &signals, "trusted_input", "trusted")}))
+    Ok(
+        json!({"evidence": evidence::evidence("keyboard", evidence::status_from(&signals), &signals, "trusted_input", "trusted")}),
+    )
 }

@@ -23,7 +23,12 @@ struct Input;
 
 impl Component for Input {
     fn specs() -> Vec<ToolSpec> {
-        vec![click::spec(), typing::spec(), keys::press_spec(), keys::keyboard_spec()]
+        vec![
+            click::spec(),
+            typing::spec(),
+            keys::press_spec(),
+            keys::keyboard_spec(),
+        ]
     }
 
     fn call(_ctx: &CallContext, name: &str, args: Args) -> Result<Value, ToolError> {

@@ -24,7 +24,7 @@ pub fn spec() -> ToolSpec {
         json!({
             "type": "object",
             "additionalProperties": false,
-            "required": ["ref", "text"],
+            "required": ["observationId", "ref", "text"],
             "properties": {
                 "targetId": target_id_schema(),
                 "observationId": {"type": "string"},
@@ -48,7 +48,9 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
     let submit = args.opt_bool("submit")?.unwrap_or(false);
     args.finish()?;
     if text.chars().count() > MAX_TEXT_CHARS {
-        return Err(invalid(format!("`text` is longer than {MAX_TEXT_CHARS} characters")));
+        return Err(invalid(format!(
+            "`text` is longer than {MAX_TEXT_CHARS} characters"
+        )));
     }
 
     let node = page_read::resolve_ref(&observation, reference)?;

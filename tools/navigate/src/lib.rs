@@ -22,7 +22,10 @@ struct Navigate;
 
 fn spec() -> ToolSpec {
     let mut props = Map::new();
-    props.insert("title".into(), json!({"type": "string", "x-browser-pilot-sensitivity": ["browser_data"]}));
+    props.insert(
+        "title".into(),
+        json!({"type": "string", "x-browser-pilot-sensitivity": ["browser_data"]}),
+    );
     props.insert("status".into(), json!({"type": "integer"}));
     ToolSpec::mutating(
         "browser.navigate",
@@ -59,10 +62,16 @@ fn validate_url(raw: &str) -> Result<String, ToolError> {
     let scheme = url
         .split_once(':')
         .map(|(s, _)| s.to_ascii_lowercase())
-        .filter(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)))
+        .filter(|s| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        })
         .ok_or_else(|| invalid("`url` must be absolute, with a scheme such as https:"))?;
     if !SCHEMES.contains(&scheme.as_str()) {
-        return Err(invalid(format!("scheme `{scheme}:` is not allowed (use http, https, file, about or data)")));
+        return Err(invalid(format!(
+            "scheme `{scheme}:` is not allowed (use http, https, file, about or data)"
+        )));
     }
     if (scheme == "http" || scheme == "https") && !url[scheme.len() + 1..].starts_with("//") {
         return Err(invalid("`url` must look like scheme://host/..."));
@@ -81,7 +90,9 @@ impl Component for Navigate {
         }
         args.allow(&["targetId"]);
         let url = args.opt_str("url")?;
-        let action = args.opt_str("action")?.unwrap_or_else(|| "goto".to_string());
+        let action = args
+            .opt_str("action")?
+            .unwrap_or_else(|| "goto".to_string());
         args.finish()?;
         let outcome = match (action.as_str(), url) {
             ("goto", Some(url)) => navigation::goto(&validate_url(&url)?)?,

@@ -10,6 +10,7 @@ pub const DEFAULT_LIMIT: u32 = 50;
 pub const MAX_LIMIT: u32 = 10_000;
 const NAME_UNITS: usize = 4_096;
 const VALUE_UNITS: usize = 65_536;
+const URL_UNITS: usize = 16_384;
 const TEXT_BUDGET: usize = 1_000_000;
 const MAX_DEPTH: u32 = 128;
 const BYTE_BUDGET: usize = 2 * 1024 * 1024;
@@ -18,9 +19,25 @@ const NODE_BUDGET: u32 = 400_000;
 
 /// Roles an agent can act on; everything else is context, left to `read`.
 const INTERACTIVE: &[&str] = &[
-    "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox",
-    "listbox", "option", "menuitem", "menuitemcheckbox", "menuitemradio", "tab",
-    "switch", "slider", "spinbutton", "treeitem", "textarea", "PopUpButton",
+    "button",
+    "link",
+    "textbox",
+    "searchbox",
+    "checkbox",
+    "radio",
+    "combobox",
+    "listbox",
+    "option",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "tab",
+    "switch",
+    "slider",
+    "spinbutton",
+    "treeitem",
+    "textarea",
+    "PopUpButton",
 ];
 
 pub fn spec() -> ToolSpec {
@@ -37,8 +54,14 @@ pub fn spec() -> ToolSpec {
     });
     let mut props = Map::new();
     props.insert("observationId".into(), json!({"type": "string"}));
-    props.insert("title".into(), json!({"type": "string", "x-browser-pilot-sensitivity": ["browser_data"]}));
-    props.insert("elements".into(), json!({"type": "array", "items": element}));
+    props.insert(
+        "title".into(),
+        json!({"type": "string", "x-browser-pilot-sensitivity": ["browser_data"]}),
+    );
+    props.insert(
+        "elements".into(),
+        json!({"type": "array", "items": element}),
+    );
     props.insert("truncated".into(), json!({"type": "boolean"}));
     props.insert(
         "truncationReasons".into(),
@@ -129,7 +152,9 @@ fn cut_units(s: &str, max: usize) -> (String, bool) {
 
 pub fn observe(mut args: Args) -> Result<Value, ToolError> {
     args.allow(&["targetId"]);
-    let limit = args.opt_u32("limit", 1, MAX_LIMIT)?.unwrap_or(DEFAULT_LIMIT);
+    let limit = args
+        .opt_u32("limit", 1, MAX_LIMIT)?
+        .unwrap_or(DEFAULT_LIMIT);
     args.finish()?;
 
     let snapshot = page_read::accessibility_tree(MAX_DEPTH, NODE_BUDGET)?;
@@ -141,6 +166,8 @@ pub fn observe(mut args: Args) -> Result<Value, ToolError> {
         reasons: [false; 4],
     };
     budget.reasons[Budget::DEPTH] = snapshot.depth_limited;
+    // The host stopped reading nodes: some elements were never seen.
+    budget.reasons[Budget::ELEMENT] = snapshot.node_limited;
 
     let mut elements: Vec<Value> = Vec::new();
     let mut mapping: Vec<ObservedElement> = Vec::new();
@@ -170,7 +197,10 @@ pub fn observe(mut args: Args) -> Result<Value, ToolError> {
         budget.text_units += units;
         budget.bytes += size;
         let handle = node.handle.ok_or_else(|| invalid("node without handle"))?;
-        mapping.push(ObservedElement { ref_: reference as u32, handle });
+        mapping.push(ObservedElement {
+            ref_: reference as u32,
+            handle,
+        });
         elements.push(el);
     }
 
@@ -179,7 +209,7 @@ pub fn observe(mut args: Args) -> Result<Value, ToolError> {
     Ok(json!({
         "observationId": observation_id,
         "title": title,
-        "url": snapshot.info.url,
+        "url": cut_units(&snapshot.info.url, URL_UNITS).0,
         "elements": elements,
         "truncated": !reasons.is_empty(),
         "truncationReasons": reasons,

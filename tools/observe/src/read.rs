@@ -10,7 +10,10 @@ const MAX_CHARS: u32 = 1_000_000;
 
 pub fn spec() -> ToolSpec {
     let mut props = Map::new();
-    props.insert("text".into(), json!({"type": "string", "x-browser-pilot-sensitivity": ["browser_data"]}));
+    props.insert(
+        "text".into(),
+        json!({"type": "string", "x-browser-pilot-sensitivity": ["browser_data"]}),
+    );
     props.insert("truncated".into(), json!({"type": "boolean"}));
     ToolSpec::read(
         "browser.read",
@@ -37,7 +40,9 @@ pub fn read(mut args: Args) -> Result<Value, ToolError> {
     args.allow(&["targetId"]);
     let observation = args.opt_str("observationId")?;
     let reference = args.opt_ref("ref")?;
-    let max_chars = args.opt_u32("maxChars", 1, MAX_CHARS)?.unwrap_or(DEFAULT_CHARS);
+    let max_chars = args
+        .opt_u32("maxChars", 1, MAX_CHARS)?
+        .unwrap_or(DEFAULT_CHARS);
     args.finish()?;
     let node = match (observation, reference) {
         (None, None) => None,

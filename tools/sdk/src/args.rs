@@ -17,10 +17,14 @@ impl Args {
         let value: Value = if input.trim().is_empty() {
             Value::Object(Map::new())
         } else {
-            serde_json::from_str(input).map_err(|e| invalid(format!("arguments are not JSON: {e}")))?
+            serde_json::from_str(input)
+                .map_err(|e| invalid(format!("arguments are not JSON: {e}")))?
         };
         match value {
-            Value::Object(map) => Ok(Self { map, seen: BTreeSet::new() }),
+            Value::Object(map) => Ok(Self {
+                map,
+                seen: BTreeSet::new(),
+            }),
             _ => Err(invalid("arguments must be a JSON object")),
         }
     }
@@ -48,7 +52,8 @@ impl Args {
 
     /// A required string.
     pub fn str(&mut self, key: &str) -> Result<String, ToolError> {
-        self.opt_str(key)?.ok_or_else(|| invalid(format!("`{key}` is required")))
+        self.opt_str(key)?
+            .ok_or_else(|| invalid(format!("`{key}` is required")))
     }
 
     /// An optional boolean.
@@ -70,12 +75,15 @@ impl Args {
             .as_u64()
             .filter(|n| *n >= u64::from(min) && *n <= u64::from(max))
             .ok_or_else(|| invalid(format!("`{key}` must be an integer from {min} to {max}")))?;
-        u32::try_from(n).map(Some).map_err(|_| invalid(format!("`{key}` is out of range")))
+        u32::try_from(n)
+            .map(Some)
+            .map_err(|_| invalid(format!("`{key}` is out of range")))
     }
 
     /// A required ref: a positive integer (a numeric string is accepted).
     pub fn ref_number(&mut self, key: &str) -> Result<u32, ToolError> {
-        self.opt_ref(key)?.ok_or_else(|| invalid(format!("`{key}` is required")))
+        self.opt_ref(key)?
+            .ok_or_else(|| invalid(format!("`{key}` is required")))
     }
 
     /// An optional ref: a positive integer (a numeric string is accepted).
@@ -97,12 +105,19 @@ impl Args {
 
     /// Fail on any field no getter asked for.
     pub fn finish(self) -> Result<(), ToolError> {
-        let unknown: Vec<&String> = self.map.keys().filter(|k| !self.seen.contains(*k)).collect();
+        let unknown: Vec<&String> = self
+            .map
+            .keys()
+            .filter(|k| !self.seen.contains(*k))
+            .collect();
         if unknown.is_empty() {
             Ok(())
         } else {
             let names: Vec<&str> = unknown.iter().map(|s| s.as_str()).collect();
-            Err(invalid(format!("unknown argument(s): {}", names.join(", "))))
+            Err(invalid(format!(
+                "unknown argument(s): {}",
+                names.join(", ")
+            )))
         }
     }
 }

@@ -39,11 +39,7 @@ pub trait Component {
     /// The tools this component offers.
     fn specs() -> Vec<ToolSpec>;
     /// Run tool `name` with parsed arguments.
-    fn call(
-        ctx: &CallContext,
-        name: &str,
-        args: Args,
-    ) -> Result<serde_json::Value, ToolError>;
+    fn call(ctx: &CallContext, name: &str, args: Args) -> Result<serde_json::Value, ToolError>;
 }
 
 /// Build an `invalid-argument` error.

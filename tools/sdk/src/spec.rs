@@ -78,6 +78,9 @@ pub fn with_common(mut props: serde_json::Map<String, Value>) -> serde_json::Map
     for key in ["workspaceId", "leaseId", "targetId", "url", "origin"] {
         props.insert(key.to_string(), serde_json::json!({"type": "string"}));
     }
-    props.insert("generation".to_string(), serde_json::json!({"type": "integer"}));
+    props.insert(
+        "generation".to_string(),
+        serde_json::json!({"type": "integer"}),
+    );
     props
 }
