@@ -251,10 +251,25 @@ async fn direct_cdp(url: &str, iterations: usize, home: &Path) -> BpResult<Vec<V
         let t = Instant::now();
         cdp.call("DOM.focus", s, json!({"backendNodeId": field}))
             .await?;
+        // Clear as `bp type --clear` does: Control+A, Backspace.
+        for key in [
+            json!({"type": "rawKeyDown", "key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65, "modifiers": 2, "commands": ["selectAll"]}),
+            json!({"type": "keyUp", "key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65, "modifiers": 2}),
+            json!({"type": "rawKeyDown", "key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8}),
+            json!({"type": "keyUp", "key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8}),
+        ] {
+            cdp.call("Input.dispatchKeyEvent", s, key).await?;
+        }
         cdp.call("Input.insertText", s, json!({"text": "Ada"}))
             .await?;
         out[2].push(ms(t.elapsed()));
         let t = Instant::now();
+        cdp.call(
+            "DOM.scrollIntoViewIfNeeded",
+            s,
+            json!({"backendNodeId": button}),
+        )
+        .await?;
         let quads = cdp
             .call("DOM.getContentQuads", s, json!({"backendNodeId": button}))
             .await?;
@@ -264,7 +279,11 @@ async fn direct_cdp(url: &str, iterations: usize, home: &Path) -> BpResult<Vec<V
             .flatten()
             .filter_map(Value::as_f64)
             .collect();
-        let (x, y) = ((q[0] + q[4]) / 2.0, (q[1] + q[5]) / 2.0);
+        let (Some(x0), Some(y0), Some(x2), Some(y2)) = (q.first(), q.get(1), q.get(4), q.get(5))
+        else {
+            return Err(BpError::internal("the button has no box"));
+        };
+        let (x, y) = ((x0 + x2) / 2.0, (y0 + y2) / 2.0);
         for kind in ["mousePressed", "mouseReleased"] {
             cdp.call(
                 "Input.dispatchMouseEvent",

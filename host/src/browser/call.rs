@@ -231,6 +231,12 @@ impl TargetCall {
         })
     }
 
+    pub fn document_state(&self) -> BpResult<(u64, bool)> {
+        self.check()?;
+        let (doc_gen, _, dialog_open, _) = self.doc();
+        Ok((doc_gen, dialog_open))
+    }
+
     pub async fn accessibility_tree(
         &mut self,
         max_depth: u32,

@@ -52,6 +52,10 @@ impl page_read::Host for HostState {
         typed(self.target()?.current_page().await)
     }
 
+    async fn document_state(&mut self) -> Res<(u64, bool)> {
+        typed(self.target()?.document_state())
+    }
+
     async fn accessibility_tree(&mut self, max_depth: u32, max_nodes: u32) -> Res<AxSnapshot> {
         typed(
             self.target()?

@@ -143,12 +143,12 @@ pub fn pinned_steps<F>(action: &str, steps: &[&str], mut run: F) -> Result<u32, 
 where
     F: FnMut(usize) -> Result<(), ToolError>,
 {
-    let start = page_read::current_page()?;
+    let (start_generation, _) = page_read::document_state()?;
     for (i, step) in steps.iter().enumerate() {
         if i > 0 {
-            let now = page_read::current_page()?;
-            if now.document_generation != start.document_generation || now.dialog_open {
-                let reason = if now.dialog_open {
+            let (generation, dialog_open) = page_read::document_state()?;
+            if generation != start_generation || dialog_open {
+                let reason = if dialog_open {
                     StaleReason::NotFound
                 } else {
                     StaleReason::Navigation

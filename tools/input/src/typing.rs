@@ -58,8 +58,8 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
     if !before.editable {
         return Err(not_verified("not_editable"));
     }
-    let start = page_read::current_page()?;
-    if start.dialog_open {
+    let (start_generation, dialog_open) = page_read::document_state()?;
+    if dialog_open {
         return Err(not_verified("dialog_open"));
     }
 
@@ -107,8 +107,8 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
     };
     if submit {
         signals.push("submitted");
-        let end = page_read::current_page()?;
-        if end.document_generation != start.document_generation {
+        let (end_generation, _) = page_read::document_state()?;
+        if end_generation != start_generation {
             signals.push("navigation");
         }
     }
