@@ -86,6 +86,13 @@ pub enum Command {
         #[command(subcommand)]
         command: BrokerCommand,
     },
+    /// Speak JSON-RPC 2.0 on stdin/stdout for an embedding agent product,
+    /// relayed to the per-user broker (started if needed).
+    Bridge {
+        /// Use stdin/stdout (the only transport).
+        #[arg(long, required = true)]
+        stdio: bool,
+    },
     /// Measure the one-shot workflow against direct CDP (prints numbers).
     Bench {
         /// Workflow repetitions.

@@ -3,7 +3,7 @@
 
 mod args;
 mod bench;
-mod commands;
+mod bridge;mod commands;
 mod output;
 mod session;
 

@@ -45,7 +45,6 @@ impl Client {
         .map_err(|_| BpError::internal("the broker did not answer its health check"))??;
         Ok(client)
     }
-
     /// Send a request and wait for its response (skipping notifications).
     pub async fn request(&mut self, method: &str, params: Value) -> BpResult<Value> {
         let id = self.next_id;

@@ -7,7 +7,7 @@ use crate::browser::call::{CallSetup, Caller, LeaseGuard, TargetCall};
 use crate::error::{BpError, BpResult, Code};
 use crate::runtime::bindings::types::CallContext;
 use serde_json::{json, Value};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Who is calling, already authorised.
@@ -40,14 +40,24 @@ pub fn raw_target(st: &mut State, scope: &CallScope, public: &str) -> BpResult<S
     })
 }
 
-/// Run a tool for an authorised caller.
-pub async fn run(broker: &Arc<Broker>, scope: &CallScope, name: &str, args: Value) -> Outcome {
+/// Run a tool for an authorised caller. `dispatched` is set immediately
+/// before the first browser mutation.
+pub async fn run(
+    broker: &Arc<Broker>,
+    scope: &CallScope,
+    name: &str,
+    args: Value,
+    dispatched: Arc<AtomicBool>,
+) -> Outcome {
     if super::native::is_native(name) {
         let result = super::native::call(broker, scope, name, &args).await;
-        let dispatched = result.is_ok();
-        return Outcome { result, dispatched };
+        let touched = result.is_ok() && broker.runtime_native_mutates(name);
+        return Outcome {
+            result,
+            dispatched: touched,
+        };
     }
-    match run_component_inner(broker, scope, name, args).await {
+    match run_component_inner(broker, scope, name, args, dispatched).await {
         Ok((value, dispatched)) => Outcome {
             result: Ok(value),
             dispatched,
@@ -66,7 +76,7 @@ pub async fn run_component(
     name: &str,
     args: Value,
 ) -> BpResult<Value> {
-    run_component_inner(broker, scope, name, args)
+    run_component_inner(broker, scope, name, args, Arc::new(AtomicBool::new(false)))
         .await
         .map(|(v, _)| v)
         .map_err(|(e, _)| e)
@@ -77,6 +87,7 @@ async fn run_component_inner(
     scope: &CallScope,
     name: &str,
     mut args: Value,
+    dispatched: Arc<AtomicBool>,
 ) -> Result<(Value, bool), (BpError, bool)> {
     let fail = |e: BpError| (e, false);
     // Policy first: a denied tool is refused before anything reaches CDP.
@@ -144,6 +155,12 @@ async fn run_component_inner(
         .with(&raw, |t| t.lane.clone())
         .ok_or_else(|| fail(BpError::stale("target_closed")))?;
     let _turn = lane.lock().await;
+    // Cancelled or expired while it waited for the target.
+    broker
+        .state()
+        .commands
+        .start(&scope.command_id)
+        .map_err(fail)?;
     let session = conn.attach(&raw).await.map_err(fail)?;
 
     let guard_broker = broker.clone();
@@ -174,9 +191,10 @@ async fn run_component_inner(
             lease_id: scope.lease_id.clone(),
         },
         lease_guard,
+        dispatched: dispatched.clone(),
     })
     .map_err(fail)?;
-    let dispatched = call.dispatched.clone();
+
     let ctx = CallContext {
         command_id: scope.command_id.clone(),
         deadline_ms: broker.runtime.call_budget_ms(),

@@ -1,12 +1,15 @@
 //! The broker: owns the browser connection, workspaces, leases,
 //! observations and the component runtime, and serves JSON-RPC on an
 //! owner-only local socket.
-
+mod calls;
+mod commands;
 mod dispatch;
+mod events;
 pub mod locator;
 pub mod native;
 pub mod rpc;
 mod server;
+mod signals;
 pub mod state;
 
 use crate::browser::connection::BrowserConn;
@@ -44,17 +47,21 @@ pub struct Broker {
     connections: AtomicU64,
     /// CDP commands sent by connections that have since closed.
     retired_commands: AtomicU64,
+    /// Every published event, for the connections of its principal.
+    pub events: tokio::sync::broadcast::Sender<state::Notification>,
 }
 
 impl Broker {
     pub fn new(paths: Paths, runtime: Runtime) -> Arc<Self> {
+        let (events, _) = tokio::sync::broadcast::channel(1024);
         Arc::new(Self {
+            state: Mutex::new(State::new(events.clone())),
+            events,
             paths,
             runtime,
             browser: RwLock::new(None),
             connect_lock: tokio::sync::Mutex::new(()),
             generation: Arc::new(AtomicU64::new(0)),
-            state: Mutex::new(State::default()),
             observations: Arc::new(Observations::default()),
             started: Instant::now(),
             shutdown: Notify::new(),
@@ -94,6 +101,13 @@ impl Broker {
             .as_ref()
             .map_or(0, |b| b.cdp.commands_sent());
         live + self.retired_commands.load(Ordering::Relaxed)
+    }
+
+    /// Whether a broker-native tool changes browser state.
+    pub fn runtime_native_mutates(&self, name: &str) -> bool {
+        native::manifest()
+            .iter()
+            .any(|t| t["name"] == name && t["mutates"] == true)
     }
 
     /// Drop the browser connection (and a broker-owned browser with it).

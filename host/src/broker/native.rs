@@ -218,6 +218,7 @@ async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
         );
     }
     let next_gen = broker.generation() + 1;
+    let (signals, signal_rx) = tokio::sync::mpsc::unbounded_channel();
     let conn = if let Some(opts) = launch_opts {
         only_keys(opts, &["headless", "executable"])?;
         let headless = match opts.get("headless") {
@@ -228,16 +229,18 @@ async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
         let exe = str_arg(opts, "executable")?.map(std::path::PathBuf::from);
         let launched = launch::launch(exe, headless, &broker.paths.profiles).await?;
         let ws = launched.ws_url.clone();
-        BrowserConn::open(&ws, Some(launched), next_gen).await?
+        BrowserConn::open(&ws, Some(launched), next_gen, signals).await?
     } else {
         let ws = launch::resolve_endpoint(endpoint.unwrap_or_default()).await?;
-        BrowserConn::open(&ws, None, next_gen).await?
+        BrowserConn::open(&ws, None, next_gen, signals).await?
     };
     // The generation advances only once the connection is up.
     broker.generation.store(next_gen, Ordering::SeqCst);
     broker.drop_browser().await;
     let conn = Arc::new(conn);
     *broker.browser.write().await = Some(conn.clone());
+    tokio::spawn(super::signals::pump(broker.clone(), signal_rx));
+    super::signals::connection_restored(broker, next_gen);
     Ok(json!({"connection": connection_state(broker, Some(&conn))}))
 }
 

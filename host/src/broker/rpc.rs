@@ -1,6 +1,6 @@
-//! JSON-RPC methods of the broker socket.
+//! JSON-RPC methods of the broker socket (shared by the one-shot CLI and
+//! `bp bridge --stdio`). `tools/call` lives in [`super::calls`].
 
-use super::dispatch::{self, CallScope};
 use super::state::DEFAULT_LEASE_TTL;
 use super::{Broker, PROTOCOL_MAX, PROTOCOL_MIN, VERSION};
 use crate::error::{BpError, BpResult, Code};
@@ -10,23 +10,52 @@ use std::time::Duration;
 
 /// Principal of the one-shot CLI.
 pub const CLI_PRINCIPAL: &str = "browser-pilot-cli";
-/// Largest message accepted on the socket.
+/// Largest message the service accepts or sends.
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+/// Smallest limit a client may negotiate.
+const MIN_NEGOTIATED_BYTES: u64 = 64 * 1024;
 
 /// Per-connection protocol state.
 pub struct Connection {
     pub id: String,
     pub principal: Option<String>,
+    /// Negotiated limits (service ceilings until `initialize` lowers them).
+    pub max_message: usize,
+    pub max_result: usize,
 }
 
-fn str_param<'a>(params: &'a Value, key: &str) -> BpResult<&'a str> {
+impl Connection {
+    pub fn new() -> Self {
+        Self {
+            id: crate::ids::new_id("conn"),
+            principal: None,
+            max_message: MAX_MESSAGE_BYTES,
+            max_result: MAX_MESSAGE_BYTES,
+        }
+    }
+
+    /// The principal, or `not_initialized`.
+    pub fn principal(&self) -> BpResult<String> {
+        self.principal
+            .clone()
+            .ok_or_else(|| BpError::new(Code::NotInitialized, "call `initialize` first"))
+    }
+}
+
+impl Default for Connection {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+pub(super) fn str_param<'a>(params: &'a Value, key: &str) -> BpResult<&'a str> {
     params
         .get(key)
         .and_then(Value::as_str)
         .ok_or_else(|| BpError::invalid(format!("`{key}` is required")))
 }
 
-fn opt_str<'a>(params: &'a Value, key: &str) -> Option<&'a str> {
+pub(super) fn opt_str<'a>(params: &'a Value, key: &str) -> Option<&'a str> {
     params.get(key).and_then(Value::as_str)
 }
 
@@ -43,7 +72,15 @@ fn unix_ms(at: std::time::Instant) -> u64 {
     (now + left).as_millis() as u64
 }
 
-/// Handle one request.
+/// Methods that may overtake a pending `tools/call` on the same connection.
+pub fn overtakes(method: &str) -> bool {
+    matches!(
+        method,
+        "commands/get" | "commands/cancel" | "events/poll" | "leases/heartbeat" | "broker/status"
+    )
+}
+
+/// Handle one request other than `tools/call`.
 pub async fn handle(
     broker: &Arc<Broker>,
     conn: &mut Connection,
@@ -56,102 +93,50 @@ pub async fn handle(
             result["browser"] = browser_state(broker).await;
             Ok(result)
         }
-        "broker/status" => status(broker).await,
-        "broker/stop" => {
-            broker.shutdown.notify_one();
-            Ok(json!({"stopping": true}))
-        }
-        _ => {
-            let principal = conn
-                .principal
-                .clone()
-                .ok_or_else(|| BpError::new(Code::NotInitialized, "call `initialize` first"))?;
-            handle_initialized(broker, &principal, method, params).await
-        }
-    }
+        // Owner-level daemon management (the socket is owner-only).
+        "broker/status" | "broker/stop" => handle_initialized(broker, "", method, params).await,
+        _ => handle_initialized(broker, &conn.principal()?, method, params).await,}
 }
 
-fn initialize(conn: &mut Connection, params: &Value) -> BpResult<Value> {
-    let name = params["client"]["name"]
-        .as_str()
-        .filter(|n| !n.is_empty())
-        .unwrap_or("anonymous");
-    let min = params["protocol"]["min"].as_str().unwrap_or(PROTOCOL_MIN);
-    let max = params["protocol"]["max"].as_str().unwrap_or(min);
-    let (Some(cmin), Some(cmax)) = (parse_version(min), parse_version(max)) else {
-        return Err(BpError::invalid(
-            "`protocol.min` and `protocol.max` must look like 1.0",
-        ));
-    };
-    let (smin, smax) = ((1, 0), (1, 1));
-    let lo = cmin.max(smin);
-    let hi = cmax.min(smax);
-    if lo > hi {
-        return Err(BpError::new(Code::ProtocolIncompatible, "no protocol version in common").with_context(json!({
-            "client": {"min": min, "max": max}, "service": {"min": PROTOCOL_MIN, "max": PROTOCOL_MAX}})));
-    }
-    conn.principal = Some(name.to_string());
-    Ok(json!({
-        "service": {"version": VERSION},
-        "executable": {"version": VERSION},
-        "protocolVersion": format!("{}.{}", hi.0, hi.1),
-        "capabilities": {"supported": [], "granted": []},
-        "broker": {"processId": std::process::id(), "connectionId": conn.id},
-        "limits": {"maxMessageBytes": MAX_MESSAGE_BYTES, "maxResultBytes": MAX_MESSAGE_BYTES},
-    }))
-}
-
-async fn browser_state(broker: &Arc<Broker>) -> Value {
-    match broker.browser().await {
-        Ok(b) => {
-            json!({"state": "connected", "generation": broker.generation(), "launched": b.launched.is_some(),
-                        "browserPid": b.launched.as_ref().and_then(|l| l.pid())})
-        }
-        Err(_) => json!({"state": "disconnected", "generation": broker.generation()}),
-    }
-}
-
-async fn status(broker: &Arc<Broker>) -> BpResult<Value> {
-    let browser = browser_state(broker).await;
-    Ok(json!({
-        "pid": std::process::id(),
-        "version": VERSION,
-        "protocol": {"min": PROTOCOL_MIN, "max": PROTOCOL_MAX},
-        "uptimeMs": broker.started.elapsed().as_millis() as u64,
-        "socket": broker.paths.socket,
-        "browser": browser,
-        "cdpCommandsSent": broker.cdp_commands_sent().await,
-        "runtime": broker.runtime.describe(),
-    }))
-}
-
-async fn handle_initialized(
+/// Methods that need no connection state besides the principal (these run
+/// concurrently with the connection's ordered calls).
+pub async fn handle_initialized(
     broker: &Arc<Broker>,
     principal: &str,
     method: &str,
     params: Value,
 ) -> BpResult<Value> {
     match method {
+        "broker/status" => status(broker).await,
+        "broker/stop" => {
+            broker.shutdown.notify_one();
+            Ok(json!({"stopping": true}))
+        }
         "tools/list" => {
             let mut tools = super::native::manifest();
             tools.extend(broker.runtime.manifest());
             Ok(json!({"tools": tools}))
         }
-        "tools/call" => tools_call(broker, principal, params).await,
         "workspaces/create" => {
             let label = opt_str(&params, "label").map(str::to_string);
-            let id = broker
-                .state()
-                .create_workspace(principal, opt_str(&params, "key"), label);
-            Ok(json!({"workspaceId": id, "eventCursor": "0"}))
+            let mut st = broker.state();
+            let id = st.create_workspace(principal, opt_str(&params, "key"), label);
+            Ok(json!({"workspaceId": id, "eventCursor": st.cursor(&id)}))
         }
         "workspaces/get" => {
             let id = str_param(&params, "workspaceId")?;
             let mut st = broker.state();
+            let cursor = st.cursor(id);
+            let leases: Vec<String> = st
+                .leases
+                .values()
+                .filter(|l| l.workspace_id == id)
+                .map(|l| l.id.clone())
+                .collect();
             let ws = st.workspace(principal, id)?;
             Ok(
                 json!({"workspaceId": ws.id, "label": ws.label, "targets": ws.targets.keys().collect::<Vec<_>>(),
-                      "currentTarget": ws.current_target, "eventCursor": "0"}),
+                      "currentTarget": ws.current_target, "leases": leases, "eventCursor": cursor}),
             )
         }
         "workspaces/release" => {
@@ -185,7 +170,7 @@ async fn handle_initialized(
                 .leases
                 .get(id)
                 .map(|l| l.workspace_id.clone())
-                .ok_or_else(|| BpError::new(Code::LeaseExpired, "no such lease"))?;
+                .ok_or_else(|| BpError::new(Code::LeaseExpired, "the lease has expired"))?;
             let lease = st.live_lease(principal, &ws, id)?;
             lease.expires = std::time::Instant::now() + lease.ttl;
             Ok(json!({"expiresAt": unix_ms(lease.expires)}))
@@ -196,58 +181,117 @@ async fn handle_initialized(
                 .release_lease(principal, str_param(&params, "leaseId")?)?;
             Ok(json!({"released": true}))
         }
+        "commands/get" | "commands/cancel" => {
+            let id = str_param(&params, "commandId")?;
+            let ws = opt_str(&params, "workspaceId");
+            let mut st = broker.state();
+            if method == "commands/get" {
+                st.commands.get(principal, id, ws)
+            } else {
+                st.commands.cancel(principal, id, ws)
+            }
+        }
+        "events/poll" => {
+            let ws = str_param(&params, "workspaceId")?;
+            let cursor = str_param(&params, "cursor")?;
+            let limit = params.get("limit").and_then(Value::as_u64).unwrap_or(100) as usize;
+            let mut st = broker.state();
+            st.workspace(principal, ws)?;
+            let journal = st.journals.entry(ws.to_string()).or_default();
+            journal.poll(cursor, limit)
+        }
         "shutdown" => Ok(json!({})),
         other => Err(BpError::invalid(format!("unknown method `{other}`"))
             .with_context(json!({"method": other}))),
     }
 }
 
-async fn tools_call(broker: &Arc<Broker>, principal: &str, params: Value) -> BpResult<Value> {
-    let name = str_param(&params, "name")?.to_string();
-    let ws = str_param(&params, "workspaceId")?.to_string();
-    let lease = str_param(&params, "leaseId")?.to_string();
-    let command_id = opt_str(&params, "commandId")
-        .map(str::to_string)
-        .unwrap_or_else(|| crate::ids::new_id("cmd"));
-    let idempotency_key = opt_str(&params, "idempotencyKey")
-        .map(str::to_string)
-        .unwrap_or_else(|| command_id.clone());
-    let args = params.get("arguments").cloned().unwrap_or(Value::Null);
-    let scope = CallScope {
-        principal: principal.to_string(),
-        workspace_id: ws.clone(),
-        lease_id: lease.clone(),
-        compat: principal == CLI_PRINCIPAL,
-        command_id: command_id.clone(),
+fn initialize(conn: &mut Connection, params: &Value) -> BpResult<Value> {
+    if conn.principal.is_some() {
+        return Err(BpError::invalid(
+            "`initialize` was already called on this connection",
+        ));
+    }
+    let name = params["client"]["name"]
+        .as_str()
+        .filter(|n| !n.is_empty())
+        .unwrap_or("anonymous");
+    if name.len() > 128 {
+        return Err(BpError::invalid(
+            "`client.name` is longer than 128 characters",
+        ));
+    }
+    let min = params["protocol"]["min"].as_str().unwrap_or(PROTOCOL_MIN);
+    let max = params["protocol"]["max"].as_str().unwrap_or(min);
+    let (Some(cmin), Some(cmax)) = (parse_version(min), parse_version(max)) else {
+        return Err(BpError::invalid(
+            "`protocol.min` and `protocol.max` must look like 1.0",
+        ));
     };
-    let authorised = broker
-        .state()
-        .live_lease(principal, &ws, &lease)
-        .map(|_| ());
-    let outcome = match authorised {
-        Ok(()) => dispatch::run(broker, &scope, &name, args).await,
-        Err(e) => dispatch::Outcome {
-            result: Err(e),
-            dispatched: false,
-        },
-    };
-    let mutates = broker
-        .runtime
-        .tool(&name)
-        .map(|t| t.info.mutates)
-        .unwrap_or(true);
-    let state = match &outcome.result {
-        Ok(_) => "completed",
-        Err(e) if e.code == Code::UnknownOutcome => "unknown_outcome",
-        Err(e) if outcome.dispatched && mutates && e.code == Code::InternalError => {
-            "unknown_outcome"
+    let (smin, smax) = ((1, 0), (1, 1));
+    let lo = cmin.max(smin);
+    let hi = cmax.min(smax);
+    if lo > hi || cmin > cmax {
+        return Err(BpError::new(Code::ProtocolIncompatible, "no protocol version in common").with_context(json!({
+            "client": {"min": min, "max": max}, "service": {"min": PROTOCOL_MIN, "max": PROTOCOL_MAX}})));
+    }
+    // Protocol 1.1 lets the client lower the transport limits.
+    if hi >= (1, 1) {
+        let lower = |key: &str, current: usize| -> BpResult<usize> {
+            match params["limits"].get(key) {
+                None | Some(Value::Null) => Ok(current),
+                Some(v) => {
+                    let n = v
+                        .as_u64()
+                        .filter(|n| *n >= MIN_NEGOTIATED_BYTES)
+                        .ok_or_else(|| BpError::invalid(format!("`limits.{key}` must be an integer of at least {MIN_NEGOTIATED_BYTES}")))?;
+                    Ok(current.min(usize::try_from(n).unwrap_or(usize::MAX)))
+                }
+            }
+        };
+        conn.max_message = lower("maxMessageBytes", conn.max_message)?;
+        conn.max_result = lower("maxResultBytes", conn.max_result)?;
+    }
+    let requested: Vec<&str> = params["capabilities"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    conn.principal = Some(name.to_string());
+    Ok(json!({
+        "service": {"version": VERSION},
+        "executable": {"version": VERSION},
+        "protocolVersion": format!("{}.{}", hi.0, hi.1),
+        // No optional capability (such as developer.eval) exists yet, so
+        // nothing requested can be granted.
+        "capabilities": {"supported": [], "requested": requested, "granted": []},
+        "broker": {"processId": std::process::id(), "connectionId": conn.id},
+        "limits": {"maxMessageBytes": conn.max_message, "maxResultBytes": conn.max_result},
+    }))
+}
+
+async fn browser_state(broker: &Arc<Broker>) -> Value {
+    match broker.browser().await {
+        Ok(b) => {
+            json!({"state": "connected", "generation": broker.generation(), "launched": b.launched.is_some(),
+                        "browserPid": b.launched.as_ref().and_then(|l| l.pid())})
         }
-        Err(_) => "failed",
-    };
-    let command =
-        json!({"commandId": command_id, "state": state, "idempotencyKey": idempotency_key});
-    Ok(match outcome.result {
-        Ok(result) => json!({"command": command, "result": result}),
-        Err(e) => json!({"command": command, "error": e.to_json()}),
-    })
+        Err(_) => json!({"state": "disconnected", "generation": broker.generation()}),
+    }
+}
+
+async fn status(broker: &Arc<Broker>) -> BpResult<Value> {
+    let browser = browser_state(broker).await;
+    Ok(json!({
+        "pid": std::process::id(),
+        "version": VERSION,
+        "protocol": {"min": PROTOCOL_MIN, "max": PROTOCOL_MAX},
+        "uptimeMs": broker.started.elapsed().as_millis() as u64,
+        "socket": broker.paths.socket,
+        "browser": browser,
+        "connections": broker.connections.load(std::sync::atomic::Ordering::Relaxed),
+        "cdpCommandsSent": broker.cdp_commands_sent().await,
+        "runtime": broker.runtime.describe(),
+    }))
 }

@@ -1,6 +1,7 @@
 //! The owner-only local socket: accept connections from the same user and
 //! speak newline-delimited JSON-RPC 2.0 on them.
 
+use super::calls::{self, Intake, PendingCall};
 use super::locator::{Locator, LOCATOR_VERSION};
 use super::rpc::{self, Connection, MAX_MESSAGE_BYTES};
 use super::{Broker, PROTOCOL_MAX, PROTOCOL_MIN, VERSION};
@@ -10,9 +11,11 @@ use interprocess::local_socket::traits::tokio::Listener as _;
 use interprocess::local_socket::{GenericFilePath, ListenerOptions, ToFsName};
 use interprocess::os::unix::local_socket::ListenerOptionsExt as _;
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
 
 /// Serve until `broker/stop` (or a signal). Refuses to start when a live
 /// broker already answers on the socket.
@@ -108,8 +111,46 @@ fn same_user(stream: &Stream) -> bool {
         .is_some_and(|uid| uid == me)
 }
 
+/// Calls a connection may have accepted but not yet run.
+const MAX_PENDING_CALLS: usize = 64;
+
 fn rpc_error(id: &Value, code: i64, e: &BpError) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": e.message, "data": e.to_json()}}).to_string()
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": e.message, "data": e.to_json()}})
+        .to_string()
+}
+
+fn error_code(e: &BpError) -> i64 {
+    match e.code {
+        Code::InvalidArgument
+            if e.context
+                .as_ref()
+                .is_some_and(|c| c.get("method").is_some()) =>
+        {
+            -32601
+        }
+        Code::InvalidArgument => -32602,
+        _ => -32000,
+    }
+}
+
+/// A JSON-RPC response, or `result_too_large` when it exceeds the
+/// connection's negotiated result size.
+fn response(id: &Value, result: BpResult<Value>, max_result: usize) -> String {
+    match result {
+        Ok(result) => {
+            let line = json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
+            if line.len() > max_result {
+                let e = BpError::new(
+                    Code::ResultTooLarge,
+                    format!("the result exceeds {max_result} bytes"),
+                );
+                rpc_error(id, -32000, &e)
+            } else {
+                line
+            }
+        }
+        Err(e) => rpc_error(id, error_code(&e), &e),
+    }
 }
 
 async fn serve_connection(broker: Arc<Broker>, stream: Stream) {
@@ -117,103 +158,173 @@ async fn serve_connection(broker: Arc<Broker>, stream: Stream) {
         tracing::warn!("refused a connection from another user");
         return;
     }
-    broker
-        .connections
-        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let mut conn = Connection {
-        id: crate::ids::new_id("conn"),
-        principal: None,
+    broker.connections.fetch_add(1, Ordering::Relaxed);
+    let max_result = Arc::new(AtomicUsize::new(MAX_MESSAGE_BYTES));
+    let (out_tx, mut out_rx) = mpsc::channel::<String>(1024);
+    let (call_tx, mut call_rx) = mpsc::channel::<(Value, Box<PendingCall>)>(MAX_PENDING_CALLS);
+
+    let writer = async {
+        let mut w = &stream;
+        while let Some(mut line) = out_rx.recv().await {
+            line.push('\n');
+            if w.write_all(line.as_bytes()).await.is_err() {
+                break;
+            }
+        }
     };
-    let mut reader = BufReader::new(&stream);
-    let mut writer = &stream;
+    let worker_out = out_tx.clone();
+    let worker_broker = broker.clone();
+    let worker_max = max_result.clone();
+    // Calls run one at a time, in the order they arrived.
+    let worker = async move {
+        while let Some((id, call)) = call_rx.recv().await {
+            let reply = calls::execute(&worker_broker, *call).await;
+            let line = response(&id, Ok(reply), worker_max.load(Ordering::Relaxed));
+            if worker_out.send(line).await.is_err() {
+                break;
+            }
+        }
+    };
+    let reader = read_requests(&broker, &stream, out_tx, call_tx, max_result.clone());
+    tokio::join!(reader, worker, writer);
+    broker.connections.fetch_sub(1, Ordering::Relaxed);
+}
+
+async fn read_requests(
+    broker: &Arc<Broker>,
+    stream: &Stream,
+    out: mpsc::Sender<String>,
+    calls_tx: mpsc::Sender<(Value, Box<PendingCall>)>,
+    max_result: Arc<AtomicUsize>,
+) {
+    let mut conn = Connection::new();
+    let mut reader = BufReader::new(stream);
     let mut line = Vec::new();
+    let mut forwarder: Option<tokio::task::JoinHandle<()>> = None;
     loop {
         line.clear();
-        let limit = (MAX_MESSAGE_BYTES + 1) as u64;
+        let limit = (conn.max_message + 1) as u64;
         match (&mut reader).take(limit).read_until(b'\n', &mut line).await {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        let (reply, fatal) = if line.len() > MAX_MESSAGE_BYTES && !line.ends_with(b"\n") {
+        if line.len() > conn.max_message && !line.ends_with(b"\n") {
             let e = BpError::new(
                 Code::ResultTooLarge,
-                format!("message larger than {MAX_MESSAGE_BYTES} bytes"),
+                format!("message larger than {} bytes", conn.max_message),
             );
-            (Some(rpc_error(&Value::Null, -32600, &e)), true)
-        } else {
-            handle_line(&broker, &mut conn, &line).await
-        };
-        if let Some(reply) = reply {
-            let mut bytes = reply.into_bytes();
-            bytes.push(b'\n');
-            if writer.write_all(&bytes).await.is_err() {
+            let _ = out.send(rpc_error(&Value::Null, -32600, &e)).await;
+            break;
+        }
+        let text = String::from_utf8_lossy(&line);
+        if text.trim().is_empty() {
+            continue;
+        }
+        let msg: Value = match serde_json::from_str(text.trim()) {
+            Ok(v) => v,
+            Err(e) => {
+                let err = BpError::invalid(format!("parse error: {e}"));
+                let _ = out.send(rpc_error(&Value::Null, -32700, &err)).await;
                 break;
             }
+        };
+        let id = msg.get("id").cloned().unwrap_or(Value::Null);
+        let is_request = msg.get("id").is_some();
+        let Some(method) = msg
+            .get("method")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+        else {
+            let _ = out
+                .send(rpc_error(
+                    &id,
+                    -32600,
+                    &BpError::invalid("not a JSON-RPC request"),
+                ))
+                .await;
+            continue;
+        };
+        let params = msg.get("params").cloned().unwrap_or(json!({}));
+        let max = max_result.load(Ordering::Relaxed);
+
+        if method == "tools/call" {
+            let intake = conn
+                .principal()
+                .and_then(|p| calls::accept(broker, &p, &params));
+            match intake {
+                Ok(Intake::Run(call)) => {
+                    if calls_tx.try_send((id.clone(), call)).is_err() {
+                        let e = BpError::internal(format!(
+                            "more than {MAX_PENDING_CALLS} calls pending; wait for replies"
+                        ));
+                        let _ = out.send(rpc_error(&id, -32000, &e)).await;
+                    }
+                }
+                Ok(Intake::Reply(reply)) => {
+                    let _ = out.send(response(&id, Ok(reply), max)).await;
+                }
+                Err(e) => {
+                    let _ = out.send(response(&id, Err(e), max)).await;
+                }
+            }
+            continue;
         }
-        if fatal {
+        if rpc::overtakes(&method) {
+            if let Ok(principal) = conn.principal() {
+                // Control calls overtake pending tool calls.
+                let (b, o) = (broker.clone(), out.clone());
+                tokio::spawn(async move {
+                    let result = rpc::handle_initialized(&b, &principal, &method, params).await;
+                    let _ = o.send(response(&id, result, max)).await;
+                });
+                continue;
+            }
+        }
+        let was_initialized = conn.principal.is_some();
+        let result = rpc::handle(broker, &mut conn, &method, params).await;
+        if !was_initialized && result.is_ok() {
+            max_result.store(conn.max_result, Ordering::Relaxed);
+            forwarder = conn
+                .principal
+                .clone()
+                .map(|p| forward_events(broker, p, out.clone()));
+        }
+        if is_request {
+            let _ = out
+                .send(response(&id, result, max_result.load(Ordering::Relaxed)))
+                .await;
+        }
+        if method == "shutdown" {
             break;
         }
     }
-    broker
-        .connections
-        .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    if let Some(f) = forwarder {
+        f.abort();
+    }
 }
 
-/// One message in, at most one reply out; `true` ends the connection.
-async fn handle_line(
+/// Push the principal's events as `events/event` notifications. Best
+/// effort: a slow client misses pushes and catches up with `events/poll`.
+fn forward_events(
     broker: &Arc<Broker>,
-    conn: &mut Connection,
-    line: &[u8],
-) -> (Option<String>, bool) {
-    let text = String::from_utf8_lossy(line);
-    if text.trim().is_empty() {
-        return (None, false);
-    }
-    let msg: Value = match serde_json::from_str(text.trim()) {
-        Ok(v) => v,
-        Err(e) => {
-            return (
-                Some(rpc_error(
-                    &Value::Null,
-                    -32700,
-                    &BpError::invalid(format!("parse error: {e}")),
-                )),
-                true,
-            )
-        }
-    };
-    let id = msg.get("id").cloned().unwrap_or(Value::Null);
-    let Some(method) = msg.get("method").and_then(Value::as_str) else {
-        return (
-            Some(rpc_error(
-                &id,
-                -32600,
-                &BpError::invalid("not a JSON-RPC request"),
-            )),
-            false,
-        );
-    };
-    let params = msg.get("params").cloned().unwrap_or(json!({}));
-    let result = rpc::handle(broker, conn, method, params).await;
-    if msg.get("id").is_none() {
-        return (None, false);
-    }
-    let reply = match result {
-        Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string(),
-        Err(e) => {
-            let code = match e.code {
-                Code::InvalidArgument
-                    if e.context
-                        .as_ref()
-                        .is_some_and(|c| c.get("method").is_some()) =>
-                {
-                    -32601
+    principal: String,
+    out: mpsc::Sender<String>,
+) -> tokio::task::JoinHandle<()> {
+    let mut rx = broker.events.subscribe();
+    tokio::spawn(async move {
+        loop {
+            match rx.recv().await {
+                Ok(n) if n.0 == principal => {
+                    let note = json!({"jsonrpc": "2.0", "method": "events/event", "params": n.1})
+                        .to_string();
+                    if out.try_send(note).is_err() && out.is_closed() {
+                        break;
+                    }
                 }
-                Code::InvalidArgument => -32602,
-                _ => -32000,
-            };
-            rpc_error(&id, code, &e)
+                Ok(_) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(_) => break,
+            }
         }
-    };
-    (Some(reply), method == "shutdown")
+    })
 }

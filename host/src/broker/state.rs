@@ -1,9 +1,14 @@
 //! Workspaces, leases and target control: the broker's in-memory domain
 //! state. Nothing here is persisted.
 
+use super::commands::Commands;
+use super::events::{Journal, NewEvent};
 use crate::error::{BpError, BpResult, Code};
+use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tokio::sync::broadcast;
 
 /// Longest lease TTL (the one-shot CLI renews within it).
 pub const MAX_LEASE_TTL: Duration = Duration::from_secs(300);
@@ -56,9 +61,17 @@ pub struct Lease {
     pub expires: Instant,
 }
 
+/// An event for the connections of one principal.
+pub type Notification = Arc<(String, Value)>;
+
 /// All domain state.
 #[derive(Default)]
 pub struct State {
+    pub journals: HashMap<String, Journal>,
+    pub commands: Commands,
+    notify: Option<broadcast::Sender<Notification>>,
+    /// The browser connection generation events are stamped with.
+    pub generation: u64,
     pub workspaces: HashMap<String, Workspace>,
     ws_keys: HashMap<(String, String), String>,
     pub leases: HashMap<String, Lease>,
@@ -68,6 +81,66 @@ pub struct State {
 }
 
 impl State {
+    /// Empty state whose events are also pushed to `notify`.
+    pub fn new(notify: broadcast::Sender<Notification>) -> Self {
+        Self {
+            notify: Some(notify),
+            ..Self::default()
+        }
+    }
+
+    /// Record an event in a workspace's journal and push it. `raw` is
+    /// translated to the workspace's own opaque target ID.
+    pub fn publish(
+        &mut self,
+        workspace_id: &str,
+        kind: &str,
+        lease: Option<&str>,
+        raw: Option<&str>,
+        payload: Value,
+    ) {
+        let Some(ws) = self.workspaces.get_mut(workspace_id) else {
+            return;
+        };
+        let target = raw.map(|r| ws.public_id(r));
+        let principal = ws.principal.clone();
+        let journal = self.journals.entry(workspace_id.to_string()).or_default();
+        let event = journal.push(
+            workspace_id,
+            NewEvent {
+                kind,
+                lease_id: lease,
+                target_id: target.as_deref(),
+                generation: self.generation,
+                payload,
+            },
+        );
+        if let Some(tx) = &self.notify {
+            let _ = tx.send(Arc::new((principal, event)));
+        }
+    }
+
+    /// Workspaces that know `raw` under some public ID.
+    pub fn workspaces_mapping(&self, raw: &str) -> Vec<String> {
+        self.workspaces
+            .values()
+            .filter(|w| w.by_raw.contains_key(raw))
+            .map(|w| w.id.clone())
+            .collect()
+    }
+
+    /// The current event cursor of a workspace.
+    pub fn cursor(&self, workspace_id: &str) -> String {
+        self.journals
+            .get(workspace_id)
+            .map(Journal::cursor)
+            .unwrap_or_else(|| "0".to_string())
+    }
+
+    fn lease_workspace(&self, lease: &str) -> Option<String> {
+        self.leases.get(lease).map(|l| l.workspace_id.clone())
+    }
+
     /// Create a workspace, or return the one `key` already names.
     pub fn create_workspace(
         &mut self,
@@ -124,9 +197,11 @@ impl State {
             .map(|l| l.id.clone())
             .collect();
         for lease in leases {
-            self.drop_lease(&lease);
+            self.drop_lease(&lease, false);
         }
         self.ws_keys.retain(|_, v| v != id);
+        self.journals.remove(id);
+        self.commands.remove_workspace(id);
         let ws = self.workspaces.remove(id);
         Ok(ws
             .map(|w| w.managed.into_iter().collect())
@@ -191,8 +266,12 @@ impl State {
                 Code::TargetBusy,
                 "another lease controls this target; try again later",
             )),
-            _ => {
+            Some(_) => Ok(()),
+            None => {
                 self.controllers.insert(raw.to_string(), lease.to_string());
+                if let Some(ws) = self.lease_workspace(lease) {
+                    self.publish(&ws, "control.acquired", Some(lease), Some(raw), json!({}));
+                }
                 Ok(())
             }
         }
@@ -202,12 +281,33 @@ impl State {
     pub fn release_target(&mut self, lease: &str, raw: &str) {
         if self.controllers.get(raw).map(String::as_str) == Some(lease) {
             self.controllers.remove(raw);
+            if let Some(ws) = self.lease_workspace(lease) {
+                self.publish(&ws, "control.released", Some(lease), Some(raw), json!({}));
+            }
         }
     }
 
-    fn drop_lease(&mut self, lease: &str) {
-        self.leases.remove(lease);
-        self.controllers.retain(|_, l| l != lease);
+    fn drop_lease(&mut self, lease: &str, expired: bool) {
+        let held: Vec<String> = self
+            .controllers
+            .iter()
+            .filter(|(_, l)| *l == lease)
+            .map(|(r, _)| r.clone())
+            .collect();
+        for raw in &held {
+            self.release_target(lease, raw);
+        }
+        if let Some(l) = self.leases.remove(lease) {
+            if expired {
+                self.publish(
+                    &l.workspace_id,
+                    "lease.expired",
+                    Some(lease),
+                    None,
+                    json!({"releasedTargets": held.len()}),
+                );
+            }
+        }
         self.lease_keys.retain(|_, l| l != lease);
     }
 
@@ -221,7 +321,7 @@ impl State {
             .map(|l| l.id.clone())
             .collect();
         for id in expired {
-            self.drop_lease(&id);
+            self.drop_lease(&id, true);
         }
     }
 
@@ -233,7 +333,7 @@ impl State {
             .map(|l| l.workspace_id.clone())
             .ok_or_else(|| BpError::new(Code::LeaseExpired, "no such lease"))?;
         self.workspace(principal, &ws)?;
-        self.drop_lease(lease);
+        self.drop_lease(lease, false);
         Ok(())
     }
 }

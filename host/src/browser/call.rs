@@ -68,6 +68,8 @@ pub struct CallSetup {
     pub current_generation: Arc<AtomicU64>,
     pub caller: Caller,
     pub lease_guard: LeaseGuard,
+    /// Shared with the command record.
+    pub dispatched: Arc<AtomicBool>,
 }
 
 fn as_str(v: &Value) -> String {
@@ -93,7 +95,7 @@ impl TargetCall {
             lease_guard: s.lease_guard,
             handles: Vec::new(),
             tree_doc: None,
-            dispatched: Arc::new(AtomicBool::new(false)),
+            dispatched: s.dispatched,
         })
     }
 

@@ -24,8 +24,9 @@ impl BrowserConn {
         ws_url: &str,
         launched: Option<LaunchedBrowser>,
         generation: u64,
+        signals: tokio::sync::mpsc::UnboundedSender<super::registry::Signal>,
     ) -> BpResult<Self> {
-        let registry = Arc::new(Registry::default());
+        let registry = Arc::new(Registry::with_signals(signals));
         let sink_registry = registry.clone();
         let sink = Arc::new(move |ev: &CdpEvent| {
             if ev.method == crate::cdp::event::DISCONNECTED {

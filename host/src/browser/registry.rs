@@ -74,10 +74,24 @@ impl TargetState {
     }
 }
 
+/// Changes the broker turns into workspace events.
+#[derive(Debug)]
+pub enum Signal {
+    /// A page target's main frame committed a new document.
+    Navigated { raw: String, url: String },
+    /// A new page target appeared.
+    Created { raw: String },
+    /// A target went away.
+    Destroyed { raw: String },
+    /// The browser connection closed.
+    Disconnected,
+}
+
 /// Every target of one browser connection.
 #[derive(Default)]
 pub struct Registry {
     inner: Mutex<Inner>,
+    signals: Option<tokio::sync::mpsc::UnboundedSender<Signal>>,
 }
 
 #[derive(Default)]
@@ -91,6 +105,20 @@ fn s(v: &Value, key: &str) -> Option<String> {
 }
 
 impl Registry {
+    /// A registry that reports changes on `signals`.
+    pub fn with_signals(signals: tokio::sync::mpsc::UnboundedSender<Signal>) -> Self {
+        Self {
+            inner: Mutex::default(),
+            signals: Some(signals),
+        }
+    }
+
+    fn signal(&self, s: Signal) {
+        if let Some(tx) = &self.signals {
+            let _ = tx.send(s);
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -156,6 +184,7 @@ impl Registry {
             t.session = None;
             t.bump();
         }
+        self.signal(Signal::Disconnected);
     }
 
     /// Apply a `TargetInfo` (from an event or `Target.getTargets`);
@@ -181,9 +210,14 @@ impl Registry {
                 let Some(info) = p.get("targetInfo") else {
                     return;
                 };
+                let known =
+                    s(info, "targetId").is_some_and(|id| self.lock().targets.contains_key(&id));
                 let Some(id) = self.apply_info(info) else {
                     return;
                 };
+                if !known && s(info, "type").as_deref() == Some("page") {
+                    self.signal(Signal::Created { raw: id.clone() });
+                }
                 if let Some(session) = s(p, "sessionId") {
                     self.set_session(&id, &session);
                 }
@@ -194,6 +228,7 @@ impl Registry {
                         t.closed = true;
                         t.session = None;
                     });
+                    self.signal(Signal::Destroyed { raw: id });
                 }
             }
             "Target.detachedFromTarget" => {
@@ -230,15 +265,24 @@ impl Registry {
                 if frame.get("parentId").is_some() {
                     return;
                 }
+                let mut committed = false;
                 self.update(&raw, |t| {
                     t.main_frame = s(frame, "id");
                     let loader = s(frame, "loaderId");
                     if loader != t.loader {
                         t.doc_gen += 1;
                         t.loader = loader;
+                        committed = true;
                     }
                     t.url = s(frame, "url").unwrap_or_default();
                 });
+                if committed {
+                    let url = s(frame, "url").unwrap_or_default();
+                    self.signal(Signal::Navigated {
+                        raw: raw.clone(),
+                        url,
+                    });
+                }
             }
             "Page.navigatedWithinDocument" => self.update(&raw, |t| {
                 if is_main(t, s(p, "frameId")) {

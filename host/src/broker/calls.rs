@@ -1,0 +1,151 @@
+//! `tools/call` in two halves: `accept` records the command (or answers a
+//! duplicate) as soon as the request arrives; `execute` runs it in the
+//! connection's order, refusing it if it was cancelled or expired first.
+
+use super::commands::{Accepted, CmdState, Request};
+use super::dispatch::{self, CallScope};
+use super::rpc::{opt_str, str_param, CLI_PRINCIPAL};
+use super::Broker;
+use crate::error::{BpError, BpResult, Code};
+use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Longest relative deadline a caller may ask for.
+const MAX_DEADLINE_MS: u64 = 10 * 60 * 1000;
+
+/// A call accepted and waiting for its turn.
+pub struct PendingCall {
+    scope: CallScope,
+    name: String,
+    args: Value,
+    dispatched: Arc<AtomicBool>,
+    deadline: Option<Instant>,
+}
+
+/// Either an immediate reply (duplicate, bad request) or a call to run.
+pub enum Intake {
+    Reply(Value),
+    Run(Box<PendingCall>),
+}
+
+/// Record a `tools/call`.
+pub fn accept(broker: &Arc<Broker>, principal: &str, params: &Value) -> BpResult<Intake> {
+    let name = str_param(params, "name")?.to_string();
+    let ws = str_param(params, "workspaceId")?.to_string();
+    let lease = str_param(params, "leaseId")?.to_string();
+    let deadline = match params.get("deadlineMs") {
+        None | Some(Value::Null) => None,
+        Some(v) => {
+            let ms = v
+                .as_u64()
+                .filter(|ms| *ms >= 1 && *ms <= MAX_DEADLINE_MS)
+                .ok_or_else(|| {
+                    BpError::invalid(format!("`deadlineMs` must be 1..={MAX_DEADLINE_MS}"))
+                })?;
+            Some(Instant::now() + Duration::from_millis(ms))
+        }
+    };
+    let mut st = broker.state();
+    st.workspace(principal, &ws)?;
+    let accepted = st.commands.accept(Request {
+        principal,
+        workspace_id: &ws,
+        command_id: opt_str(params, "commandId"),
+        idempotency_key: opt_str(params, "idempotencyKey"),
+        tool: &name,
+        deadline,
+    })?;
+    Ok(match accepted {
+        Accepted::Duplicate(reply) => Intake::Reply(reply),
+        Accepted::New { id, dispatched } => Intake::Run(Box::new(PendingCall {
+            scope: CallScope {
+                principal: principal.to_string(),
+                workspace_id: ws,
+                lease_id: lease,
+                compat: principal == CLI_PRINCIPAL,
+                command_id: id,
+            },
+            name,
+            args: params.get("arguments").cloned().unwrap_or(Value::Null),
+            dispatched,
+            deadline,
+        })),
+    })
+}
+
+/// Run an accepted call and record its outcome; returns the reply.
+pub async fn execute(broker: &Arc<Broker>, call: PendingCall) -> Value {
+    let id = call.scope.command_id.clone();
+    let preflight = broker.state().commands.start(&id);
+    let authorised = preflight.and_then(|()| {
+        broker
+            .state()
+            .live_lease(
+                &call.scope.principal,
+                &call.scope.workspace_id,
+                &call.scope.lease_id,
+            )
+            .map(|_| ())
+    });
+    let outcome = match authorised {
+        Err(e) => dispatch::Outcome {
+            result: Err(e),
+            dispatched: false,
+        },
+        Ok(()) => {
+            let run = dispatch::run(
+                broker,
+                &call.scope,
+                &call.name,
+                call.args,
+                call.dispatched.clone(),
+            );
+            match call.deadline {
+                None => run.await,
+                Some(d) => match tokio::time::timeout_at(d.into(), run).await {
+                    Ok(outcome) => outcome,
+                    Err(_) => dispatch::Outcome {
+                        result: Err(BpError::new(Code::CommandExpired, "the deadline passed")),
+                        dispatched: call.dispatched.load(std::sync::atomic::Ordering::SeqCst),
+                    },
+                },
+            }
+        }
+    };
+    let mutates = broker
+        .runtime
+        .tool(&call.name)
+        .map(|t| t.info.mutates)
+        .unwrap_or(true);
+    let state = match &outcome.result {
+        Ok(_) => CmdState::Completed,
+        Err(e) if e.code == Code::UnknownOutcome => CmdState::UnknownOutcome,
+        // Lost certainty after a mutation reached the browser.
+        Err(e)
+            if outcome.dispatched
+                && mutates
+                && matches!(
+                    e.code,
+                    Code::InternalError | Code::CommandExpired | Code::BrowserDisconnected
+                ) =>
+        {
+            CmdState::UnknownOutcome
+        }
+        Err(e) if e.code == Code::CommandCancelled => CmdState::Cancelled,
+        Err(e) if e.code == Code::CommandExpired => CmdState::Expired,
+        Err(_) => CmdState::Failed,
+    };
+    let mut st = broker.state();
+    let reply = st.commands.finish(&id, state, outcome.result);
+    let status = json!({"commandId": id, "state": reply["command"]["state"], "tool": call.name});
+    st.publish(
+        &call.scope.workspace_id,
+        "command.status",
+        Some(&call.scope.lease_id),
+        None,
+        status,
+    );
+    reply
+}

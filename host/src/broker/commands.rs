@@ -1,0 +1,287 @@
+//! Command records: IDs, idempotency keys scoped to principal and
+//! workspace, the state machine, cancellation before dispatch, and the
+//! recorded outcome a duplicate request gets back.
+
+use crate::error::{BpError, BpResult, Code};
+use serde_json::{json, Value};
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Command records kept at most (oldest finished ones go first).
+pub const MAX_COMMANDS: usize = 4096;
+
+/// Where a command is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CmdState {
+    Accepted,
+    Completed,
+    UnknownOutcome,
+    Cancelled,
+    Expired,
+    Failed,
+}
+
+/// One command.
+pub struct CommandRecord {
+    pub id: String,
+    principal: String,
+    pub workspace_id: String,
+    key: String,
+    pub tool: String,
+    pub state: CmdState,
+    /// Set by the executor immediately before the first browser mutation.
+    pub dispatched: Arc<AtomicBool>,
+    cancel_requested: bool,
+    pub deadline: Option<Instant>,
+    /// The full `tools/call` result once the command is terminal.
+    response: Option<Value>,
+}
+
+impl CommandRecord {
+    fn state_name(&self) -> &'static str {
+        match self.state {
+            CmdState::Accepted if self.dispatched.load(Ordering::SeqCst) => "dispatched",
+            CmdState::Accepted => "accepted",
+            CmdState::Completed => "completed",
+            CmdState::UnknownOutcome => "unknown_outcome",
+            CmdState::Cancelled => "cancelled",
+            CmdState::Expired => "expired",
+            CmdState::Failed => "failed",
+        }
+    }
+
+    /// `{commandId, state, idempotencyKey, tool}`.
+    pub fn json(&self) -> Value {
+        let mut v = json!({"commandId": self.id, "state": self.state_name(), "idempotencyKey": self.key, "tool": self.tool});
+        if self.cancel_requested && self.state == CmdState::Accepted {
+            v["cancelRequested"] = json!(true);
+        }
+        v
+    }
+}
+
+/// The outcome of accepting a `tools/call`.
+pub enum Accepted {
+    /// A new command to execute.
+    New {
+        id: String,
+        dispatched: Arc<AtomicBool>,
+    },
+    /// A duplicate: the reply to give instead of running it again.
+    Duplicate(Value),
+}
+
+/// What a new request asks for.
+pub struct Request<'a> {
+    pub principal: &'a str,
+    pub workspace_id: &'a str,
+    pub command_id: Option<&'a str>,
+    pub idempotency_key: Option<&'a str>,
+    pub tool: &'a str,
+    pub deadline: Option<Instant>,
+}
+
+/// All command records.
+#[derive(Default)]
+pub struct Commands {
+    map: HashMap<String, CommandRecord>,
+    keys: HashMap<(String, String, String), String>,
+    order: VecDeque<String>,
+}
+
+impl Commands {
+    /// Accept a request, or recognise it as a duplicate of an earlier one.
+    pub fn accept(&mut self, r: Request<'_>) -> BpResult<Accepted> {
+        if let Some(id) = r.command_id {
+            if id.is_empty() || id.len() > 128 {
+                return Err(BpError::invalid("`commandId` must be 1 to 128 characters"));
+            }
+        }
+        let key = r.idempotency_key.or(r.command_id);
+        if let Some(k) = key {
+            let scoped = (
+                r.principal.to_string(),
+                r.workspace_id.to_string(),
+                k.to_string(),
+            );
+            if let Some(rec) = self.keys.get(&scoped).and_then(|id| self.map.get(id)) {
+                if rec.tool != r.tool {
+                    return Err(BpError::invalid(
+                        "this idempotency key was used for a different tool",
+                    ));
+                }
+                return Ok(Accepted::Duplicate(match &rec.response {
+                    Some(recorded) => recorded.clone(),
+                    None => json!({"command": rec.json(), "duplicate": true}),
+                }));
+            }
+        }
+        let id = match r.command_id {
+            Some(id) if self.map.contains_key(id) => {
+                return Err(BpError::invalid(
+                    "this `commandId` was already used with another idempotency key",
+                ))
+            }
+            Some(id) => id.to_string(),
+            None => crate::ids::new_id("cmd"),
+        };
+        let key = key.map(str::to_string).unwrap_or_else(|| id.clone());
+        let dispatched = Arc::new(AtomicBool::new(false));
+        self.keys.insert(
+            (
+                r.principal.to_string(),
+                r.workspace_id.to_string(),
+                key.clone(),
+            ),
+            id.clone(),
+        );
+        self.map.insert(
+            id.clone(),
+            CommandRecord {
+                id: id.clone(),
+                principal: r.principal.to_string(),
+                workspace_id: r.workspace_id.to_string(),
+                key,
+                tool: r.tool.to_string(),
+                state: CmdState::Accepted,
+                dispatched: dispatched.clone(),
+                cancel_requested: false,
+                deadline: r.deadline,
+                response: None,
+            },
+        );
+        self.order.push_back(id.clone());
+        self.evict();
+        Ok(Accepted::New { id, dispatched })
+    }
+
+    fn evict(&mut self) {
+        while self.order.len() > MAX_COMMANDS {
+            let Some(pos) = self.order.iter().position(|id| {
+                self.map
+                    .get(id)
+                    .is_none_or(|r| r.state != CmdState::Accepted)
+            }) else {
+                break;
+            };
+            if let Some(id) = self.order.remove(pos) {
+                if let Some(rec) = self.map.remove(&id) {
+                    self.keys
+                        .remove(&(rec.principal, rec.workspace_id, rec.key));
+                }
+            }
+        }
+    }
+
+    fn owned(
+        &mut self,
+        principal: &str,
+        id: &str,
+        workspace_id: Option<&str>,
+    ) -> BpResult<&mut CommandRecord> {
+        match self.map.get_mut(id) {
+            Some(r)
+                if r.principal == principal && workspace_id.is_none_or(|w| w == r.workspace_id) =>
+            {
+                Ok(r)
+            }
+            _ => Err(BpError::invalid("no such command for this client")
+                .with_context(json!({"commandId": id}))),
+        }
+    }
+
+    /// `commands/get`: state, plus the recorded result or error when terminal.
+    pub fn get(
+        &mut self,
+        principal: &str,
+        id: &str,
+        workspace_id: Option<&str>,
+    ) -> BpResult<Value> {
+        let rec = self.owned(principal, id, workspace_id)?;
+        let mut out = json!({"command": rec.json()});
+        if let Some(resp) = &rec.response {
+            for k in ["result", "error"] {
+                if let Some(v) = resp.get(k) {
+                    out[k] = v.clone();
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// `commands/cancel`: before dispatch the command will never run; after
+    /// dispatch cancellation is only recorded (no rollback is claimed).
+    pub fn cancel(
+        &mut self,
+        principal: &str,
+        id: &str,
+        workspace_id: Option<&str>,
+    ) -> BpResult<Value> {
+        let rec = self.owned(principal, id, workspace_id)?;
+        if rec.state == CmdState::Accepted {
+            if rec.dispatched.load(Ordering::SeqCst) {
+                rec.cancel_requested = true;
+            } else {
+                rec.state = CmdState::Cancelled;
+                let err = BpError::new(Code::CommandCancelled, "cancelled before dispatch");
+                rec.response = Some(json!({"command": rec.json(), "error": err.to_json()}));
+            }
+        }
+        Ok(json!({"command": rec.json()}))
+    }
+
+    /// Called by the executor right before running: refuses cancelled and
+    /// expired commands.
+    pub fn start(&mut self, id: &str) -> BpResult<()> {
+        let Some(rec) = self.map.get_mut(id) else {
+            return Err(BpError::internal("command record lost"));
+        };
+        match rec.state {
+            CmdState::Cancelled => Err(BpError::new(
+                Code::CommandCancelled,
+                "cancelled before dispatch",
+            )),
+            CmdState::Accepted if rec.deadline.is_some_and(|d| Instant::now() >= d) => {
+                rec.state = CmdState::Expired;
+                Err(BpError::new(
+                    Code::CommandExpired,
+                    "the deadline passed before the command could start",
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Record the terminal state and the reply; returns the reply.
+    pub fn finish(&mut self, id: &str, state: CmdState, outcome: Result<Value, BpError>) -> Value {
+        let Some(rec) = self.map.get_mut(id) else {
+            return json!({"command": {"commandId": id, "state": "failed"}});
+        };
+        if rec.state == CmdState::Accepted {
+            rec.state = state;
+        }
+        let reply = match (&rec.response, outcome) {
+            // Already terminal (cancelled): keep what was recorded.
+            (Some(r), _) => r.clone(),
+            (None, Ok(result)) => json!({"command": rec.json(), "result": result}),
+            (None, Err(e)) => json!({"command": rec.json(), "error": e.to_json()}),
+        };
+        rec.response = Some(reply.clone());
+        reply
+    }
+
+    /// The record, if any.
+    pub fn record(&self, id: &str) -> Option<&CommandRecord> {
+        self.map.get(id)
+    }
+
+    /// Forget a released workspace's commands.
+    pub fn remove_workspace(&mut self, workspace_id: &str) {
+        self.map.retain(|_, r| r.workspace_id != workspace_id);
+        self.keys.retain(|(_, ws, _), _| ws != workspace_id);
+        let map = &self.map;
+        self.order.retain(|id| map.contains_key(id));
+    }
+}
