@@ -3,6 +3,8 @@
 //! started here is stopped in `Drop`, also when a test fails.
 #![allow(dead_code)]
 
+pub mod bridge;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -40,15 +42,8 @@ impl FixtureServer {
     pub fn start() -> Self {
         let port = free_port();
         let child = Command::new("python3")
-            .args([
-                "-m",
-                "http.server",
-                "--bind",
-                "127.0.0.1",
-                &port.to_string(),
-                "--directory",
-            ])
-            .arg(root().join("fixtures/pages"))
+            .arg(root().join("fixtures/server.py"))
+            .arg(port.to_string())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

@@ -31,8 +31,13 @@ pub struct Outcome {
 
 /// The raw target behind a public ID of the caller's workspace.
 pub fn raw_target(st: &mut State, scope: &CallScope, public: &str) -> BpResult<String> {
-    let ws = st.workspace(&scope.principal, &scope.workspace_id)?;
-    ws.targets.get(public).cloned().ok_or_else(|| {
+    let raw = st
+        .workspace(&scope.principal, &scope.workspace_id)?
+        .targets
+        .get(public)
+        .cloned()
+        .filter(|raw| !st.managed_elsewhere(raw, &scope.workspace_id));
+    raw.ok_or_else(|| {
         BpError::new(
             Code::TargetNotOwned,
             "no such target in this workspace; list tabs again",

@@ -112,7 +112,7 @@ fn same_user(stream: &Stream) -> bool {
 }
 
 /// Calls a connection may have accepted but not yet run.
-const MAX_PENDING_CALLS: usize = 64;
+const MAX_PENDING_CALLS: usize = 256;
 
 fn rpc_error(id: &Value, code: i64, e: &BpError) -> String {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": e.message, "data": e.to_json()}})

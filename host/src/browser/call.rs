@@ -670,6 +670,17 @@ impl TargetCall {
 
     /// After input: if a main-frame navigation started, wait for its load.
     async fn settle(&self) -> BpResult<()> {
+        let (_, _, dialog_open, _) = self.doc();
+        if dialog_open {
+            return Ok(());
+        }
+        // A round trip through the page is a barrier: navigation requests
+        // the input caused are reported before its reply.
+        let barrier = json!({"expression": "0", "returnByValue": true});
+        let _ = self
+            .cdp
+            .call_timeout("Runtime.evaluate", Some(&self.session), barrier, std::time::Duration::from_secs(2))
+            .await;
         let (_, _, dialog_open, loading) = self.doc();
         if loading && !dialog_open {
             // A stalled load after an input is not an input failure.

@@ -1,0 +1,203 @@
+//! A `bp bridge --stdio` client for tests: writes requests, reads and
+//! correlates responses by id, and keeps the notifications it sees.
+
+use super::{bp_exe, Env};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+pub struct Bridge {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Value>,
+    next_id: u64,
+    stash: HashMap<u64, Value>,
+    pub notes: Vec<Value>,
+    /// Responses in arrival order (ids), for ordering assertions.
+    pub arrivals: Vec<u64>,
+}
+
+/// A client's workspace and lease.
+#[derive(Clone)]
+pub struct Session {
+    pub workspace: String,
+    pub lease: String,
+    pub cursor: String,
+}
+
+impl Bridge {
+    pub fn start(env: &Env) -> Self {
+        let mut child = Command::new(bp_exe())
+            .args(["bridge", "--stdio"])
+            .env("BROWSER_PILOT_HOME", &env.home)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn bridge");
+        let stdout = child.stdout.take().expect("bridge stdout");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("bridge wrote non-JSON ({e}): {line}"));
+                if tx.send(v).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Self { child, stdin, lines: rx, next_id: 1, stash: HashMap::new(), notes: Vec::new(), arrivals: Vec::new() }
+    }
+
+    pub fn send_raw(&mut self, line: &str) {
+        if let Some(stdin) = self.stdin.as_mut() {
+            let _ = stdin.write_all(line.as_bytes());
+            let _ = stdin.write_all(b"\n");
+            let _ = stdin.flush();
+        }
+    }
+
+    pub fn send(&mut self, method: &str, params: Value) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send_raw(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string());
+        id
+    }
+
+    fn pump(&mut self, timeout: Duration) -> Option<Value> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(v) => Some(v),
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// The next message that is not a notification or a stashed response.
+    pub fn next_message(&mut self, timeout: Duration) -> Option<Value> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let v = self.pump(left)?;
+            if v.get("method").is_some() && v.get("id").is_none() {
+                self.notes.push(v);
+                continue;
+            }
+            return Some(v);
+        }
+    }
+
+    /// Wait for the response to `id`.
+    pub fn wait(&mut self, id: u64) -> Value {
+        if let Some(v) = self.stash.remove(&id) {
+            return v;
+        }
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let v = self.next_message(left).unwrap_or_else(|| panic!("no response to request {id}"));
+            let got = v["id"].as_u64();
+            if let Some(g) = got {
+                self.arrivals.push(g);
+            }
+            if got == Some(id) {
+                return v;
+            }
+            if let Some(g) = got {
+                self.stash.insert(g, v);
+            }
+        }
+    }
+
+    /// Call and require a JSON-RPC result.
+    pub fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send(method, params.clone());
+        let v = self.wait(id);
+        assert!(v.get("error").is_none(), "{method} {params} failed: {v}");
+        v["result"].clone()
+    }
+
+    /// Call and require a JSON-RPC error; returns its `data`.
+    pub fn call_err(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send(method, params.clone());
+        let v = self.wait(id);
+        assert!(v.get("error").is_some(), "{method} {params} unexpectedly succeeded: {v}");
+        v["error"]["data"].clone()
+    }
+
+    pub fn initialize(&mut self, name: &str) -> Value {
+        self.call("initialize", json!({"client": {"name": name, "version": "1", "instanceId": "t"}, "protocol": {"min": "1.0", "max": "1.1"}}))
+    }
+
+    /// Initialize, then create a workspace and a lease.
+    pub fn session(&mut self, name: &str, ttl_ms: u64) -> Session {
+        self.initialize(name);
+        let ws = self.call("workspaces/create", json!({"label": name}));
+        let workspace = ws["workspaceId"].as_str().expect("workspace id").to_string();
+        let lease = self.call("leases/create", json!({"workspaceId": workspace, "ttlMs": ttl_ms}));
+        Session {
+            workspace,
+            lease: lease["leaseId"].as_str().expect("lease id").to_string(),
+            cursor: ws["eventCursor"].as_str().expect("cursor").to_string(),
+        }
+    }
+
+    /// Send a `tools/call` without waiting; extra fields merge into params.
+    pub fn send_tool(&mut self, s: &Session, name: &str, args: Value, extra: Value) -> u64 {
+        let mut params = json!({"name": name, "arguments": args, "workspaceId": s.workspace, "leaseId": s.lease});
+        if let (Some(p), Some(e)) = (params.as_object_mut(), extra.as_object()) {
+            for (k, v) in e {
+                p.insert(k.clone(), v.clone());
+            }
+        }
+        self.send("tools/call", params)
+    }
+
+    /// `tools/call` and return `{command, result?, error?}`.
+    pub fn tool(&mut self, s: &Session, name: &str, args: Value) -> Value {
+        let id = self.send_tool(s, name, args, json!({}));
+        let v = self.wait(id);
+        assert!(v.get("error").is_none(), "tools/call {name} protocol error: {v}");
+        v["result"].clone()
+    }
+
+    /// A tool result that must have succeeded.
+    pub fn tool_ok(&mut self, s: &Session, name: &str, args: Value) -> Value {
+        let r = self.tool(s, name, args.clone());
+        assert!(r.get("error").is_none(), "{name} {args} failed: {r}");
+        r["result"].clone()
+    }
+
+    /// A tool error code.
+    pub fn tool_code(&mut self, s: &Session, name: &str, args: Value) -> String {
+        let r = self.tool(s, name, args.clone());
+        r["error"]["code"].as_str().unwrap_or_else(|| panic!("{name} {args} did not fail: {r}")).to_string()
+    }
+
+    /// Close stdin and wait for the process; returns its exit status.
+    pub fn finish(&mut self) -> std::process::ExitStatus {
+        self.stdin.take();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "bridge did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Kill the process (a crashing client).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
