@@ -29,8 +29,16 @@ fn two_clients_work_concurrently_and_cannot_cross() {
     let mut b = Bridge::start(&env);
     let sa = a.session("agent-a", 60_000);
     let sb = b.session("agent-b", 60_000);
-    let ta = tab_id(&a.tool_ok(&sa, "browser.tabs.open", json!({"url": env.url("form.html")})));
-    let tb = tab_id(&b.tool_ok(&sb, "browser.tabs.open", json!({"url": env.url("navigate.html")})));
+    let ta = tab_id(&a.tool_ok(
+        &sa,
+        "browser.tabs.open",
+        json!({"url": env.url("form.html")}),
+    ));
+    let tb = tab_id(&b.tool_ok(
+        &sb,
+        "browser.tabs.open",
+        json!({"url": env.url("navigate.html")}),
+    ));
 
     // Both observe at once, each its own tab.
     let ia = a.send_tool(&sa, "browser.observe", json!({"targetId": ta}), json!({}));
@@ -50,13 +58,28 @@ fn two_clients_work_concurrently_and_cannot_cross() {
     let stolen = json!({"targetId": tb, "observationId": oa["observationId"], "ref": 1});
     let r = b.tool(&sb, "browser.click", stolen);
     assert_eq!(r["error"]["code"], "stale_ref", "{r}");
-    assert!(r["error"].get("context").is_none(), "cross-workspace stale_ref must not explain: {r}");
-    assert_eq!(b.tool_code(&sb, "browser.observe", json!({"targetId": ta})), "target_not_owned");
-    let foreign_lease = Session { lease: sa.lease.clone(), ..sb.clone() };
-    assert_eq!(b.tool_code(&foreign_lease, "browser.observe", json!({"targetId": tb})), "lease_expired");
+    assert!(
+        r["error"].get("context").is_none(),
+        "cross-workspace stale_ref must not explain: {r}"
+    );
+    assert_eq!(
+        b.tool_code(&sb, "browser.observe", json!({"targetId": ta})),
+        "target_not_owned"
+    );
+    let foreign_lease = Session {
+        lease: sa.lease.clone(),
+        ..sb.clone()
+    };
+    assert_eq!(
+        b.tool_code(&foreign_lease, "browser.observe", json!({"targetId": tb})),
+        "lease_expired"
+    );
     let foreign_ws = b.call_err("workspaces/get", json!({"workspaceId": sa.workspace}));
     assert_eq!(foreign_ws["code"], "workspace_not_found");
-    let foreign_cmd = Session { workspace: sa.workspace.clone(), ..sb.clone() };
+    let foreign_cmd = Session {
+        workspace: sa.workspace.clone(),
+        ..sb.clone()
+    };
     let r = b.call_err("tools/call", json!({"name": "browser.observe", "arguments": {}, "workspaceId": foreign_cmd.workspace, "leaseId": sb.lease}));
     assert_eq!(r["code"], "workspace_not_found");
 
@@ -65,7 +88,12 @@ fn two_clients_work_concurrently_and_cannot_cross() {
     let ob2 = b.tool_ok(&sb, "browser.observe", json!({"targetId": tb}));
     let link = find_ref(&ob2, "link", "Go to next page");
     let clicked = b.tool_ok(&sb, "browser.click", json!({"targetId": tb, "observationId": ob2["observationId"], "ref": link.parse::<u32>().unwrap()}));
-    assert!(clicked["evidence"]["signals"].to_string().contains("navigation"), "{clicked}");
+    assert!(
+        clicked["evidence"]["signals"]
+            .to_string()
+            .contains("navigation"),
+        "{clicked}"
+    );
     assert_eq!(b.call("shutdown", json!({})), json!({}));
     assert!(b.finish().success());
 }
@@ -80,28 +108,60 @@ fn one_lease_controls_a_tab_until_it_expires() {
     let sb = b.session("agent-b", 60_000);
     let user_a = user_blank_tab(&mut a, &sa);
     let user_b = user_blank_tab(&mut b, &sb);
-    assert_ne!(user_a, user_b, "one tab must have a different opaque ID per workspace");
+    assert_ne!(
+        user_a, user_b,
+        "one tab must have a different opaque ID per workspace"
+    );
 
     a.tool_ok(&sa, "browser.tabs.acquire", json!({"targetId": user_a}));
-    assert_eq!(b.tool_code(&sb, "browser.tabs.acquire", json!({"targetId": user_b})), "target_busy");
-    assert_eq!(b.tool_code(&sb, "browser.observe", json!({"targetId": user_b})), "target_busy");
+    assert_eq!(
+        b.tool_code(&sb, "browser.tabs.acquire", json!({"targetId": user_b})),
+        "target_busy"
+    );
+    assert_eq!(
+        b.tool_code(&sb, "browser.observe", json!({"targetId": user_b})),
+        "target_busy"
+    );
     // Heartbeats keep it; then A stops heartbeating and the lease lapses.
     std::thread::sleep(std::time::Duration::from_millis(800));
     a.call("leases/heartbeat", json!({"leaseId": sa.lease}));
     std::thread::sleep(std::time::Duration::from_millis(800));
-    assert_eq!(b.tool_code(&sb, "browser.tabs.acquire", json!({"targetId": user_b})), "target_busy");
+    assert_eq!(
+        b.tool_code(&sb, "browser.tabs.acquire", json!({"targetId": user_b})),
+        "target_busy"
+    );
     std::thread::sleep(std::time::Duration::from_millis(2_000));
     let got = b.tool_ok(&sb, "browser.tabs.acquire", json!({"targetId": user_b}));
     assert_eq!(got["controlledByThisLease"], true);
-    assert_eq!(a.tool_code(&sa, "browser.observe", json!({"targetId": user_a})), "lease_expired");
-    let events = a.call("events/poll", json!({"workspaceId": sa.workspace, "cursor": sa.cursor}));
-    let kinds: Vec<&str> = events["events"].as_array().unwrap().iter().filter_map(|e| e["type"].as_str()).collect();
-    assert!(kinds.contains(&"control.acquired") && kinds.contains(&"lease.expired") && kinds.contains(&"control.released"), "{kinds:?}");
+    assert_eq!(
+        a.tool_code(&sa, "browser.observe", json!({"targetId": user_a})),
+        "lease_expired"
+    );
+    let events = a.call(
+        "events/poll",
+        json!({"workspaceId": sa.workspace, "cursor": sa.cursor}),
+    );
+    let kinds: Vec<&str> = events["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["type"].as_str())
+        .collect();
+    assert!(
+        kinds.contains(&"control.acquired")
+            && kinds.contains(&"lease.expired")
+            && kinds.contains(&"control.released"),
+        "{kinds:?}"
+    );
     // Releasing B's workspace leaves the user tab open.
     b.call("workspaces/release", json!({"workspaceId": sb.workspace}));
     let sc = b.call("workspaces/create", json!({}));
     let lc = b.call("leases/create", json!({"workspaceId": sc["workspaceId"]}));
-    let sc = Session { workspace: sc["workspaceId"].as_str().unwrap().into(), lease: lc["leaseId"].as_str().unwrap().into(), cursor: "0".into() };
+    let sc = Session {
+        workspace: sc["workspaceId"].as_str().unwrap().into(),
+        lease: lc["leaseId"].as_str().unwrap().into(),
+        cursor: "0".into(),
+    };
     user_blank_tab(&mut b, &sc);
 }
 
@@ -111,49 +171,114 @@ fn commands_are_idempotent_cancellable_and_ordered() {
     env.launch();
     let mut a = Bridge::start(&env);
     let s = a.session("agent-a", 60_000);
-    let t = tab_id(&a.tool_ok(&s, "browser.tabs.open", json!({"url": env.url("form.html")})));
+    let t = tab_id(&a.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("form.html")}),
+    ));
 
     // A slow navigation holds the tab; an observe queued behind it is
     // cancelled before dispatch; the cancel overtakes both.
-    let slow = a.send_tool(&s, "browser.navigate", json!({"targetId": t, "url": env.url("slow?ms=1500")}), json!({"idempotencyKey": "nav-1"}));
-    let queued = a.send_tool(&s, "browser.observe", json!({"targetId": t}), json!({"commandId": "obs-queued"}));
+    let slow = a.send_tool(
+        &s,
+        "browser.navigate",
+        json!({"targetId": t, "url": env.url("slow?ms=1500")}),
+        json!({"idempotencyKey": "nav-1"}),
+    );
+    let queued = a.send_tool(
+        &s,
+        "browser.observe",
+        json!({"targetId": t}),
+        json!({"commandId": "obs-queued"}),
+    );
     let cancel = a.send("commands/cancel", json!({"commandId": "obs-queued"}));
     let cancelled = a.wait(cancel);
-    assert_eq!(cancelled["result"]["command"]["state"], "cancelled", "{cancelled}");
+    assert_eq!(
+        cancelled["result"]["command"]["state"], "cancelled",
+        "{cancelled}"
+    );
     let slow_reply = a.wait(slow);
     let queued_reply = a.wait(queued);
     let pos = |id: u64| a.arrivals.iter().position(|x| *x == id);
-    assert!(pos(cancel) < pos(slow), "commands/cancel must overtake: {:?}", a.arrivals);assert_eq!(slow_reply["result"]["command"]["state"], "completed", "{slow_reply}");
+    assert!(
+        pos(cancel) < pos(slow),
+        "commands/cancel must overtake: {:?}",
+        a.arrivals
+    );
+    assert_eq!(
+        slow_reply["result"]["command"]["state"], "completed",
+        "{slow_reply}"
+    );
     assert_eq!(slow_reply["result"]["result"]["title"], "Slow page");
-    assert_eq!(queued_reply["result"]["error"]["code"], "command_cancelled", "{queued_reply}");
+    assert_eq!(
+        queued_reply["result"]["error"]["code"], "command_cancelled",
+        "{queued_reply}"
+    );
     assert_eq!(queued_reply["result"]["command"]["state"], "cancelled");
 
     // Retrying the completed key returns the recorded result at once.
     let started = std::time::Instant::now();
-    let retry = a.send_tool(&s, "browser.navigate", json!({"targetId": t, "url": env.url("slow?ms=1500")}), json!({"idempotencyKey": "nav-1"}));
+    let retry = a.send_tool(
+        &s,
+        "browser.navigate",
+        json!({"targetId": t, "url": env.url("slow?ms=1500")}),
+        json!({"idempotencyKey": "nav-1"}),
+    );
     let retry = a.wait(retry);
-    assert!(started.elapsed() < std::time::Duration::from_millis(1_000), "the retry ran again");
-    assert_eq!(retry["result"]["command"]["commandId"], slow_reply["result"]["command"]["commandId"]);
+    assert!(
+        started.elapsed() < std::time::Duration::from_millis(1_000),
+        "the retry ran again"
+    );
+    assert_eq!(
+        retry["result"]["command"]["commandId"],
+        slow_reply["result"]["command"]["commandId"]
+    );
     assert_eq!(retry["result"]["result"], slow_reply["result"]["result"]);
 
     // A duplicate of a command still in flight reports its state and does
     // not run twice.
-    let first = a.send_tool(&s, "browser.navigate", json!({"targetId": t, "url": env.url("slow?ms=1200")}), json!({"idempotencyKey": "nav-2"}));
+    let first = a.send_tool(
+        &s,
+        "browser.navigate",
+        json!({"targetId": t, "url": env.url("slow?ms=1200")}),
+        json!({"idempotencyKey": "nav-2"}),
+    );
     std::thread::sleep(std::time::Duration::from_millis(200));
-    let dup = a.send_tool(&s, "browser.navigate", json!({"targetId": t, "url": env.url("slow?ms=1200")}), json!({"idempotencyKey": "nav-2"}));
+    let dup = a.send_tool(
+        &s,
+        "browser.navigate",
+        json!({"targetId": t, "url": env.url("slow?ms=1200")}),
+        json!({"idempotencyKey": "nav-2"}),
+    );
     let dup = a.wait(dup);
     assert_eq!(dup["result"]["duplicate"], true, "{dup}");
-    let state = dup["result"]["command"]["state"].as_str().unwrap().to_string();
+    let state = dup["result"]["command"]["state"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(state == "accepted" || state == "dispatched", "{dup}");
     let first = a.wait(first);
     assert_eq!(first["result"]["command"]["state"], "completed");
-    let got = a.call("commands/get", json!({"commandId": first["result"]["command"]["commandId"]}));
+    let got = a.call(
+        "commands/get",
+        json!({"commandId": first["result"]["command"]["commandId"]}),
+    );
     assert_eq!(got["command"]["state"], "completed");
     assert_eq!(got["result"]["title"], "Slow page");
 
     // A deadline too short for the queue expires the command unrun.
-    let blocker = a.send_tool(&s, "browser.navigate", json!({"targetId": t, "url": env.url("slow?ms=1200")}), json!({}));
-    let late = a.send_tool(&s, "browser.observe", json!({"targetId": t}), json!({"deadlineMs": 300}));
+    let blocker = a.send_tool(
+        &s,
+        "browser.navigate",
+        json!({"targetId": t, "url": env.url("slow?ms=1200")}),
+        json!({}),
+    );
+    let late = a.send_tool(
+        &s,
+        "browser.observe",
+        json!({"targetId": t}),
+        json!({"deadlineMs": 300}),
+    );
     a.wait(blocker);
     let late = a.wait(late);
     assert_eq!(late["result"]["error"]["code"], "command_expired", "{late}");
@@ -166,46 +291,94 @@ fn events_are_polled_by_cursor_and_compaction_is_reported() {
     env.launch();
     let mut a = Bridge::start(&env);
     let s = a.session("agent-a", 60_000);
-    let t = tab_id(&a.tool_ok(&s, "browser.tabs.open", json!({"url": env.url("navigate.html")})));
+    let t = tab_id(&a.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("navigate.html")}),
+    ));
     let obs = a.tool_ok(&s, "browser.observe", json!({"targetId": t}));
-    let link = find_ref(&obs, "link", "Go to next page").parse::<u32>().unwrap();
-    a.tool_ok(&s, "browser.click", json!({"targetId": t, "observationId": obs["observationId"], "ref": link}));
+    let link = find_ref(&obs, "link", "Go to next page")
+        .parse::<u32>()
+        .unwrap();
+    a.tool_ok(
+        &s,
+        "browser.click",
+        json!({"targetId": t, "observationId": obs["observationId"], "ref": link}),
+    );
 
-    let page = a.call("events/poll", json!({"workspaceId": s.workspace, "cursor": s.cursor, "limit": 500}));
+    let page = a.call(
+        "events/poll",
+        json!({"workspaceId": s.workspace, "cursor": s.cursor, "limit": 500}),
+    );
     let events = page["events"].as_array().unwrap().clone();
     let kinds: Vec<&str> = events.iter().filter_map(|e| e["type"].as_str()).collect();
-    for k in ["control.acquired", "navigation", "document.changed", "observation.invalidated", "command.status"] {
+    for k in [
+        "control.acquired",
+        "navigation",
+        "document.changed",
+        "observation.invalidated",
+        "command.status",
+    ] {
         assert!(kinds.contains(&k), "{k} missing from {kinds:?}");
     }
     let seqs: Vec<u64> = events.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
     assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "{seqs:?}");
     for e in &events {
-        for f in ["eventId", "seq", "timestamp", "workspaceId", "type", "payloadVersion", "sensitivity", "generation", "payload"] {
+        for f in [
+            "eventId",
+            "seq",
+            "timestamp",
+            "workspaceId",
+            "type",
+            "payloadVersion",
+            "sensitivity",
+            "generation",
+            "payload",
+        ] {
             assert!(e.get(f).is_some(), "{f} missing in {e}");
         }
     }
     // Paging.
-    let one = a.call("events/poll", json!({"workspaceId": s.workspace, "cursor": s.cursor, "limit": 1}));
+    let one = a.call(
+        "events/poll",
+        json!({"workspaceId": s.workspace, "cursor": s.cursor, "limit": 1}),
+    );
     assert_eq!(one["events"].as_array().unwrap().len(), 1);
     assert_eq!(one["hasMore"], true);
-    let next = a.call("events/poll", json!({"workspaceId": s.workspace, "cursor": one["nextCursor"], "limit": 1}));
+    let next = a.call(
+        "events/poll",
+        json!({"workspaceId": s.workspace, "cursor": one["nextCursor"], "limit": 1}),
+    );
     assert_eq!(next["events"][0]["seq"], seqs[1]);
     // Pushed too.
-    assert!(a.notes.iter().any(|n| n["method"] == "events/event" && n["params"]["type"] == "navigation"), "no pushed navigation event");
+    assert!(
+        a.notes
+            .iter()
+            .any(|n| n["method"] == "events/event" && n["params"]["type"] == "navigation"),
+        "no pushed navigation event"
+    );
 
     // Overflow the journal: the old cursor is refused, not silently skipped.
     for _ in 0..6 {
-        let ids: Vec<u64> = (0..200).map(|_| a.send_tool(&s, "browser.status", json!({}), json!({}))).collect();
+        let ids: Vec<u64> = (0..200)
+            .map(|_| a.send_tool(&s, "browser.status", json!({}), json!({})))
+            .collect();
         for id in ids {
             let r = a.wait(id);
             assert!(r["result"]["command"]["state"] == "completed", "{r}");
         }
     }
-    let expired = a.call_err("events/poll", json!({"workspaceId": s.workspace, "cursor": s.cursor}));
+    let expired = a.call_err(
+        "events/poll",
+        json!({"workspaceId": s.workspace, "cursor": s.cursor}),
+    );
     assert_eq!(expired["code"], "cursor_expired", "{expired}");
     assert!(expired["context"]["oldestCursor"].is_string(), "{expired}");
     let fresh = a.call("workspaces/get", json!({"workspaceId": s.workspace}));
-    let ok = a.call("events/poll", json!({"workspaceId": s.workspace, "cursor": fresh["eventCursor"]}));
+    let ok = a.call(
+        "events/poll",
+        json!({"workspaceId": s.workspace, "cursor": fresh["eventCursor"]}),
+    );
     assert_eq!(ok["events"].as_array().unwrap().len(), 0);
 }
 
@@ -215,7 +388,10 @@ fn negotiation_and_bad_framing() {
     let mut a = Bridge::start(&env);
     let early = a.call_err("tools/list", json!({}));
     assert_eq!(early["code"], "not_initialized");
-    let none = a.call_err("initialize", json!({"client": {"name": "x"}, "protocol": {"min": "2.0", "max": "2.3"}}));
+    let none = a.call_err(
+        "initialize",
+        json!({"client": {"name": "x"}, "protocol": {"min": "2.0", "max": "2.3"}}),
+    );
     assert_eq!(none["code"], "protocol_incompatible");
     assert_eq!(none["context"]["service"]["max"], "1.1");
     let init = a.call("initialize", json!({"client": {"name": "x"}, "protocol": {"min": "1.0", "max": "1.1"},
@@ -224,30 +400,60 @@ fn negotiation_and_bad_framing() {
     assert_eq!(init["limits"]["maxMessageBytes"], 65536);
     assert_eq!(init["capabilities"]["granted"], json!([]));
     let tools = a.call("tools/list", json!({}));
-    let observe = tools["tools"].as_array().unwrap().iter().find(|t| t["name"] == "browser.observe").cloned().unwrap();
-    for f in ["inputSchema", "outputSchema", "capabilities", "mutates", "idempotency", "cancellation", "sensitivity"] {
+    let observe = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "browser.observe")
+        .cloned()
+        .unwrap();
+    for f in [
+        "inputSchema",
+        "outputSchema",
+        "capabilities",
+        "mutates",
+        "idempotency",
+        "cancellation",
+        "sensitivity",
+    ] {
         assert!(observe.get(f).is_some(), "{f} missing: {observe}");
     }
-    assert!(!tools.to_string().contains("cdp"), "raw CDP must never be listed");
+    assert!(
+        !tools.to_string().contains("cdp"),
+        "raw CDP must never be listed"
+    );
     let unknown = a.call_err("nope/nope", json!({}));
     assert_eq!(unknown["code"], "invalid_argument");
     // Over the negotiated message size: refused and the connection ends.
-    a.send_raw(&format!("{{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"tools/list\",\"params\":{{\"pad\":\"{}\"}}}}", "x".repeat(70_000)));
-    let refused = a.next_message(std::time::Duration::from_secs(10)).expect("an error for the oversized message");
-    assert_eq!(refused["error"]["data"]["code"], "result_too_large", "{refused}");
-    assert!(a.finish().success() || true);
+    a.send_raw(&format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"tools/list\",\"params\":{{\"pad\":\"{}\"}}}}",
+        "x".repeat(70_000)
+    ));
+    let refused = a
+        .next_message(std::time::Duration::from_secs(10))
+        .expect("an error for the oversized message");
+    assert_eq!(
+        refused["error"]["data"]["code"], "result_too_large",
+        "{refused}"
+    );
+    // The broker ended the connection, so the bridge ends too.
+    a.finish();
 
     // Malformed JSON: a parse error, then the bridge ends.
     let mut b = Bridge::start(&env);
     b.send_raw("this is not json");
-    let parse = b.next_message(std::time::Duration::from_secs(10)).expect("a parse error");
+    let parse = b
+        .next_message(std::time::Duration::from_secs(10))
+        .expect("a parse error");
     assert_eq!(parse["error"]["code"], -32700, "{parse}");
     b.finish();
 
     // Oversized beyond the bridge's own ceiling: refused without buffering.
     let mut c = Bridge::start(&env);
     c.send_raw(&"y".repeat(17 * 1024 * 1024));
-    let big = c.next_message(std::time::Duration::from_secs(20)).expect("an error for the huge message");
+    let big = c
+        .next_message(std::time::Duration::from_secs(20))
+        .expect("an error for the huge message");
     assert_eq!(big["error"]["data"]["code"], "result_too_large", "{big}");
     assert!(!c.finish().success());
 }

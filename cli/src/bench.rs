@@ -175,30 +175,165 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
         let (t, _) = bp(&home, &["snapshot"])?;
         cli[4].push(ms(t));
     }
+    let mut bridge = bridge_workflow(&home, &url, iterations.max(1))?;
     bp(&home, &["broker", "stop"]).ok();
 
     let direct = direct_cdp(&url, iterations.max(1), &home).await?;
     println!("Browser Pilot benchmark: form workflow x{iterations} (medians, ms)");
     println!("broker cold start: {cold_first:.1} ms first run (compiles components), {cold_cached:.1} ms with the component cache");
     println!(
-        "{:<10} {:>10} {:>10} {:>7}",
-        "step", "one-shot", "CDP floor", "ratio"
+        "{:<10} {:>10} {:>10} {:>10} {:>9} {:>9}",
+        "step", "one-shot", "bridge", "CDP floor", "one-shot", "bridge"
     );
-    let (mut total_cli, mut total_direct) = (0.0, 0.0);
+    let (mut total_cli, mut total_bridge, mut total_direct) = (0.0, 0.0, 0.0);
     for (i, step) in STEPS.iter().enumerate() {
         let c = median(&mut cli[i]);
+        let b = median(&mut bridge[i]);
         let d = median(&mut direct[i].clone());
         total_cli += c;
+        total_bridge += b;
         total_direct += d;
-        println!("{step:<10} {c:>10.1} {d:>10.1} {:>6.2}x", c / d);
+        println!(
+            "{step:<10} {c:>10.1} {b:>10.1} {d:>10.1} {:>8.2}x {:>8.2}x",
+            c / d,
+            b / d
+        );
     }
     println!(
-        "{:<10} {total_cli:>10.1} {total_direct:>10.1} {:>6.2}x",
+        "{:<10} {total_cli:>10.1} {total_bridge:>10.1} {total_direct:>10.1} {:>8.2}x {:>8.2}x",
         "workflow",
-        total_cli / total_direct
+        total_cli / total_direct,
+        total_bridge / total_direct
     );
     drop(cleanup);
     Ok(())
+}
+
+/// A persistent `bp bridge --stdio` client for the benchmark.
+struct BridgeClient {
+    child: Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+    next: u64,
+}
+
+impl BridgeClient {
+    fn start(home: &Path) -> BpResult<Self> {
+        let mut child = Command::new(exe())
+            .args(["bridge", "--stdio"])
+            .env("BROWSER_PILOT_HOME", home)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| BpError::internal(e.to_string()))?;
+        let stdin = child
+            .stdin
+            .take()
+            .ok_or_else(|| BpError::internal("bridge stdin"))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| BpError::internal("bridge stdout"))?;
+        Ok(Self {
+            child,
+            stdin,
+            stdout: std::io::BufReader::new(stdout),
+            next: 1,
+        })
+    }
+
+    /// One request, waiting for its response; returns `result`.
+    fn call(&mut self, method: &str, params: Value) -> BpResult<Value> {
+        use std::io::{BufRead, Write};
+        let id = self.next;
+        self.next += 1;
+        let line =
+            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
+        let io = |e: std::io::Error| BpError::internal(e.to_string());
+        writeln!(self.stdin, "{line}").map_err(io)?;
+        loop {
+            let mut reply = String::new();
+            if self.stdout.read_line(&mut reply).map_err(io)? == 0 {
+                return Err(BpError::internal("the bridge closed"));
+            }
+            let v: Value =
+                serde_json::from_str(&reply).map_err(|e| BpError::internal(e.to_string()))?;
+            if v["id"] == json!(id) {
+                if let Some(e) = v.get("error") {
+                    return Err(BpError::internal(format!("{method}: {e}")));
+                }
+                return Ok(v["result"].clone());
+            }
+        }
+    }
+
+    fn tool(&mut self, ws: &str, lease: &str, name: &str, args: Value) -> BpResult<Value> {
+        let r = self.call(
+            "tools/call",
+            json!({"name": name, "arguments": args, "workspaceId": ws, "leaseId": lease}),
+        )?;
+        match r.get("error") {
+            Some(e) => Err(BpError::internal(format!("{name}: {e}"))),
+            None => Ok(r["result"].clone()),
+        }
+    }
+}
+
+impl Drop for BridgeClient {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The workflow through one persistent bridge connection.
+fn bridge_workflow(home: &Path, url: &str, iterations: usize) -> BpResult<Vec<Vec<f64>>> {
+    let mut b = BridgeClient::start(home)?;
+    b.call(
+        "initialize",
+        json!({"client": {"name": "bench"}, "protocol": {"min": "1.0", "max": "1.1"}}),
+    )?;
+    let ws = b.call("workspaces/create", json!({}))?["workspaceId"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let lease = b.call("leases/create", json!({"workspaceId": ws}))?["leaseId"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    b.tool(&ws, &lease, "browser.tabs.open", json!({}))?;
+    let mut out: Vec<Vec<f64>> = vec![Vec::new(); STEPS.len()];
+    for _ in 0..iterations {
+        let t = Instant::now();
+        b.tool(&ws, &lease, "browser.navigate", json!({"url": url}))?;
+        out[0].push(ms(t.elapsed()));
+        let t = Instant::now();
+        let obs = b.tool(&ws, &lease, "browser.observe", json!({}))?;
+        out[1].push(ms(t.elapsed()));
+        let name: u64 = find_ref(&obs, "textbox", "Name")?.parse().unwrap_or(0);
+        let button: u64 = find_ref(&obs, "button", "Sign in")?.parse().unwrap_or(0);
+        let id = obs["observationId"].clone();
+        let t = Instant::now();
+        b.tool(
+            &ws,
+            &lease,
+            "browser.type",
+            json!({"observationId": id, "ref": name, "text": "Ada", "clear": true}),
+        )?;
+        out[2].push(ms(t.elapsed()));
+        let t = Instant::now();
+        b.tool(
+            &ws,
+            &lease,
+            "browser.click",
+            json!({"observationId": id, "ref": button}),
+        )?;
+        out[3].push(ms(t.elapsed()));
+        let t = Instant::now();
+        b.tool(&ws, &lease, "browser.observe", json!({}))?;
+        out[4].push(ms(t.elapsed()));
+    }
+    Ok(out)
 }
 
 /// The same steps with raw CDP calls, no broker and no processes per step.

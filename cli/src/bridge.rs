@@ -57,12 +57,19 @@ pub async fn run() -> BpResult<()> {
             if n == 0 {
                 // Half-close: the broker finishes what it accepted, then
                 // closes its side.
-                let _ = to_broker.shutdown().await;return Ok::<bool, BpError>(false);
+                let _ = to_broker.shutdown().await;
+                return Ok::<bool, BpError>(false);
             }
             if line.len() > MAX_MESSAGE_BYTES && !line.ends_with(b"\n") {
-                let e = BpError::new(Code::ResultTooLarge, format!("message larger than {MAX_MESSAGE_BYTES} bytes"));
+                let e = BpError::new(
+                    Code::ResultTooLarge,
+                    format!("message larger than {MAX_MESSAGE_BYTES} bytes"),
+                );
                 let mut stdout = tokio::io::stdout();
-                stdout.write_all(bridge_error(-32600, &e).as_bytes()).await.map_err(io)?;
+                stdout
+                    .write_all(bridge_error(-32600, &e).as_bytes())
+                    .await
+                    .map_err(io)?;
                 stdout.flush().await.map_err(io)?;
                 return Ok(true);
             }

@@ -42,8 +42,12 @@ pub async fn run(cli: Cli) -> BpResult<()> {
     let json = cli.json;
     match cli.command {
         Command::Broker { command } => broker(command, json).await,
-        Command::Bench { iterations, fixtures } => crate::bench::run(iterations, fixtures).await,
-        Command::Bridge { .. } => crate::bridge::run().await,Command::Tool {
+        Command::Bench {
+            iterations,
+            fixtures,
+        } => crate::bench::run(iterations, fixtures).await,
+        Command::Bridge { .. } => crate::bridge::run().await,
+        Command::Tool {
             command: ToolCommand::List,
         } => {
             let mut s = Session::open().await?;
@@ -194,9 +198,10 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
                 format!("current tab: {}", v["targetId"].as_str().unwrap_or(""))
             });
         }
-        Command::Broker { .. } | Command::Bench { .. } | Command::Bridge { .. } | Command::Tool { .. } => {
-            return Err(BpError::internal("unreachable command routing"))
-        }
+        Command::Broker { .. }
+        | Command::Bench { .. }
+        | Command::Bridge { .. }
+        | Command::Tool { .. } => return Err(BpError::internal("unreachable command routing")),
     }
     Ok(())
 }

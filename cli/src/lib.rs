@@ -3,7 +3,8 @@
 
 mod args;
 mod bench;
-mod bridge;mod commands;
+mod bridge;
+mod commands;
 mod output;
 mod session;
 

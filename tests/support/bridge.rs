@@ -43,14 +43,23 @@ impl Bridge {
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("bridge wrote non-JSON ({e}): {line}"));
+                let v: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("bridge wrote non-JSON ({e}): {line}"));
                 if tx.send(v).is_err() {
                     break;
                 }
             }
         });
         let stdin = child.stdin.take();
-        Self { child, stdin, lines: rx, next_id: 1, stash: HashMap::new(), notes: Vec::new(), arrivals: Vec::new() }
+        Self {
+            child,
+            stdin,
+            lines: rx,
+            next_id: 1,
+            stash: HashMap::new(),
+            notes: Vec::new(),
+            arrivals: Vec::new(),
+        }
     }
 
     pub fn send_raw(&mut self, line: &str) {
@@ -64,7 +73,9 @@ impl Bridge {
     pub fn send(&mut self, method: &str, params: Value) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
-        self.send_raw(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string());
+        self.send_raw(
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string(),
+        );
         id
     }
 
@@ -97,7 +108,9 @@ impl Bridge {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let v = self.next_message(left).unwrap_or_else(|| panic!("no response to request {id}"));
+            let v = self
+                .next_message(left)
+                .unwrap_or_else(|| panic!("no response to request {id}"));
             let got = v["id"].as_u64();
             if let Some(g) = got {
                 self.arrivals.push(g);
@@ -123,7 +136,10 @@ impl Bridge {
     pub fn call_err(&mut self, method: &str, params: Value) -> Value {
         let id = self.send(method, params.clone());
         let v = self.wait(id);
-        assert!(v.get("error").is_some(), "{method} {params} unexpectedly succeeded: {v}");
+        assert!(
+            v.get("error").is_some(),
+            "{method} {params} unexpectedly succeeded: {v}"
+        );
         v["error"]["data"].clone()
     }
 
@@ -135,8 +151,14 @@ impl Bridge {
     pub fn session(&mut self, name: &str, ttl_ms: u64) -> Session {
         self.initialize(name);
         let ws = self.call("workspaces/create", json!({"label": name}));
-        let workspace = ws["workspaceId"].as_str().expect("workspace id").to_string();
-        let lease = self.call("leases/create", json!({"workspaceId": workspace, "ttlMs": ttl_ms}));
+        let workspace = ws["workspaceId"]
+            .as_str()
+            .expect("workspace id")
+            .to_string();
+        let lease = self.call(
+            "leases/create",
+            json!({"workspaceId": workspace, "ttlMs": ttl_ms}),
+        );
         Session {
             workspace,
             lease: lease["leaseId"].as_str().expect("lease id").to_string(),
@@ -159,7 +181,10 @@ impl Bridge {
     pub fn tool(&mut self, s: &Session, name: &str, args: Value) -> Value {
         let id = self.send_tool(s, name, args, json!({}));
         let v = self.wait(id);
-        assert!(v.get("error").is_none(), "tools/call {name} protocol error: {v}");
+        assert!(
+            v.get("error").is_none(),
+            "tools/call {name} protocol error: {v}"
+        );
         v["result"].clone()
     }
 
@@ -173,7 +198,10 @@ impl Bridge {
     /// A tool error code.
     pub fn tool_code(&mut self, s: &Session, name: &str, args: Value) -> String {
         let r = self.tool(s, name, args.clone());
-        r["error"]["code"].as_str().unwrap_or_else(|| panic!("{name} {args} did not fail: {r}")).to_string()
+        r["error"]["code"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name} {args} did not fail: {r}"))
+            .to_string()
     }
 
     /// Close stdin and wait for the process; returns its exit status.

@@ -250,7 +250,11 @@ async fn tabs_list(broker: &Arc<Broker>, scope: &CallScope) -> BpResult<Value> {
     let ids = conn.registry.eligible_ids();
     let mut st = broker.state();
     let controllers = st.controllers.clone();
-    let ids: Vec<String> = ids.into_iter().filter(|raw| !st.managed_elsewhere(raw, &scope.workspace_id)).collect();let ws = st.workspace(&scope.principal, &scope.workspace_id)?;
+    let ids: Vec<String> = ids
+        .into_iter()
+        .filter(|raw| !st.managed_elsewhere(raw, &scope.workspace_id))
+        .collect();
+    let ws = st.workspace(&scope.principal, &scope.workspace_id)?;
     let tabs: Vec<Value> = ids
         .iter()
         .filter_map(|raw| {

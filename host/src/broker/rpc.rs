@@ -95,7 +95,8 @@ pub async fn handle(
         }
         // Owner-level daemon management (the socket is owner-only).
         "broker/status" | "broker/stop" => handle_initialized(broker, "", method, params).await,
-        _ => handle_initialized(broker, &conn.principal()?, method, params).await,}
+        _ => handle_initialized(broker, &conn.principal()?, method, params).await,
+    }
 }
 
 /// Methods that need no connection state besides the principal (these run

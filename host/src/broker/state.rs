@@ -131,7 +131,9 @@ impl State {
     /// Whether `raw` belongs to another workspace's managed tab set (such
     /// tabs are that agent's private work: not listed, not addressable).
     pub fn managed_elsewhere(&self, raw: &str, workspace_id: &str) -> bool {
-        self.workspaces.values().any(|w| w.id != workspace_id && w.managed.contains(raw))
+        self.workspaces
+            .values()
+            .any(|w| w.id != workspace_id && w.managed.contains(raw))
     }
 
     /// The current event cursor of a workspace.

@@ -679,7 +679,12 @@ impl TargetCall {
         let barrier = json!({"expression": "0", "returnByValue": true});
         let _ = self
             .cdp
-            .call_timeout("Runtime.evaluate", Some(&self.session), barrier, std::time::Duration::from_secs(2))
+            .call_timeout(
+                "Runtime.evaluate",
+                Some(&self.session),
+                barrier,
+                std::time::Duration::from_secs(2),
+            )
             .await;
         let (_, _, dialog_open, loading) = self.doc();
         if loading && !dialog_open {
