@@ -95,24 +95,18 @@ impl FileLock {
         locked.then_some(Self(file))
     }
 
+    /// Wait up to `timeout` for the lock.
     async fn acquire(path: &std::path::Path, timeout: Duration) -> BpResult<Self> {
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .mode(0o600)
-            .open(path)
-            .map_err(|e| BpError::internal(format!("cannot open {}: {e}", path.display())))?;
         let started = Instant::now();
         loop {
-            // SAFETY: flock on a valid descriptor we own.
-            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-                return Ok(Self(file));
+            if let Some(lock) = Self::try_acquire(path) {
+                return Ok(lock);
             }
             if started.elapsed() > timeout {
-                return Err(BpError::internal(
-                    "timed out waiting for the broker startup lock",
-                ));
+                return Err(BpError::internal(format!(
+                    "timed out waiting for the broker startup lock {}",
+                    path.display()
+                )));
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
