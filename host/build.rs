@@ -39,7 +39,7 @@ fn main() {
         Ok(s) => panic!("building the tool components failed ({s}); is the wasm32-wasip2 target installed? (rustup target add wasm32-wasip2)"),
         Err(e) => panic!("cannot run cargo for the tool components: {e}"),
     }
-    for name in ["observe", "input", "navigate"] {
+    for name in ["observe", "input", "navigate", "capture", "upload"] {
         let built = target
             .join("wasm32-wasip2/release")
             .join(format!("bp_tool_{name}.wasm"));

@@ -72,6 +72,26 @@ pub enum Command {
         #[arg(long)]
         max_chars: Option<u32>,
     },
+    /// Screenshot the current tab into PATH (default ./screenshot-<time>.png).
+    Screenshot {
+        path: Option<PathBuf>,
+        /// The whole scrollable page, not just the viewport.
+        #[arg(long)]
+        full_page: bool,
+    },
+    /// Print the current tab to a PDF file.
+    Pdf { path: PathBuf },
+    /// Put a local file on a file input, by ref.
+    Upload {
+        #[arg(value_name = "REF")]
+        reference: String,
+        path: PathBuf,
+    },
+    /// Artifacts (screenshots, PDFs, imported files) of this CLI's workspace.
+    Artifact {
+        #[command(subcommand)]
+        command: ArtifactCommand,
+    },
     /// List tabs (managed and user tabs).
     Tabs,
     /// Make a listed tab the current one (taking control of it).
@@ -102,6 +122,14 @@ pub enum Command {
         #[arg(long)]
         fixtures: Option<PathBuf>,
     },
+}
+
+#[derive(Subcommand)]
+pub enum ArtifactCommand {
+    /// Copy an artifact to PATH.
+    Export { id: String, path: PathBuf },
+    /// Delete an artifact.
+    Release { id: String },
 }
 
 #[derive(Subcommand)]

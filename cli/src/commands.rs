@@ -1,6 +1,6 @@
 //! One function per command family; each maps onto protocol calls.
 
-use crate::args::{BrokerCommand, Cli, Command, ToolCommand};
+use crate::args::{ArtifactCommand, BrokerCommand, Cli, Command, ToolCommand};
 use crate::output;
 use crate::session::{existing_broker, Session};
 use browser_pilot_host::broker::{serve, Broker};
@@ -22,6 +22,17 @@ fn emit(json: bool, value: &Value, human: impl FnOnce(&Value) -> String) {
             println!();
         }
     }
+}
+
+/// `path` made absolute against the current directory (the broker does
+/// not share our working directory).
+fn absolute(path: PathBuf) -> BpResult<PathBuf> {
+    if path.is_absolute() {
+        return Ok(path);
+    }
+    std::env::current_dir()
+        .map(|d| d.join(path))
+        .map_err(|e| BpError::internal(format!("current directory: {e}")))
 }
 
 /// A ref argument: a positive number.
@@ -186,6 +197,94 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let v = s.tool("browser.read", args).await?;
             emit(json, &v, |v| v["text"].as_str().unwrap_or("").to_string());
         }
+        Command::Screenshot { path, full_page } => {
+            let v = s
+                .tool("browser.screenshot", json!({"fullPage": full_page}))
+                .await?;
+            let path = absolute(path.unwrap_or_else(|| {
+                let t = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default();
+                PathBuf::from(format!("screenshot-{}.png", t.as_millis()))
+            }))?;
+            let id = v["artifact"]["artifactId"].clone();
+            s.request("artifacts/export", json!({"artifactId": id, "path": path}))
+                .await?;
+            emit(json, &v, |v| {
+                let a = &v["artifact"];
+                let mut line = format!(
+                    "saved {} ({}x{}, {} bytes)",
+                    path.display(),
+                    a["width"],
+                    a["height"],
+                    a["bytes"]
+                );
+                if let Some(p) = v.get("preview") {
+                    line.push_str(&format!(
+                        "\npreview artifact {} ({}x{})",
+                        p["artifactId"].as_str().unwrap_or(""),
+                        p["width"],
+                        p["height"]
+                    ));
+                }
+                line
+            });
+        }
+        Command::Pdf { path } => {
+            let path = absolute(path)?;
+            let v = s.tool("browser.pdf", json!({})).await?;
+            s.request(
+                "artifacts/export",
+                json!({"artifactId": v["artifact"]["artifactId"], "path": path}),
+            )
+            .await?;
+            emit(json, &v, |v| {
+                format!(
+                    "saved {} ({} bytes)",
+                    path.display(),
+                    v["artifact"]["bytes"]
+                )
+            });
+        }
+        Command::Upload { reference, path } => {
+            let path = absolute(path)?;
+            let imported = s
+                .request(
+                    "artifacts/import",
+                    json!({"workspaceId": s.workspace_id, "leaseId": s.lease_id, "path": path}),
+                )
+                .await?;
+            let args =
+                json!({"ref": parse_ref(&reference)?, "artifactIds": [imported["artifactId"]]});
+            let v = s.tool("browser.upload", args).await?;
+            emit(json, &v, |v| {
+                let e = &v["evidence"];
+                format!(
+                    "uploaded to [{reference}]: {} ({} file(s))",
+                    e["status"].as_str().unwrap_or(""),
+                    e["fileCount"]
+                )
+            });
+        }
+        Command::Artifact {
+            command: ArtifactCommand::Export { id, path },
+        } => {
+            let path = absolute(path)?;
+            let v = s
+                .request("artifacts/export", json!({"artifactId": id, "path": path}))
+                .await?;
+            emit(json, &v, |v| {
+                format!("saved {} ({} bytes)", path.display(), v["bytes"])
+            });
+        }
+        Command::Artifact {
+            command: ArtifactCommand::Release { id },
+        } => {
+            let v = s
+                .request("artifacts/release", json!({"artifactId": id}))
+                .await?;
+            emit(json, &v, |_| "released".to_string());
+        }
         Command::Tabs => {
             let v = s.tool("browser.tabs.list", json!({})).await?;
             emit(json, &v, output::tabs);
@@ -275,5 +374,5 @@ async fn serve_broker(
         None => components::embedded(),
     };
     let runtime = Runtime::load(sources, policy, Some(&paths.cache)).await?;
-    serve(Broker::new(paths, runtime)).await
+    serve(Broker::new(paths, runtime)?).await
 }

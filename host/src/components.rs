@@ -19,6 +19,14 @@ pub fn embedded() -> Vec<(String, Vec<u8>)> {
             "navigate".to_string(),
             include_bytes!(concat!(env!("OUT_DIR"), "/navigate.wasm")).to_vec(),
         ),
+        (
+            "capture".to_string(),
+            include_bytes!(concat!(env!("OUT_DIR"), "/capture.wasm")).to_vec(),
+        ),
+        (
+            "upload".to_string(),
+            include_bytes!(concat!(env!("OUT_DIR"), "/upload.wasm")).to_vec(),
+        ),
     ]
 }
 

@@ -1,7 +1,7 @@
 //! Browser Pilot's broker library: the CDP connector, the domain model
 //! (workspaces, leases, observations), the WebAssembly component runtime
 //! that runs every page-touching tool, and the JSON-RPC service.
-
+pub mod artifacts;
 pub mod broker;
 pub mod browser;
 pub mod cdp;

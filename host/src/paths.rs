@@ -19,6 +19,7 @@ pub struct Paths {
     pub lock: PathBuf,
     pub log: PathBuf,
     pub profiles: PathBuf,
+    pub artifacts: PathBuf,
     pub cache: PathBuf,
 }
 
@@ -61,6 +62,7 @@ impl Paths {
             lock: home.join("broker.lock"),
             log: home.join("broker.log"),
             profiles: home.join("profiles"),
+            artifacts: home.join("artifacts"),
             cache: home.join("cache"),
             run_dir,
             home,

@@ -187,6 +187,7 @@ async fn run_component_inner(
         cdp: conn.cdp.clone(),
         registry: conn.registry.clone(),
         observations: broker.observations.clone(),
+        artifacts: broker.artifacts.clone(),
         raw_id: raw.clone(),
         session,
         generation: conn.generation,
@@ -227,6 +228,21 @@ async fn run_component_inner(
         (url, origin)
     };
     if let Some(obj) = value.as_object_mut() {
+        // Components name artifacts by ID; clients get full descriptors.
+        for key in ["artifact", "preview"] {
+            let id = obj
+                .get(key)
+                .and_then(|a| a["artifactId"].as_str())
+                .map(str::to_string);
+            if let Some(id) = id {
+                let ws = scope.workspace_id.clone();
+                let d = broker
+                    .artifacts
+                    .get(&id, &|w| w == ws)
+                    .map_err(|e| (e, was_dispatched))?;
+                obj.insert(key.into(), d);
+            }
+        }
         obj.insert("workspaceId".into(), json!(scope.workspace_id));
         obj.insert("leaseId".into(), json!(scope.lease_id));
         obj.insert("targetId".into(), json!(public));

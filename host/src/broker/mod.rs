@@ -12,6 +12,7 @@ mod server;
 mod signals;
 pub mod state;
 
+use crate::artifacts::ArtifactStore;
 use crate::browser::connection::BrowserConn;
 use crate::browser::observations::Observations;
 use crate::error::{BpError, BpResult};
@@ -42,6 +43,7 @@ pub struct Broker {
     generation: Arc<AtomicU64>,
     state: Mutex<State>,
     pub observations: Arc<Observations>,
+    pub artifacts: Arc<ArtifactStore>,
     pub started: Instant,
     pub shutdown: Notify,
     connections: AtomicU64,
@@ -52,9 +54,14 @@ pub struct Broker {
 }
 
 impl Broker {
-    pub fn new(paths: Paths, runtime: Runtime) -> Arc<Self> {
+    pub fn new(paths: Paths, runtime: Runtime) -> BpResult<Arc<Self>> {
         let (events, _) = tokio::sync::broadcast::channel(1024);
-        Arc::new(Self {
+        let artifacts = Arc::new(ArtifactStore::open(
+            &paths.artifacts,
+            runtime.limits().artifacts(),
+        )?);
+        Ok(Arc::new(Self {
+            artifacts,
             state: Mutex::new(State::new(events.clone())),
             events,
             paths,
@@ -67,7 +74,7 @@ impl Broker {
             shutdown: Notify::new(),
             connections: AtomicU64::new(0),
             retired_commands: AtomicU64::new(0),
-        })
+        }))
     }
 
     /// Lock the domain state.

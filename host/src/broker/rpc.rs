@@ -144,6 +144,7 @@ pub async fn handle_initialized(
             let id = str_param(&params, "workspaceId")?;
             let managed = broker.state().release_workspace(principal, id)?;
             broker.observations.remove_workspace(id);
+            broker.artifacts.remove_workspace(id);
             if let Ok(conn) = broker.browser().await {
                 for raw in managed {
                     let _ = conn.close_target(&raw).await;
@@ -200,6 +201,32 @@ pub async fn handle_initialized(
             st.workspace(principal, ws)?;
             let journal = st.journals.entry(ws.to_string()).or_default();
             journal.poll(cursor, limit)
+        }
+        "artifacts/import" => {
+            let ws = str_param(&params, "workspaceId")?;
+            let lease = str_param(&params, "leaseId")?;
+            broker.state().live_lease(principal, ws, lease)?;
+            broker
+                .artifacts
+                .import(ws, std::path::Path::new(str_param(&params, "path")?))
+        }
+        "artifacts/get" | "artifacts/export" | "artifacts/retain" | "artifacts/release" => {
+            let id = str_param(&params, "artifactId")?;
+            let owned = broker.state().workspaces_of(principal);
+            let owns = |ws: &str| owned.iter().any(|w| w == ws);
+            match method {
+                "artifacts/get" => broker.artifacts.get(id, &owns),
+                "artifacts/retain" => broker.artifacts.retain(id, &owns),
+                "artifacts/release" => broker
+                    .artifacts
+                    .release(id, &owns)
+                    .map(|()| json!({"released": true})),
+                _ => broker.artifacts.export(
+                    id,
+                    &owns,
+                    std::path::Path::new(str_param(&params, "path")?),
+                ),
+            }
         }
         "shutdown" => Ok(json!({})),
         other => Err(BpError::invalid(format!("unknown method `{other}`"))

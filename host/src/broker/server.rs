@@ -71,6 +71,7 @@ pub async fn serve(broker: Arc<Broker>) -> BpResult<()> {
         loop {
             tokio::time::sleep(Duration::from_secs(1)).await;
             sweeper.state().expire_leases();
+            sweeper.artifacts.sweep();
         }
     });
 

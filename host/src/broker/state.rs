@@ -136,6 +136,15 @@ impl State {
             .any(|w| w.id != workspace_id && w.managed.contains(raw))
     }
 
+    /// IDs of the workspaces `principal` owns.
+    pub fn workspaces_of(&self, principal: &str) -> Vec<String> {
+        self.workspaces
+            .values()
+            .filter(|w| w.principal == principal)
+            .map(|w| w.id.clone())
+            .collect()
+    }
+
     /// The current event cursor of a workspace.
     pub fn cursor(&self, workspace_id: &str) -> String {
         self.journals

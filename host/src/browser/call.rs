@@ -43,12 +43,13 @@ pub struct TargetCall {
     cdp: Cdp,
     registry: Arc<Registry>,
     observations: Arc<Observations>,
+    pub(super) artifacts: Arc<crate::artifacts::ArtifactStore>,
     raw_id: String,
     session: String,
     session_serial: u64,
     generation: u64,
     current_generation: Arc<AtomicU64>,
-    caller: Caller,
+    pub(super) caller: Caller,
     lease_guard: LeaseGuard,
     handles: Vec<Handle>,
     /// Document the last accessibility read came from.
@@ -62,6 +63,7 @@ pub struct CallSetup {
     pub cdp: Cdp,
     pub registry: Arc<Registry>,
     pub observations: Arc<Observations>,
+    pub artifacts: Arc<crate::artifacts::ArtifactStore>,
     pub raw_id: String,
     pub session: String,
     pub generation: u64,
@@ -86,6 +88,7 @@ impl TargetCall {
             cdp: s.cdp,
             registry: s.registry,
             observations: s.observations,
+            artifacts: s.artifacts,
             raw_id: s.raw_id,
             session: s.session,
             session_serial: serial,
@@ -101,7 +104,7 @@ impl TargetCall {
 
     /// The one checkpoint: lease, generation, target and session are still
     /// what this call started with.
-    fn check(&self) -> BpResult<()> {
+    pub(super) fn check(&self) -> BpResult<()> {
         (self.lease_guard)()?;
         if self.current_generation.load(Ordering::SeqCst) != self.generation || self.cdp.is_closed()
         {
@@ -120,11 +123,11 @@ impl TargetCall {
         Ok(())
     }
 
-    fn mark_dispatched(&self) {
+    pub(super) fn mark_dispatched(&self) {
         self.dispatched.store(true, Ordering::SeqCst);
     }
 
-    async fn send(&self, method: &str, params: Value) -> BpResult<Value> {
+    pub(super) async fn send(&self, method: &str, params: Value) -> BpResult<Value> {
         self.cdp.call(method, Some(&self.session), params).await
     }
 
@@ -136,7 +139,7 @@ impl TargetCall {
             .unwrap_or((0, None, false, false))
     }
 
-    fn backend(&self, handle: u32) -> BpResult<i64> {
+    pub(super) fn backend(&self, handle: u32) -> BpResult<i64> {
         self.handles
             .get(handle as usize)
             .map(|h| h.backend)
@@ -174,7 +177,7 @@ impl TargetCall {
         Ok(obj)
     }
 
-    async fn call_on(
+    pub(super) async fn call_on(
         &mut self,
         handle: u32,
         function: &str,

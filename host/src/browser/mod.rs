@@ -6,5 +6,6 @@ pub mod call;
 pub mod connection;
 mod js;
 mod keys;
+mod media;
 pub mod observations;
 pub mod registry;

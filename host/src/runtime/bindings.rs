@@ -12,13 +12,14 @@ wasmtime::component::bindgen!({
             import browser-pilot:tools/page-read@0.1.0;
             import browser-pilot:tools/navigation@0.1.0;
             import browser-pilot:tools/input@0.1.0;
-            export browser-pilot:tools/tool@0.1.0;
+            import browser-pilot:tools/capture@0.1.0;
+            import browser-pilot:tools/artifacts@0.1.0;
+            import browser-pilot:tools/upload@0.1.0;export browser-pilot:tools/tool@0.1.0;
         }
     "#,
     path: "../tools-wit",
     imports: { default: async | trappable },
     exports: { default: async },
 });
-
-pub use browser_pilot::tools::{input, navigation, page_read, types};
+pub use browser_pilot::tools::{artifacts, capture, input, navigation, page_read, types, upload};
 pub use exports::browser_pilot::tools::tool;

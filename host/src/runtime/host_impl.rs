@@ -2,12 +2,15 @@
 //! call's [`TargetCall`], which re-checks lease, target and generation in
 //! one place before touching the browser.
 
+use super::bindings::artifacts::{self, ArtifactRef, NewArtifact, UploadFile};
+use super::bindings::capture::{self, Image, ScreenshotOptions};
 use super::bindings::input::{self, Hit, Modifiers, MouseButton, Point};
 use super::bindings::navigation::{self, HistoryAction, NavResult};
 use super::bindings::page_read::{
     self, AxSnapshot, NodeHandle, NodeState, ObservedElement, PageInfo, PageText,
 };
 use super::bindings::types::{self, ToolError};
+use super::bindings::upload::{self, UploadReadback};
 use super::errors::to_tool_error;
 use super::HostState;
 use crate::browser::call::TargetCall;
@@ -88,6 +91,36 @@ impl navigation::Host for HostState {
 
     async fn history(&mut self, action: HistoryAction) -> Res<NavResult> {
         typed(self.target()?.history(action).await)
+    }
+}
+
+impl capture::Host for HostState {
+    async fn screenshot(&mut self, options: ScreenshotOptions) -> Res<Image> {
+        typed(self.target()?.screenshot(options.full_page).await)
+    }
+
+    async fn pdf(&mut self) -> Res<Vec<u8>> {
+        typed(self.target()?.pdf().await)
+    }
+}
+
+impl artifacts::Host for HostState {
+    async fn create(&mut self, artifact: NewArtifact) -> Res<ArtifactRef> {
+        typed(self.target()?.create_artifact(artifact))
+    }
+
+    async fn lookup_upload(&mut self, artifact_id: String) -> Res<UploadFile> {
+        typed(self.target()?.upload_file(&artifact_id))
+    }
+}
+
+impl upload::Host for HostState {
+    async fn set_files(
+        &mut self,
+        node: NodeHandle,
+        artifact_ids: Vec<String>,
+    ) -> Res<UploadReadback> {
+        typed(self.target()?.set_files(node, &artifact_ids).await)
     }
 }
 

@@ -1,8 +1,7 @@
 //! Linking by policy: the linker gets the WASI subset every Rust guest
 //! needs (io streams and cli stdio/env, with an empty context) and exactly
 //! the capability interfaces the policy grants.
-
-use super::bindings::{input, navigation, page_read};
+use super::bindings::{artifacts, capture, input, navigation, page_read, upload};
 use super::policy::{Policy, CAPABILITIES};
 use super::HostState;
 use crate::error::{BpError, BpResult};
@@ -56,6 +55,9 @@ pub fn build(engine: &Engine, policy: &Policy) -> BpResult<Linker<HostState>> {
                 navigation::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
             }
             "input" => input::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
+            "capture" => capture::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
+            "artifacts" => artifacts::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
+            "upload" => upload::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
             other => {
                 return Err(BpError::internal(format!(
                     "no linker for capability {other}"

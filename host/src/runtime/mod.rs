@@ -230,6 +230,11 @@ impl Runtime {
         .with_context(json!({"capabilities": tool.denied}))
     }
 
+    /// The policy's limits.
+    pub fn limits(&self) -> policy::Limits {
+        self.policy.limits
+    }
+
     /// Milliseconds a call may run.
     pub fn call_budget_ms(&self) -> u64 {
         self.policy.limits.call_timeout_ms

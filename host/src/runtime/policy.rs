@@ -7,7 +7,14 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Capability interfaces of the WIT package: the policy vocabulary.
-pub const CAPABILITIES: &[&str] = &["page-read", "navigation", "input"];
+pub const CAPABILITIES: &[&str] = &[
+    "page-read",
+    "navigation",
+    "input",
+    "capture",
+    "artifacts",
+    "upload",
+];
 
 /// Per-call execution limits for components.
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -19,6 +26,46 @@ pub struct Limits {
     /// Linear memory a component instance may grow to.
     #[serde(default = "default_memory")]
     pub memory_mb: u64,
+    /// Largest single artifact.
+    #[serde(default = "default_item_mb")]
+    pub artifact_item_mb: u64,
+    /// All artifacts of one workspace.
+    #[serde(default = "default_workspace_mb")]
+    pub artifact_workspace_mb: u64,
+    /// All artifacts of the broker.
+    #[serde(default = "default_global_mb")]
+    pub artifact_global_mb: u64,
+    /// How long an unretained artifact lives.
+    #[serde(default = "default_ttl")]
+    pub artifact_ttl_seconds: u64,
+}
+
+fn default_item_mb() -> u64 {
+    64
+}
+
+fn default_workspace_mb() -> u64 {
+    256
+}
+
+fn default_global_mb() -> u64 {
+    1024
+}
+
+fn default_ttl() -> u64 {
+    1800
+}
+
+impl Limits {
+    /// The artifact store limits.
+    pub fn artifacts(&self) -> crate::artifacts::ArtifactLimits {
+        crate::artifacts::ArtifactLimits {
+            per_item: self.artifact_item_mb << 20,
+            per_workspace: self.artifact_workspace_mb << 20,
+            global: self.artifact_global_mb << 20,
+            ttl: std::time::Duration::from_secs(self.artifact_ttl_seconds),
+        }
+    }
 }
 
 fn default_timeout() -> u64 {
@@ -34,6 +81,10 @@ impl Default for Limits {
         Self {
             call_timeout_ms: default_timeout(),
             memory_mb: default_memory(),
+            artifact_item_mb: default_item_mb(),
+            artifact_workspace_mb: default_workspace_mb(),
+            artifact_global_mb: default_global_mb(),
+            artifact_ttl_seconds: default_ttl(),
         }
     }
 }
@@ -76,6 +127,17 @@ impl Policy {
         if !(16..=4096).contains(&limits.memory_mb) {
             return Err(BpError::invalid(
                 "limits.memory-mb must be between 16 and 4096",
+            ));
+        }
+        if limits.artifact_item_mb == 0
+            || limits.artifact_workspace_mb == 0
+            || limits.artifact_global_mb == 0
+        {
+            return Err(BpError::invalid("artifact quotas must be at least 1 MB"));
+        }
+        if !(1..=7 * 24 * 3600).contains(&limits.artifact_ttl_seconds) {
+            return Err(BpError::invalid(
+                "limits.artifact-ttl-seconds must be between 1 and 604800",
             ));
         }
         let mut policy = Policy {

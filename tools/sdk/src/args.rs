@@ -56,6 +56,23 @@ impl Args {
             .ok_or_else(|| invalid(format!("`{key}` is required")))
     }
 
+    /// An optional list of strings.
+    pub fn opt_str_list(&mut self, key: &str) -> Result<Option<Vec<String>>, ToolError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| {
+                    v.as_str()
+                        .map(str::to_string)
+                        .ok_or_else(|| invalid(format!("`{key}` must hold strings")))
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(Some),
+            Some(_) => Err(invalid(format!("`{key}` must be a list of strings"))),
+        }
+    }
+
     /// An optional boolean.
     pub fn opt_bool(&mut self, key: &str) -> Result<Option<bool>, ToolError> {
         match self.get(key) {
