@@ -51,10 +51,48 @@ fn two_clients_work_concurrently_and_cannot_cross() {
     let typed = a.tool_ok(&sa, "browser.type", json!({"targetId": ta, "observationId": oa["observationId"], "ref": name.parse::<u32>().unwrap(), "text": "Ada"}));
     assert_eq!(typed["evidence"]["status"], "verified");
 
-    // Managed tabs are private to their workspace.
+    // Managed tabs are private to their workspace: not listed, and no
+    // events about them reach another workspace.
     let list_a = a.tool_ok(&sa, "browser.tabs.list", json!({}));
     assert!(!list_a.to_string().contains("navigate.html"), "{list_a}");
-    // A's refs, targets, lease and workspace are useless to B.
+    let seen_by_b = b.call(
+        "events/poll",
+        json!({"workspaceId": sb.workspace, "cursor": sb.cursor, "limit": 500}),
+    );
+    assert!(
+        !seen_by_b.to_string().contains("form.html"),
+        "B saw A's tab: {seen_by_b}"
+    );
+    let ws_b = b.call("workspaces/get", json!({"workspaceId": sb.workspace}));
+    assert_eq!(ws_b["targets"].as_array().map(Vec::len), Some(1), "{ws_b}");
+    // Command IDs are per client: both may use the same one.
+    for (bridge, s, t) in [(&mut a, &sa, &ta), (&mut b, &sb, &tb)] {
+        let id = bridge.send_tool(
+            s,
+            "browser.tabs.list",
+            json!({}),
+            json!({"commandId": "same-id"}),
+        );
+        let _ = t;
+        assert_eq!(bridge.wait(id)["result"]["command"]["state"], "completed");
+    }
+    // A notification (no id) gets no reply.
+    a.send_raw(
+        &json!({"jsonrpc": "2.0", "method": "commands/get", "params": {"commandId": "same-id"}})
+            .to_string(),
+    );
+    let after = a.send(
+        "events/poll",
+        json!({"workspaceId": sa.workspace, "cursor": sa.cursor}),
+    );
+    let next = a
+        .next_message(std::time::Duration::from_secs(10))
+        .expect("a reply");
+    assert_eq!(
+        next["id"].as_u64(),
+        Some(after),
+        "a notification was answered: {next}"
+    ); // A's refs, targets, lease and workspace are useless to B.
     let stolen = json!({"targetId": tb, "observationId": oa["observationId"], "ref": 1});
     let r = b.tool(&sb, "browser.click", stolen);
     assert_eq!(r["error"]["code"], "stale_ref", "{r}");
@@ -95,7 +133,7 @@ fn two_clients_work_concurrently_and_cannot_cross() {
         "{clicked}"
     );
     assert_eq!(b.call("shutdown", json!({})), json!({}));
-    assert!(b.finish().success());
+    assert!(b.exits_with_stdin_open().success());
 }
 
 #[test]

@@ -15,7 +15,8 @@ use std::process::ExitCode;
 /// Parse arguments, run the command, print the result or the error.
 pub fn run() -> ExitCode {
     let cli = args::Cli::parse();
-    let json = cli.json;
+    // The bridge's stdout carries protocol messages only.
+    let json = cli.json && !matches!(cli.command, args::Command::Bridge { .. });
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -29,7 +30,10 @@ pub fn run() -> ExitCode {
             )
         }
     };
-    match runtime.block_on(commands::run(cli)) {
+    let outcome = runtime.block_on(commands::run(cli));
+    // Do not wait for blocking readers (the bridge's stdin) to finish.
+    runtime.shutdown_background();
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&e, json),
     }

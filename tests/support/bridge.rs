@@ -217,6 +217,21 @@ impl Bridge {
         }
     }
 
+    /// Wait for the process to exit on its own, stdin still open.
+    pub fn exits_with_stdin_open(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "bridge kept running after shutdown"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Kill the process (a crashing client).
     pub fn kill(&mut self) {
         let _ = self.child.kill();

@@ -75,10 +75,24 @@ pub fn accept(broker: &Arc<Broker>, principal: &str, params: &Value) -> BpResult
     })
 }
 
+/// Record an accepted call as failed without running it; returns the reply.
+pub fn refuse(broker: &Arc<Broker>, call: PendingCall, e: BpError) -> Value {
+    broker.state().commands.finish(
+        &call.scope.principal,
+        &call.scope.command_id,
+        CmdState::Failed,
+        Err(e),
+    )
+}
+
 /// Run an accepted call and record its outcome; returns the reply.
 pub async fn execute(broker: &Arc<Broker>, call: PendingCall) -> Value {
     let id = call.scope.command_id.clone();
-    let preflight = broker.state().commands.start(&id);
+    let native = super::native::is_native(&call.name);
+    let preflight = broker
+        .state()
+        .commands
+        .start(&call.scope.principal, &id, native);
     let authorised = preflight.and_then(|()| {
         broker
             .state()
@@ -138,7 +152,9 @@ pub async fn execute(broker: &Arc<Broker>, call: PendingCall) -> Value {
         Err(_) => CmdState::Failed,
     };
     let mut st = broker.state();
-    let reply = st.commands.finish(&id, state, outcome.result);
+    let reply = st
+        .commands
+        .finish(&call.scope.principal, &id, state, outcome.result);
     let status = json!({"commandId": id, "state": reply["command"]["state"], "tool": call.name});
     st.publish(
         &call.scope.workspace_id,

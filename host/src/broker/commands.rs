@@ -34,6 +34,8 @@ pub struct CommandRecord {
     /// Set by the executor immediately before the first browser mutation.
     pub dispatched: Arc<AtomicBool>,
     cancel_requested: bool,
+    /// The executor began running it (cancellation can no longer prevent it).
+    started: bool,
     pub deadline: Option<Instant>,
     /// The full `tools/call` result once the command is terminal.
     response: Option<Value>,
@@ -83,6 +85,12 @@ pub struct Request<'a> {
     pub deadline: Option<Instant>,
 }
 
+/// The internal key of a command: IDs are scoped to their principal, so
+/// one client's IDs neither collide with nor reveal another's.
+fn key_of(principal: &str, id: &str) -> String {
+    format!("{principal}\u{0}{id}")
+}
+
 /// All command records.
 #[derive(Default)]
 pub struct Commands {
@@ -106,7 +114,7 @@ impl Commands {
                 r.workspace_id.to_string(),
                 k.to_string(),
             );
-            if let Some(rec) = self.keys.get(&scoped).and_then(|id| self.map.get(id)) {
+            if let Some(rec) = self.keys.get(&scoped).and_then(|k| self.map.get(k)) {
                 if rec.tool != r.tool {
                     return Err(BpError::invalid(
                         "this idempotency key was used for a different tool",
@@ -119,7 +127,7 @@ impl Commands {
             }
         }
         let id = match r.command_id {
-            Some(id) if self.map.contains_key(id) => {
+            Some(id) if self.map.contains_key(&key_of(r.principal, id)) => {
                 return Err(BpError::invalid(
                     "this `commandId` was already used with another idempotency key",
                 ))
@@ -129,16 +137,17 @@ impl Commands {
         };
         let key = key.map(str::to_string).unwrap_or_else(|| id.clone());
         let dispatched = Arc::new(AtomicBool::new(false));
+        let internal = key_of(r.principal, &id);
         self.keys.insert(
             (
                 r.principal.to_string(),
                 r.workspace_id.to_string(),
                 key.clone(),
             ),
-            id.clone(),
+            internal.clone(),
         );
         self.map.insert(
-            id.clone(),
+            internal.clone(),
             CommandRecord {
                 id: id.clone(),
                 principal: r.principal.to_string(),
@@ -148,11 +157,12 @@ impl Commands {
                 state: CmdState::Accepted,
                 dispatched: dispatched.clone(),
                 cancel_requested: false,
+                started: false,
                 deadline: r.deadline,
                 response: None,
             },
         );
-        self.order.push_back(id.clone());
+        self.order.push_back(internal);
         self.evict();
         Ok(Accepted::New { id, dispatched })
     }
@@ -181,12 +191,8 @@ impl Commands {
         id: &str,
         workspace_id: Option<&str>,
     ) -> BpResult<&mut CommandRecord> {
-        match self.map.get_mut(id) {
-            Some(r)
-                if r.principal == principal && workspace_id.is_none_or(|w| w == r.workspace_id) =>
-            {
-                Ok(r)
-            }
+        match self.map.get_mut(&key_of(principal, id)) {
+            Some(r) if workspace_id.is_none_or(|w| w == r.workspace_id) => Ok(r),
             _ => Err(BpError::invalid("no such command for this client")
                 .with_context(json!({"commandId": id}))),
         }
@@ -221,7 +227,8 @@ impl Commands {
     ) -> BpResult<Value> {
         let rec = self.owned(principal, id, workspace_id)?;
         if rec.state == CmdState::Accepted {
-            if rec.dispatched.load(Ordering::SeqCst) {
+            // Once running it is not stopped: record the request only.
+            if rec.started || rec.dispatched.load(Ordering::SeqCst) {
                 rec.cancel_requested = true;
             } else {
                 rec.state = CmdState::Cancelled;
@@ -234,8 +241,9 @@ impl Commands {
 
     /// Called by the executor right before running: refuses cancelled and
     /// expired commands.
-    pub fn start(&mut self, id: &str) -> BpResult<()> {
-        let Some(rec) = self.map.get_mut(id) else {
+    /// With `commit`, the command counts as running from now on.
+    pub fn start(&mut self, principal: &str, id: &str, commit: bool) -> BpResult<()> {
+        let Some(rec) = self.map.get_mut(&key_of(principal, id)) else {
             return Err(BpError::internal("command record lost"));
         };
         match rec.state {
@@ -250,13 +258,22 @@ impl Commands {
                     "the deadline passed before the command could start",
                 ))
             }
-            _ => Ok(()),
+            _ => {
+                rec.started |= commit;
+                Ok(())
+            }
         }
     }
 
     /// Record the terminal state and the reply; returns the reply.
-    pub fn finish(&mut self, id: &str, state: CmdState, outcome: Result<Value, BpError>) -> Value {
-        let Some(rec) = self.map.get_mut(id) else {
+    pub fn finish(
+        &mut self,
+        principal: &str,
+        id: &str,
+        state: CmdState,
+        outcome: Result<Value, BpError>,
+    ) -> Value {
+        let Some(rec) = self.map.get_mut(&key_of(principal, id)) else {
             return json!({"command": {"commandId": id, "state": "failed"}});
         };
         if rec.state == CmdState::Accepted {
@@ -270,11 +287,6 @@ impl Commands {
         };
         rec.response = Some(reply.clone());
         reply
-    }
-
-    /// The record, if any.
-    pub fn record(&self, id: &str) -> Option<&CommandRecord> {
-        self.map.get(id)
     }
 
     /// Forget a released workspace's commands.

@@ -164,7 +164,7 @@ async fn run_component_inner(
     broker
         .state()
         .commands
-        .start(&scope.command_id)
+        .start(&scope.principal, &scope.command_id, true)
         .map_err(fail)?;
     let session = conn.attach(&raw).await.map_err(fail)?;
 

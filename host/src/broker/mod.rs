@@ -49,6 +49,9 @@ pub struct Broker {
     connections: AtomicU64,
     /// CDP commands sent by connections that have since closed.
     retired_commands: AtomicU64,
+    /// Held while a tab is created and assigned to its workspace, so the
+    /// signal pump never announces a managed tab to other workspaces.
+    pub creation: tokio::sync::Mutex<()>,
     /// Every published event, for the connections of its principal.
     pub events: tokio::sync::broadcast::Sender<state::Notification>,
 }
@@ -62,6 +65,7 @@ impl Broker {
         )?);
         Ok(Arc::new(Self {
             artifacts,
+            creation: tokio::sync::Mutex::new(()),
             state: Mutex::new(State::new(events.clone())),
             events,
             paths,

@@ -161,6 +161,7 @@ pub async fn call(
                 }
             }
             let conn = broker.browser().await?;
+            let creating = broker.creation.lock().await;
             let raw = conn.create_tab().await?;
             let public = {
                 let mut st = broker.state();
@@ -171,6 +172,7 @@ pub async fn call(
                 ws.current_target = Some(id.clone());
                 id
             };
+            drop(creating);
             let mut result = json!({"targetId": public, "origin": "managed", "url": "about:blank"});
             if let Some(url) = url {
                 let nav = json!({"targetId": public, "url": url});

@@ -173,7 +173,9 @@ pub async fn handle_initialized(
                 .get(id)
                 .map(|l| l.workspace_id.clone())
                 .ok_or_else(|| BpError::new(Code::LeaseExpired, "the lease has expired"))?;
-            let lease = st.live_lease(principal, &ws, id)?;
+            let lease = st
+                .live_lease(principal, &ws, id)
+                .map_err(|_| BpError::new(Code::LeaseExpired, "the lease has expired"))?;
             lease.expires = std::time::Instant::now() + lease.ttl;
             Ok(json!({"expiresAt": unix_ms(lease.expires)}))
         }

@@ -162,7 +162,8 @@ async fn serve_connection(broker: Arc<Broker>, stream: Stream) {
     broker.connections.fetch_add(1, Ordering::Relaxed);
     let max_result = Arc::new(AtomicUsize::new(MAX_MESSAGE_BYTES));
     let (out_tx, mut out_rx) = mpsc::channel::<String>(1024);
-    let (call_tx, mut call_rx) = mpsc::channel::<(Value, Box<PendingCall>)>(MAX_PENDING_CALLS);
+    let (call_tx, mut call_rx) =
+        mpsc::channel::<(Option<Value>, Box<PendingCall>)>(MAX_PENDING_CALLS);
 
     let writer = async {
         let mut w = &stream;
@@ -180,6 +181,7 @@ async fn serve_connection(broker: Arc<Broker>, stream: Stream) {
     let worker = async move {
         while let Some((id, call)) = call_rx.recv().await {
             let reply = calls::execute(&worker_broker, *call).await;
+            let Some(id) = id else { continue };
             let line = response(&id, Ok(reply), worker_max.load(Ordering::Relaxed));
             if worker_out.send(line).await.is_err() {
                 break;
@@ -195,7 +197,7 @@ async fn read_requests(
     broker: &Arc<Broker>,
     stream: &Stream,
     out: mpsc::Sender<String>,
-    calls_tx: mpsc::Sender<(Value, Box<PendingCall>)>,
+    calls_tx: mpsc::Sender<(Option<Value>, Box<PendingCall>)>,
     max_result: Arc<AtomicUsize>,
 ) {
     let mut conn = Connection::new();
@@ -254,19 +256,30 @@ async fn read_requests(
                 .and_then(|p| calls::accept(broker, &p, &params));
             match intake {
                 Ok(Intake::Run(call)) => {
-                    if calls_tx.try_send((id.clone(), call)).is_err() {
+                    let reply_to = is_request.then(|| id.clone());
+                    if let Err(
+                        mpsc::error::TrySendError::Full((_, call))
+                        | mpsc::error::TrySendError::Closed((_, call)),
+                    ) = calls_tx.try_send((reply_to, call))
+                    {
+                        // Refused: the accepted record must not stay pending.
                         let e = BpError::internal(format!(
                             "more than {MAX_PENDING_CALLS} calls pending; wait for replies"
                         ));
-                        let _ = out.send(rpc_error(&id, -32000, &e)).await;
+                        let reply = calls::refuse(broker, *call, e);
+                        if is_request {
+                            let _ = out.send(response(&id, Ok(reply), max)).await;
+                        }
                     }
                 }
-                Ok(Intake::Reply(reply)) => {
+                Ok(Intake::Reply(reply)) if is_request => {
                     let _ = out.send(response(&id, Ok(reply), max)).await;
                 }
-                Err(e) => {
+                Err(e) if is_request => {
                     let _ = out.send(response(&id, Err(e), max)).await;
                 }
+                // Notifications get no reply.
+                Ok(_) | Err(_) => {}
             }
             continue;
         }
@@ -276,7 +289,9 @@ async fn read_requests(
                 let (b, o) = (broker.clone(), out.clone());
                 tokio::spawn(async move {
                     let result = rpc::handle_initialized(&b, &principal, &method, params).await;
-                    let _ = o.send(response(&id, result, max)).await;
+                    if is_request {
+                        let _ = o.send(response(&id, result, max)).await;
+                    }
                 });
                 continue;
             }

@@ -9,6 +9,8 @@ use tokio::sync::mpsc::UnboundedReceiver;
 /// Publish events for every signal of one browser connection.
 pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
     while let Some(signal) = rx.recv().await {
+        // Wait for any tab creation in flight to record its owner.
+        let _settled = broker.creation.lock().await;
         let mut st = broker.state();
         match signal {
             Signal::Navigated { raw, url } => {
@@ -28,7 +30,12 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
                 }
             }
             Signal::Created { raw } => {
-                let all: Vec<String> = st.workspaces.keys().cloned().collect();
+                let all: Vec<String> = st
+                    .workspaces
+                    .keys()
+                    .filter(|ws| !st.managed_elsewhere(&raw, ws))
+                    .cloned()
+                    .collect();
                 for ws in all {
                     st.publish(&ws, "target.attached", None, Some(&raw), json!({}));
                 }

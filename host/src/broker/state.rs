@@ -348,7 +348,8 @@ impl State {
             .get(lease)
             .map(|l| l.workspace_id.clone())
             .ok_or_else(|| BpError::new(Code::LeaseExpired, "no such lease"))?;
-        self.workspace(principal, &ws)?;
+        self.workspace(principal, &ws)
+            .map_err(|_| BpError::new(Code::LeaseExpired, "no such lease for this client"))?;
         self.drop_lease(lease, false);
         Ok(())
     }
