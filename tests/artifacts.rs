@@ -237,3 +237,110 @@ fn reference_adapter_turns_a_screenshot_into_an_image_block() {
         "the adapter must not print image data"
     );
 }
+
+/// Poll `events/poll` until an event of `kind` appears; returns it.
+fn wait_event(b: &mut Bridge, ws: &str, cursor: &str, kind: &str) -> serde_json::Value {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let page = b.call(
+            "events/poll",
+            json!({"workspaceId": ws, "cursor": cursor, "limit": 500}),
+        );
+        if let Some(e) = page["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["type"] == kind)
+        {
+            return e.clone();
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no {kind} event: {page}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn downloads_become_workspace_artifacts_before_their_event() {
+    let mut env = Env::new();
+    let policy = root().join("fixtures/policies/small-artifacts.toml");
+    env.serve(&["--policy", policy.to_str().unwrap()]);
+    env.launch();
+    let mut a = Bridge::start(&env);
+    let mut b = Bridge::start(&env);
+    let sa = a.session("agent-a", 60_000);
+    let sb = b.session("agent-b", 60_000);
+    a.tool_ok(
+        &sa,
+        "browser.tabs.open",
+        json!({"url": env.url("upload.html")}),
+    );
+    let obs = a.tool_ok(&sa, "browser.observe", json!({}));
+    let link = find_ref(&obs, "link", "Download report")
+        .parse::<u32>()
+        .unwrap();
+    a.tool_ok(
+        &sa,
+        "browser.click",
+        json!({"observationId": obs["observationId"], "ref": link}),
+    );
+    let event = wait_event(&mut a, &sa.workspace, &sa.cursor, "download");
+    assert_eq!(event["payload"]["state"], "completed", "{event}");
+    assert!(
+        event["payload"].get("path").is_none(),
+        "events never carry paths: {event}"
+    );
+    let id = event["payload"]["artifactId"].as_str().unwrap().to_string();
+    let d = a.call("artifacts/get", json!({"artifactId": id}));
+    assert_eq!(d["kind"], "download");
+    assert_eq!(d["filename"], "report.txt");
+    assert_eq!(
+        std::fs::read_to_string(d["path"].as_str().unwrap()).unwrap(),
+        "quarterly report 42\n"
+    );
+    assert_eq!(
+        b.call_err("artifacts/get", json!({"artifactId": id}))["code"],
+        "artifact_not_found"
+    );
+    // Staging is private and emptied once the artifact exists.
+    let staging = env.home.join("downloads");
+    assert_eq!(mode(&staging), 0o700);
+    let leftovers: Vec<_> = walk(&staging).into_iter().filter(|p| p.is_file()).collect();
+    assert!(leftovers.is_empty(), "staged files left: {leftovers:?}");
+
+    // Over the 1 MB per-item quota: bounded metadata, no artifact, no path.
+    let big = find_ref(&obs, "link", "Download big file")
+        .parse::<u32>()
+        .unwrap();
+    let cursor = a.call("workspaces/get", json!({"workspaceId": sa.workspace}))["eventCursor"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let obs = a.tool_ok(&sa, "browser.observe", json!({}));
+    a.tool_ok(
+        &sa,
+        "browser.click",
+        json!({"observationId": obs["observationId"], "ref": big}),
+    );
+    let event = wait_event(&mut a, &sa.workspace, &cursor, "download");
+    assert_eq!(event["payload"]["state"], "oversized", "{event}");
+    assert!(
+        event["payload"].get("artifactId").is_none() && event["payload"].get("path").is_none(),
+        "{event}"
+    );
+    b.call("leases/release", json!({"leaseId": sb.lease}));
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        }
+        out.push(p);
+    }
+    out
+}

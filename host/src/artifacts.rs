@@ -115,8 +115,11 @@ impl ArtifactStore {
             "kind": e.kind,
             "mime": e.mime,
             "bytes": e.bytes,
-            "sensitivity": if e.kind == "user_file" { "user_file" } else { "page_capture" },
-            "createdAt": e.created_ms,
+            "sensitivity": match e.kind {
+                "user_file" => "user_file",
+                "download" => "browser_data",
+                _ => "page_capture",
+            },"createdAt": e.created_ms,
             "expiresAt": e.expires.map(|t| unix_ms(t.saturating_duration_since(Instant::now()))),
             "path": self.root.join(&e.file),
         });
@@ -173,7 +176,7 @@ impl ArtifactStore {
         // Imported files keep their basename (the page sees it on upload)
         // inside a private per-artifact directory.
         let file = match (&a.filename, a.kind) {
-            (Some(name), "user_file") => {
+            (Some(name), "user_file" | "download") => {
                 self.dir
                     .create_dir(&id)
                     .map_err(io_err("creating a directory"))?;

@@ -20,6 +20,8 @@ pub struct Paths {
     pub log: PathBuf,
     pub profiles: PathBuf,
     pub artifacts: PathBuf,
+    /// Private staging for downloads of controlled targets.
+    pub downloads: PathBuf,
     pub cache: PathBuf,
 }
 
@@ -63,6 +65,7 @@ impl Paths {
             log: home.join("broker.log"),
             profiles: home.join("profiles"),
             artifacts: home.join("artifacts"),
+            downloads: home.join("downloads"),
             cache: home.join("cache"),
             run_dir,
             home,

@@ -63,6 +63,13 @@ impl Broker {
             &paths.artifacts,
             runtime.limits().artifacts(),
         )?);
+        // Staged downloads of a previous broker process are never adopted.
+        if paths.downloads.exists() {
+            std::fs::remove_dir_all(&paths.downloads).map_err(|e| {
+                crate::error::BpError::internal(format!("removing stale downloads: {e}"))
+            })?;
+        }
+        crate::paths::ensure_private_dir(&paths.downloads)?;
         Ok(Arc::new(Self {
             artifacts,
             creation: tokio::sync::Mutex::new(()),

@@ -231,10 +231,17 @@ async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
         let exe = str_arg(opts, "executable")?.map(std::path::PathBuf::from);
         let launched = launch::launch(exe, headless, &broker.paths.profiles).await?;
         let ws = launched.ws_url.clone();
-        BrowserConn::open(&ws, Some(launched), next_gen, signals).await?
+        BrowserConn::open(
+            &ws,
+            Some(launched),
+            next_gen,
+            signals,
+            broker.paths.downloads.clone(),
+        )
+        .await?
     } else {
         let ws = launch::resolve_endpoint(endpoint.unwrap_or_default()).await?;
-        BrowserConn::open(&ws, None, next_gen, signals).await?
+        BrowserConn::open(&ws, None, next_gen, signals, broker.paths.downloads.clone()).await?
     };
     // The generation advances only once the connection is up.
     broker.generation.store(next_gen, Ordering::SeqCst);

@@ -54,12 +54,86 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
                     );
                 }
             }
+            Signal::Download {
+                raw,
+                filename,
+                dir,
+                state,
+            } => {
+                let lease = st.controllers.get(&raw).cloned();
+                let ws = lease
+                    .as_ref()
+                    .and_then(|l| st.leases.get(l))
+                    .map(|l| l.workspace_id.clone());
+                let staged = staged_file(&dir, &filename);
+                let payload = match (&ws, state.as_str(), &staged) {
+                    (Some(ws), "completed", Some(path)) => ingest(&broker, ws, &filename, path),
+                    _ => json!({"state": state, "filename": filename}),
+                };
+                if let Some(path) = staged {
+                    let _ = std::fs::remove_file(path);
+                }
+                if let Some(ws) = ws {
+                    st.publish(&ws, "download", lease.as_deref(), Some(&raw), payload);
+                }
+            }
             Signal::Disconnected => {
                 let all: Vec<String> = st.workspaces.keys().cloned().collect();
                 for ws in all {
                     st.publish(&ws, "connection.lost", None, None, json!({}));
                 }
             }
+        }
+    }
+}
+
+/// The staged file of a finished download: the suggested name, or the
+/// newest file when the browser had to pick another name.
+fn staged_file(dir: &std::path::Path, filename: &str) -> Option<std::path::PathBuf> {
+    let direct = dir.join(filename);
+    if direct.is_file() {
+        return Some(direct);
+    }
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())
+        .map(|e| e.path())
+}
+
+/// Turn a completed download into a workspace artifact (before the event
+/// announcing it is published); returns the event payload.
+fn ingest(
+    broker: &Broker,
+    workspace_id: &str,
+    filename: &str,
+    path: &std::path::Path,
+) -> serde_json::Value {
+    let data = match std::fs::read(path) {
+        Ok(d) => d,
+        Err(_) => return json!({"state": "failed", "filename": filename}),
+    };
+    let new = crate::artifacts::NewArtifact {
+        workspace_id,
+        kind: "download",
+        mime: "application/octet-stream",
+        filename: Some(filename.to_string()),
+        width: None,
+        height: None,
+        preview_of: None,
+    };
+    match broker.artifacts.create(new, &data) {
+        Ok(d) => json!({
+            "state": "completed",
+            "filename": filename,
+            "bytes": data.len(),
+            "artifactId": d["artifactId"],
+            "hints": [{"code": "download", "source": "event", "confidence": "high",
+                       "recommendedAction": "artifacts/get", "artifactId": d["artifactId"]}],
+        }),
+        Err(e) => {
+            json!({"state": "oversized", "filename": filename, "bytes": data.len(), "error": e.to_json()})
         }
     }
 }

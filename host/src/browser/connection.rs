@@ -16,6 +16,8 @@ pub struct BrowserConn {
     pub endpoint: String,
     pub generation: u64,
     pub launched: Option<LaunchedBrowser>,
+    /// Root of the private download staging directories.
+    downloads: std::path::PathBuf,
 }
 
 impl BrowserConn {
@@ -25,6 +27,7 @@ impl BrowserConn {
         launched: Option<LaunchedBrowser>,
         generation: u64,
         signals: tokio::sync::mpsc::UnboundedSender<super::registry::Signal>,
+        downloads: std::path::PathBuf,
     ) -> BpResult<Self> {
         let registry = Arc::new(Registry::with_signals(signals));
         let sink_registry = registry.clone();
@@ -44,6 +47,7 @@ impl BrowserConn {
             endpoint: ws_url.to_string(),
             generation,
             launched,
+            downloads,
         })
     }
 
@@ -69,6 +73,7 @@ impl BrowserConn {
         self.registry.set_session(raw_id, &session);
         let s = Some(session.as_str());
         self.cdp.call("Page.enable", s, json!({})).await?;
+        self.stage_downloads(raw_id, &session).await;
         let tree = self.cdp.call("Page.getFrameTree", s, json!({})).await?;
         let frame = &tree["frameTree"]["frame"];
         self.registry.update(raw_id, |t| {
@@ -91,6 +96,29 @@ impl BrowserConn {
             self.registry.apply_info(info);
         }
         Ok(())
+    }
+
+    /// Send this target's downloads to a private staging directory. Only
+    /// this target's session is configured: the browser-wide (user default
+    /// context) download behaviour is never touched. When the browser
+    /// refuses, download capture is simply unavailable for the target.
+    async fn stage_downloads(&self, raw_id: &str, session: &str) {
+        let dir = self.downloads.join(crate::ids::new_id("dl"));
+        if crate::paths::ensure_private_dir(&dir).is_err() {
+            return;
+        }
+        let params = json!({"behavior": "allow", "downloadPath": dir});
+        match self
+            .cdp
+            .call("Page.setDownloadBehavior", Some(session), params)
+            .await
+        {
+            Ok(_) => self.registry.update(raw_id, |t| t.download_dir = Some(dir)),
+            Err(e) => {
+                tracing::info!("download capture unavailable for a target: {}", e.message);
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+        }
     }
 
     /// Open a new tab at `about:blank`; returns its raw target ID.

@@ -29,6 +29,8 @@ pub struct TargetState {
     /// A main-frame navigation was requested or is loading.
     pub loading: bool,
     pub dialog_open: bool,
+    /// Where this target's downloads are staged, when capture is set up.
+    pub download_dir: Option<std::path::PathBuf>,
     /// Bumped on every change above; waiters watch it.
     changed: watch::Sender<u64>,
     /// Serialises commands on this target (its command lane).
@@ -52,6 +54,7 @@ impl TargetState {
             loaded_loader: None,
             loading: false,
             dialog_open: false,
+            download_dir: None,
             changed: watch::channel(0).0,
             lane: Arc::new(tokio::sync::Mutex::new(())),
         }
@@ -83,6 +86,15 @@ pub enum Signal {
     Created { raw: String },
     /// A target went away.
     Destroyed { raw: String },
+    /// A download of a controlled target ended.
+    Download {
+        raw: String,
+        filename: String,
+        /// The staging directory it was saved in.
+        dir: std::path::PathBuf,
+        /// `completed`, `canceled` or `interrupted`.
+        state: String,
+    },
     /// The browser connection closed.
     Disconnected,
 }
@@ -98,6 +110,8 @@ pub struct Registry {
 struct Inner {
     targets: HashMap<String, TargetState>,
     by_session: HashMap<String, String>,
+    /// Download GUID -> (raw target, suggested file name). Private.
+    downloads: HashMap<String, (String, String)>,
 }
 
 fn s(v: &Value, key: &str) -> Option<String> {
@@ -306,6 +320,29 @@ impl Registry {
                 t.loading = false;
                 t.loaded_loader = t.loader.clone();
             }),
+            "Page.downloadWillBegin" => {
+                if let Some(guid) = s(p, "guid") {
+                    let name = s(p, "suggestedFilename").unwrap_or_else(|| "download".to_string());
+                    self.lock().downloads.insert(guid, (raw.clone(), name));
+                }
+            }
+            "Page.downloadProgress" => {
+                let state = s(p, "state").unwrap_or_default();
+                if state == "inProgress" {
+                    return;
+                }
+                let Some(guid) = s(p, "guid") else { return };
+                let entry = self.lock().downloads.remove(&guid);
+                let dir = self.with(&raw, |t| t.download_dir.clone()).flatten();
+                if let (Some((raw, filename)), Some(dir)) = (entry, dir) {
+                    self.signal(Signal::Download {
+                        raw,
+                        filename,
+                        dir,
+                        state,
+                    });
+                }
+            }
             "Page.javascriptDialogOpening" => self.update(&raw, |t| t.dialog_open = true),
             "Page.javascriptDialogClosed" => self.update(&raw, |t| t.dialog_open = false),
             _ => {}
