@@ -39,7 +39,17 @@ fn main() {
         Ok(s) => panic!("building the tool components failed ({s}); is the wasm32-wasip2 target installed? (rustup target add wasm32-wasip2)"),
         Err(e) => panic!("cannot run cargo for the tool components: {e}"),
     }
-    for name in ["observe", "input", "navigate", "capture", "upload"] {
+    for name in [
+        "observe",
+        "input",
+        "navigate",
+        "capture",
+        "upload",
+        "network",
+        "network_rules",
+        "cookies",
+        "eval",
+    ] {
         let built = target
             .join("wasm32-wasip2/release")
             .join(format!("bp_tool_{name}.wasm"));

@@ -92,6 +92,23 @@ pub enum Command {
         #[command(subcommand)]
         command: ArtifactCommand,
     },
+    /// The request journal and request rules of this CLI's workspace.
+    Net {
+        #[command(subcommand)]
+        command: NetCommand,
+    },
+    /// HTTP authentication credentials (the password is read from stdin).
+    Auth {
+        #[command(subcommand)]
+        command: AuthCommand,
+    },
+    /// Cookies of the current tab (default: get).
+    Cookies {
+        #[command(subcommand)]
+        command: Option<CookieCommand>,
+    },
+    /// Evaluate JavaScript in the current tab (developer.eval).
+    Eval { expression: String },
     /// List tabs (managed and user tabs).
     Tabs,
     /// Make a listed tab the current one (taking control of it).
@@ -122,6 +139,87 @@ pub enum Command {
         #[arg(long)]
         fixtures: Option<PathBuf>,
     },
+}
+
+#[derive(Subcommand)]
+pub enum NetCommand {
+    /// Requests made by this workspace's tabs.
+    Log {
+        #[arg(long)]
+        limit: Option<u32>,
+        /// Only entries after this sequence number.
+        #[arg(long)]
+        since: Option<u32>,
+    },
+    /// Fail requests whose URL matches PATTERN (`*` is a wildcard).
+    Block {
+        pattern: String,
+        /// Only for the current tab.
+        #[arg(long)]
+        tab: bool,
+    },
+    /// Answer matching requests with a canned response.
+    Mock {
+        pattern: String,
+        #[arg(long, default_value_t = 200)]
+        status: u16,
+        #[arg(long, default_value = "")]
+        body: String,
+        /// A response header NAME:VALUE; repeatable.
+        #[arg(long = "header")]
+        headers: Vec<String>,
+        #[arg(long)]
+        tab: bool,
+    },
+    /// Send matching requests with extra headers.
+    Headers {
+        pattern: String,
+        /// A request header NAME:VALUE; repeatable.
+        #[arg(long = "header", required = true)]
+        headers: Vec<String>,
+        #[arg(long)]
+        tab: bool,
+    },
+    /// List the rules.
+    Rules,
+    /// Remove one rule, or all.
+    Clear { rule_id: Option<String> },
+}
+
+#[derive(Subcommand)]
+pub enum AuthCommand {
+    /// Answer auth challenges from ORIGIN; the password is read from stdin.
+    Set {
+        origin: String,
+        #[arg(long)]
+        username: String,
+    },
+    /// Forget credentials for ORIGIN, or all.
+    Clear { origin: Option<String> },
+}
+
+#[derive(Subcommand)]
+pub enum CookieCommand {
+    /// Cookies for the current tab (or the given URLs).
+    Get {
+        #[arg(long = "url")]
+        urls: Vec<String>,
+    },
+    /// Set a cookie; without VALUE it is read from stdin.
+    Set {
+        name: String,
+        value: Option<String>,
+        #[arg(long)]
+        domain: Option<String>,
+        #[arg(long)]
+        path: Option<String>,
+        #[arg(long)]
+        secure: bool,
+        #[arg(long)]
+        http_only: bool,
+    },
+    /// Delete the current tab's cookies.
+    Clear,
 }
 
 #[derive(Subcommand)]

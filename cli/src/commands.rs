@@ -285,6 +285,22 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
                 .await?;
             emit(json, &v, |_| "released".to_string());
         }
+        Command::Net { command } => {
+            let (v, text) = crate::net_commands::net(&mut s, command).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::Auth { command } => {
+            let (v, text) = crate::net_commands::auth(&mut s, command).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::Cookies { command } => {
+            let (v, text) = crate::net_commands::cookies(&mut s, command).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::Eval { expression } => {
+            let (v, text) = crate::net_commands::eval(&mut s, expression).await?;
+            emit(json, &v, |_| text);
+        }
         Command::Tabs => {
             let v = s.tool("browser.tabs.list", json!({})).await?;
             emit(json, &v, output::tabs);

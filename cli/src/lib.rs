@@ -5,6 +5,7 @@ mod args;
 mod bench;
 mod bridge;
 mod commands;
+mod net_commands;
 mod output;
 mod session;
 

@@ -27,8 +27,7 @@ impl Session {
             .request(
                 "initialize",
                 json!({"client": {"name": rpc_principal::CLI_PRINCIPAL, "version": VERSION, "instanceId": std::process::id().to_string()},
-                       "protocol": {"min": "1.0", "max": "1.1"}, "capabilities": [], "launchMode": "one_shot"}),
-            )
+"protocol": {"min": "1.0", "max": "1.1"}, "capabilities": ["developer.eval"], "launchMode": "one_shot"}),)
             .await?;
         let broker_version = init["executable"]["version"].as_str().unwrap_or("");
         if broker_version != VERSION {

@@ -6,28 +6,22 @@ use std::path::Path;
 
 /// `(name, wasm)` of every embedded default component.
 pub fn embedded() -> Vec<(String, Vec<u8>)> {
-    vec![
-        (
-            "observe".to_string(),
-            include_bytes!(concat!(env!("OUT_DIR"), "/observe.wasm")).to_vec(),
-        ),
-        (
-            "input".to_string(),
-            include_bytes!(concat!(env!("OUT_DIR"), "/input.wasm")).to_vec(),
-        ),
-        (
-            "navigate".to_string(),
-            include_bytes!(concat!(env!("OUT_DIR"), "/navigate.wasm")).to_vec(),
-        ),
-        (
-            "capture".to_string(),
-            include_bytes!(concat!(env!("OUT_DIR"), "/capture.wasm")).to_vec(),
-        ),
-        (
-            "upload".to_string(),
-            include_bytes!(concat!(env!("OUT_DIR"), "/upload.wasm")).to_vec(),
-        ),
-    ]
+    macro_rules! embed {
+        ($($name:literal),*) => {
+            vec![$(($name.to_string(), include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".wasm")).to_vec())),*]
+        };
+    }
+    embed!(
+        "observe",
+        "input",
+        "navigate",
+        "capture",
+        "upload",
+        "network",
+        "network_rules",
+        "cookies",
+        "eval"
+    )
 }
 
 /// Every `*.wasm` file in `dir`, sorted by name; the name is the file stem.

@@ -9,6 +9,7 @@ pub mod client;
 pub mod components;
 pub mod error;
 pub mod ids;
+pub mod network;
 pub mod paths;
 pub mod runtime;
 

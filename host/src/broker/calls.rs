@@ -31,7 +31,12 @@ pub enum Intake {
 }
 
 /// Record a `tools/call`.
-pub fn accept(broker: &Arc<Broker>, principal: &str, params: &Value) -> BpResult<Intake> {
+pub fn accept(
+    broker: &Arc<Broker>,
+    principal: &str,
+    eval_granted: bool,
+    params: &Value,
+) -> BpResult<Intake> {
     let name = str_param(params, "name")?.to_string();
     let ws = str_param(params, "workspaceId")?.to_string();
     let lease = str_param(params, "leaseId")?.to_string();
@@ -65,6 +70,7 @@ pub fn accept(broker: &Arc<Broker>, principal: &str, params: &Value) -> BpResult
                 workspace_id: ws,
                 lease_id: lease,
                 compat: principal == CLI_PRINCIPAL,
+                eval_granted,
                 command_id: id,
             },
             name,

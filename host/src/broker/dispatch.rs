@@ -19,6 +19,8 @@ pub struct CallScope {
     /// The one-shot CLI's compatibility principal: bare refs resolve
     /// against the latest observation of the target.
     pub compat: bool,
+    /// The connection was granted `developer.eval`.
+    pub eval_granted: bool,
     pub command_id: String,
 }
 
@@ -102,6 +104,12 @@ async fn run_component_inner(
         .ok_or_else(|| fail(BpError::invalid(format!("unknown tool `{name}`"))))?;
     if !broker.runtime.callable(entry) {
         return Err(fail(broker.runtime.denial(entry)));
+    }
+    if entry.info.capabilities.iter().any(|c| c == "script") && !scope.eval_granted {
+        return Err(fail(BpError::new(
+            Code::CapabilityDenied,
+            "`developer.eval` was not granted to this client; request it at initialize",
+        )));
     }
     if !args.is_object() {
         if args.is_null() {
@@ -188,6 +196,8 @@ async fn run_component_inner(
         registry: conn.registry.clone(),
         observations: broker.observations.clone(),
         artifacts: broker.artifacts.clone(),
+        network: broker.network.clone(),
+        public_target: public.clone(),
         raw_id: raw.clone(),
         session,
         generation: conn.generation,
@@ -200,7 +210,10 @@ async fn run_component_inner(
         dispatched: dispatched.clone(),
     })
     .map_err(fail)?;
-
+    // Workspaces with rules or credentials see their requests intercepted.
+    if broker.network.wants_interception(&scope.workspace_id) {
+        call.ensure_interception().await.map_err(fail)?;
+    }
     let ctx = CallContext {
         command_id: scope.command_id.clone(),
         deadline_ms: broker.runtime.call_budget_ms(),
@@ -247,8 +260,8 @@ async fn run_component_inner(
         obj.insert("leaseId".into(), json!(scope.lease_id));
         obj.insert("targetId".into(), json!(public));
         obj.entry("url").or_insert(json!(url));
-        obj.insert("origin".into(), json!(origin));
-        obj.insert("generation".into(), json!(conn.generation));
+        // A tool's own `origin` (e.g. browser.auth.set) wins over the tag.
+        obj.entry("origin").or_insert(json!(origin));obj.insert("generation".into(), json!(conn.generation));
     }
     Ok((value, was_dispatched))
 }

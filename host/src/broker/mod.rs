@@ -7,6 +7,7 @@ mod dispatch;
 mod events;
 pub mod locator;
 pub mod native;
+mod netflow;
 pub mod rpc;
 mod server;
 mod signals;
@@ -44,6 +45,7 @@ pub struct Broker {
     state: Mutex<State>,
     pub observations: Arc<Observations>,
     pub artifacts: Arc<ArtifactStore>,
+    pub network: Arc<crate::network::Network>,
     pub started: Instant,
     pub shutdown: Notify,
     connections: AtomicU64,
@@ -70,10 +72,12 @@ impl Broker {
             })?;
         }
         crate::paths::ensure_private_dir(&paths.downloads)?;
+        let network = Arc::new(crate::network::Network::default());
         Ok(Arc::new(Self {
+            state: Mutex::new(State::new(events.clone(), network.clone())),
+            network,
             artifacts,
             creation: tokio::sync::Mutex::new(()),
-            state: Mutex::new(State::new(events.clone())),
             events,
             paths,
             runtime,

@@ -22,6 +22,8 @@ pub struct Connection {
     /// Negotiated limits (service ceilings until `initialize` lowers them).
     pub max_message: usize,
     pub max_result: usize,
+    /// `developer.eval` was requested and the policy allows it.
+    pub eval_granted: bool,
 }
 
 impl Connection {
@@ -31,6 +33,7 @@ impl Connection {
             principal: None,
             max_message: MAX_MESSAGE_BYTES,
             max_result: MAX_MESSAGE_BYTES,
+            eval_granted: false,
         }
     }
 
@@ -89,12 +92,28 @@ pub async fn handle(
 ) -> BpResult<Value> {
     match method {
         "initialize" => {
-            let mut result = initialize(conn, &params)?;
+            let eval_allowed = broker
+                .runtime
+                .tool("browser.eval")
+                .is_some_and(|t| broker.runtime.callable(t));
+            let mut result = initialize(conn, &params, eval_allowed)?;
             result["browser"] = browser_state(broker).await;
             Ok(result)
         }
         // Owner-level daemon management (the socket is owner-only).
         "broker/status" | "broker/stop" => handle_initialized(broker, "", method, params).await,
+        "tools/list" => {
+            conn.principal()?;
+            let mut tools = super::native::manifest();
+            tools.extend(
+                broker
+                    .runtime
+                    .manifest()
+                    .into_iter()
+                    .filter(|t| conn.eval_granted || t["name"] != "browser.eval"),
+            );
+            Ok(json!({"tools": tools}))
+        }
         _ => handle_initialized(broker, &conn.principal()?, method, params).await,
     }
 }
@@ -113,11 +132,7 @@ pub async fn handle_initialized(
             broker.shutdown.notify_one();
             Ok(json!({"stopping": true}))
         }
-        "tools/list" => {
-            let mut tools = super::native::manifest();
-            tools.extend(broker.runtime.manifest());
-            Ok(json!({"tools": tools}))
-        }
+
         "workspaces/create" => {
             let label = opt_str(&params, "label").map(str::to_string);
             let mut st = broker.state();
@@ -236,7 +251,7 @@ pub async fn handle_initialized(
     }
 }
 
-fn initialize(conn: &mut Connection, params: &Value) -> BpResult<Value> {
+fn initialize(conn: &mut Connection, params: &Value, eval_allowed: bool) -> BpResult<Value> {
     if conn.principal.is_some() {
         return Err(BpError::invalid(
             "`initialize` was already called on this connection",
@@ -288,14 +303,23 @@ fn initialize(conn: &mut Connection, params: &Value) -> BpResult<Value> {
         .flatten()
         .filter_map(Value::as_str)
         .collect();
+    let supported: Vec<&str> = if eval_allowed {
+        vec!["developer.eval"]
+    } else {
+        Vec::new()
+    };
+    let granted: Vec<&str> = requested
+        .iter()
+        .copied()
+        .filter(|c| supported.contains(c))
+        .collect();
+    conn.eval_granted = granted.contains(&"developer.eval");
     conn.principal = Some(name.to_string());
     Ok(json!({
         "service": {"version": VERSION},
         "executable": {"version": VERSION},
         "protocolVersion": format!("{}.{}", hi.0, hi.1),
-        // No optional capability (such as developer.eval) exists yet, so
-        // nothing requested can be granted.
-        "capabilities": {"supported": [], "requested": requested, "granted": []},
+        "capabilities": {"supported": supported, "requested": requested, "granted": granted},
         "broker": {"processId": std::process::id(), "connectionId": conn.id},
         "limits": {"maxMessageBytes": conn.max_message, "maxResultBytes": conn.max_result},
     }))

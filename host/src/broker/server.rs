@@ -253,7 +253,7 @@ async fn read_requests(
         if method == "tools/call" {
             let intake = conn
                 .principal()
-                .and_then(|p| calls::accept(broker, &p, &params));
+                .and_then(|p| calls::accept(broker, &p, conn.eval_granted, &params));
             match intake {
                 Ok(Intake::Run(call)) => {
                     let reply_to = is_request.then(|| id.clone());

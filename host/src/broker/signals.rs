@@ -9,6 +9,15 @@ use tokio::sync::mpsc::UnboundedReceiver;
 /// Publish events for every signal of one browser connection.
 pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
     while let Some(signal) = rx.recv().await {
+        if let Signal::Net {
+            raw,
+            session,
+            event,
+        } = signal
+        {
+            super::netflow::handle(&broker, raw, session, event).await;
+            continue;
+        }
         // Wait for any tab creation in flight to record its owner.
         let _settled = broker.creation.lock().await;
         let mut st = broker.state();
@@ -77,6 +86,7 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
                     st.publish(&ws, "download", lease.as_deref(), Some(&raw), payload);
                 }
             }
+            Signal::Net { .. } => {}
             Signal::Disconnected => {
                 let all: Vec<String> = st.workspaces.keys().cloned().collect();
                 for ws in all {

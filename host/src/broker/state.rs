@@ -70,6 +70,7 @@ pub struct State {
     pub journals: HashMap<String, Journal>,
     pub commands: Commands,
     notify: Option<broadcast::Sender<Notification>>,
+    network: Option<Arc<crate::network::Network>>,
     /// The browser connection generation events are stamped with.
     pub generation: u64,
     pub workspaces: HashMap<String, Workspace>,
@@ -82,9 +83,13 @@ pub struct State {
 
 impl State {
     /// Empty state whose events are also pushed to `notify`.
-    pub fn new(notify: broadcast::Sender<Notification>) -> Self {
+    pub fn new(
+        notify: broadcast::Sender<Notification>,
+        network: Arc<crate::network::Network>,
+    ) -> Self {
         Self {
             notify: Some(notify),
+            network: Some(network),
             ..Self::default()
         }
     }
@@ -217,6 +222,9 @@ impl State {
         }
         self.ws_keys.retain(|_, v| v != id);
         self.journals.remove(id);
+        if let Some(n) = &self.network {
+            n.remove_workspace(id);
+        }
         self.commands.remove_workspace(id);
         let ws = self.workspaces.remove(id);
         Ok(ws
@@ -325,6 +333,10 @@ impl State {
             }
         }
         self.lease_keys.retain(|_, l| l != lease);
+        // Rules made under the lease end with it.
+        if let Some(n) = &self.network {
+            n.remove_lease(lease);
+        }
     }
 
     /// Drop expired leases and the control they held.

@@ -40,11 +40,14 @@ struct Handle {
 
 /// The browser scope of one tool call.
 pub struct TargetCall {
-    cdp: Cdp,
-    registry: Arc<Registry>,
+    pub(super) cdp: Cdp,
+    pub(super) registry: Arc<Registry>,
     observations: Arc<Observations>,
     pub(super) artifacts: Arc<crate::artifacts::ArtifactStore>,
-    raw_id: String,
+    pub(super) network: Arc<crate::network::Network>,
+    /// The caller's opaque ID for this target.
+    pub(super) public_target: String,
+    pub(super) raw_id: String,
     session: String,
     session_serial: u64,
     generation: u64,
@@ -64,6 +67,8 @@ pub struct CallSetup {
     pub registry: Arc<Registry>,
     pub observations: Arc<Observations>,
     pub artifacts: Arc<crate::artifacts::ArtifactStore>,
+    pub network: Arc<crate::network::Network>,
+    pub public_target: String,
     pub raw_id: String,
     pub session: String,
     pub generation: u64,
@@ -89,6 +94,8 @@ impl TargetCall {
             registry: s.registry,
             observations: s.observations,
             artifacts: s.artifacts,
+            network: s.network,
+            public_target: s.public_target,
             raw_id: s.raw_id,
             session: s.session,
             session_serial: serial,
@@ -198,7 +205,7 @@ impl TargetCall {
         Ok(reply["result"].clone())
     }
 
-    async fn evaluate(&self, expression: &str) -> BpResult<Value> {
+    pub(super) async fn evaluate_value(&self, expression: &str) -> BpResult<Value> {
         let reply = self
             .send(
                 "Runtime.evaluate",
@@ -223,7 +230,7 @@ impl TargetCall {
         // While a dialog is open the page cannot run script; use what the
         // registry last saw.
         if !dialog_open {
-            if let Ok(facts) = self.evaluate(js::PAGE_FACTS).await {
+            if let Ok(facts) = self.evaluate_value(js::PAGE_FACTS).await {
                 url = as_str(&facts[0]);
                 title = as_str(&facts[1]);
             }
@@ -445,7 +452,7 @@ impl TargetCall {
                 .call_on(h, js::NODE_TEXT, json!([{"value": max_chars}]), true)
                 .await?["value"]
                 .clone(),
-            None => self.evaluate(&js::page_text(max_chars)).await?,
+            None => self.evaluate_value(&js::page_text(max_chars)).await?,
         };
         Ok(PageText {
             text: as_str(&v[0]),
@@ -491,7 +498,10 @@ impl TargetCall {
     }
 
     async fn nav_result(&self) -> BpResult<NavResult> {
-        let facts = self.evaluate(js::PAGE_FACTS).await.unwrap_or(Value::Null);
+        let facts = self
+            .evaluate_value(js::PAGE_FACTS)
+            .await
+            .unwrap_or(Value::Null);
         Ok(NavResult {
             url: as_str(&facts[0]),
             title: as_str(&facts[1]),

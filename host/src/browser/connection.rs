@@ -74,6 +74,10 @@ impl BrowserConn {
         let s = Some(session.as_str());
         self.cdp.call("Page.enable", s, json!({})).await?;
         self.stage_downloads(raw_id, &session).await;
+        // The request journal; header values and bodies are never kept.
+        self.cdp
+            .call("Network.enable", s, json!({"maxPostDataSize": 0}))
+            .await?;
         let tree = self.cdp.call("Page.getFrameTree", s, json!({})).await?;
         let frame = &tree["frameTree"]["frame"];
         self.registry.update(raw_id, |t| {

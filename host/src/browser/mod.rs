@@ -7,5 +7,6 @@ pub mod connection;
 mod js;
 mod keys;
 mod media;
+mod netops;
 pub mod observations;
 pub mod registry;

@@ -31,6 +31,8 @@ pub struct TargetState {
     pub dialog_open: bool,
     /// Where this target's downloads are staged, when capture is set up.
     pub download_dir: Option<std::path::PathBuf>,
+    /// Fetch interception is enabled on the current session.
+    pub intercepting: bool,
     /// Bumped on every change above; waiters watch it.
     changed: watch::Sender<u64>,
     /// Serialises commands on this target (its command lane).
@@ -55,6 +57,7 @@ impl TargetState {
             loading: false,
             dialog_open: false,
             download_dir: None,
+            intercepting: false,
             changed: watch::channel(0).0,
             lane: Arc::new(tokio::sync::Mutex::new(())),
         }
@@ -95,8 +98,48 @@ pub enum Signal {
         /// `completed`, `canceled` or `interrupted`.
         state: String,
     },
+    /// Network activity of an attached target (journal and interception).
+    Net {
+        raw: String,
+        session: String,
+        event: NetEvent,
+    },
     /// The browser connection closed.
     Disconnected,
+}
+
+/// The network events the broker acts on.
+#[derive(Debug)]
+pub enum NetEvent {
+    Request {
+        id: String,
+        url: String,
+        method: String,
+        kind: String,
+    },
+    Response {
+        id: String,
+        status: u16,
+    },
+    Finished {
+        id: String,
+    },
+    Failed {
+        id: String,
+        blocked: bool,
+    },
+    /// `Fetch.requestPaused` (request stage).
+    Paused {
+        fetch_id: String,
+        network_id: Option<String>,
+        url: String,
+        headers: Value,
+    },
+    /// `Fetch.authRequired`.
+    Auth {
+        fetch_id: String,
+        url: String,
+    },
 }
 
 /// Every target of one browser connection.
@@ -166,6 +209,7 @@ impl Registry {
         if t.session.as_deref() != Some(session) {
             t.session = Some(session.to_string());
             t.session_serial += 1;
+            t.intercepting = false;
         }
         t.bump();
     }
@@ -343,9 +387,56 @@ impl Registry {
                     });
                 }
             }
+            "Network.requestWillBeSent"
+            | "Network.responseReceived"
+            | "Network.loadingFinished"
+            | "Network.loadingFailed"
+            | "Fetch.requestPaused"
+            | "Fetch.authRequired" => {
+                if let Some(event) = net_event(&ev.method, p) {
+                    self.signal(Signal::Net {
+                        raw,
+                        session: session.to_string(),
+                        event,
+                    });
+                }
+            }
             "Page.javascriptDialogOpening" => self.update(&raw, |t| t.dialog_open = true),
             "Page.javascriptDialogClosed" => self.update(&raw, |t| t.dialog_open = false),
             _ => {}
         }
     }
+}
+
+fn net_event(method: &str, p: &Value) -> Option<NetEvent> {
+    let id = || s(p, "requestId");
+    Some(match method {
+        "Network.requestWillBeSent" => NetEvent::Request {
+            id: id()?,
+            url: s(&p["request"], "url")?,
+            method: s(&p["request"], "method").unwrap_or_default(),
+            kind: s(p, "type").unwrap_or_else(|| "Other".into()),
+        },
+        "Network.responseReceived" => NetEvent::Response {
+            id: id()?,
+            status: p["response"]["status"].as_u64().unwrap_or(0) as u16,
+        },
+        "Network.loadingFinished" => NetEvent::Finished { id: id()? },
+        "Network.loadingFailed" => NetEvent::Failed {
+            id: id()?,
+            blocked: p.get("blockedReason").is_some()
+                || s(p, "errorText").is_some_and(|e| e.contains("BLOCKED_BY_CLIENT")),
+        },
+        "Fetch.requestPaused" => NetEvent::Paused {
+            fetch_id: id()?,
+            network_id: s(p, "networkId"),
+            url: s(&p["request"], "url")?,
+            headers: p["request"]["headers"].clone(),
+        },
+        "Fetch.authRequired" => NetEvent::Auth {
+            fetch_id: id()?,
+            url: s(&p["request"], "url")?,
+        },
+        _ => return None,
+    })
 }

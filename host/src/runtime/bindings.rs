@@ -14,12 +14,20 @@ wasmtime::component::bindgen!({
             import browser-pilot:tools/input@0.1.0;
             import browser-pilot:tools/capture@0.1.0;
             import browser-pilot:tools/artifacts@0.1.0;
-            import browser-pilot:tools/upload@0.1.0;export browser-pilot:tools/tool@0.1.0;
+            import browser-pilot:tools/upload@0.1.0;
+            import browser-pilot:tools/network-read@0.1.0;
+            import browser-pilot:tools/network-modify@0.1.0;
+            import browser-pilot:tools/cookies-read@0.1.0;
+            import browser-pilot:tools/cookies-write@0.1.0;
+            import browser-pilot:tools/script@0.1.0;export browser-pilot:tools/tool@0.1.0;
         }
     "#,
     path: "../tools-wit",
     imports: { default: async | trappable },
     exports: { default: async },
 });
-pub use browser_pilot::tools::{artifacts, capture, input, navigation, page_read, types, upload};
+pub use browser_pilot::tools::{
+    artifacts, capture, cookies_read, cookies_write, input, navigation, network_modify,
+    network_read, page_read, script, types, upload,
+};
 pub use exports::browser_pilot::tools::tool;

@@ -4,13 +4,17 @@
 
 use super::bindings::artifacts::{self, ArtifactRef, NewArtifact, UploadFile};
 use super::bindings::capture::{self, Image, ScreenshotOptions};
+use super::bindings::cookies_read::{self, Cookie};
 use super::bindings::input::{self, Hit, Modifiers, MouseButton, Point};
 use super::bindings::navigation::{self, HistoryAction, NavResult};
+use super::bindings::network_modify::{self, Rule as WitRule, RuleAction};
+use super::bindings::network_read::{self, JournalPage};
 use super::bindings::page_read::{
     self, AxSnapshot, NodeHandle, NodeState, ObservedElement, PageInfo, PageText,
 };
 use super::bindings::types::{self, ToolError};
 use super::bindings::upload::{self, UploadReadback};
+use super::bindings::{cookies_write, script};
 use super::errors::to_tool_error;
 use super::HostState;
 use crate::browser::call::TargetCall;
@@ -121,6 +125,56 @@ impl upload::Host for HostState {
         artifact_ids: Vec<String>,
     ) -> Res<UploadReadback> {
         typed(self.target()?.set_files(node, &artifact_ids).await)
+    }
+}
+
+impl network_read::Host for HostState {
+    async fn read_journal(&mut self, only: bool, since: u64, limit: u32) -> Res<JournalPage> {
+        typed(self.target()?.read_journal(only, since, limit))
+    }
+}
+
+impl network_modify::Host for HostState {
+    async fn add_rule(&mut self, pattern: String, action: RuleAction, only: bool) -> Res<String> {
+        typed(self.target()?.add_rule(pattern, action, only).await)
+    }
+
+    async fn remove_rule(&mut self, rule_id: String) -> Res<()> {
+        typed(self.target()?.remove_rule(&rule_id))
+    }
+
+    async fn list_rules(&mut self) -> Res<Vec<WitRule>> {
+        typed(self.target()?.list_rules())
+    }
+
+    async fn set_auth(&mut self, origin: String, username: String, password: String) -> Res<()> {
+        typed(self.target()?.set_auth(&origin, &username, &password).await)
+    }
+
+    async fn clear_auth(&mut self, origin: Option<String>) -> Res<u32> {
+        typed(self.target()?.clear_auth(origin.as_deref()))
+    }
+}
+
+impl cookies_read::Host for HostState {
+    async fn get_cookies(&mut self, urls: Vec<String>) -> Res<Vec<Cookie>> {
+        typed(self.target()?.get_cookies(urls).await)
+    }
+}
+
+impl cookies_write::Host for HostState {
+    async fn set_cookies(&mut self, cookies: Vec<Cookie>) -> Res<u32> {
+        typed(self.target()?.set_cookies(cookies).await)
+    }
+
+    async fn clear_cookies(&mut self) -> Res<u32> {
+        typed(self.target()?.clear_cookies().await)
+    }
+}
+
+impl script::Host for HostState {
+    async fn evaluate(&mut self, expression: String) -> Res<String> {
+        typed(self.target()?.evaluate(&expression).await)
     }
 }
 

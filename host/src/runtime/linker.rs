@@ -1,7 +1,10 @@
 //! Linking by policy: the linker gets the WASI subset every Rust guest
 //! needs (io streams and cli stdio/env, with an empty context) and exactly
 //! the capability interfaces the policy grants.
-use super::bindings::{artifacts, capture, input, navigation, page_read, upload};
+use super::bindings::{
+    artifacts, capture, cookies_read, cookies_write, input, navigation, network_modify,
+    network_read, page_read, script, upload,
+};
 use super::policy::{Policy, CAPABILITIES};
 use super::HostState;
 use crate::error::{BpError, BpResult};
@@ -58,6 +61,19 @@ pub fn build(engine: &Engine, policy: &Policy) -> BpResult<Linker<HostState>> {
             "capture" => capture::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
             "artifacts" => artifacts::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
             "upload" => upload::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
+            "network-read" => {
+                network_read::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
+            }
+            "network-modify" => {
+                network_modify::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
+            }
+            "cookies-read" => {
+                cookies_read::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
+            }
+            "cookies-write" => {
+                cookies_write::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
+            }
+            "script" => script::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
             other => {
                 return Err(BpError::internal(format!(
                     "no linker for capability {other}"

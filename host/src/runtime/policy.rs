@@ -14,6 +14,11 @@ pub const CAPABILITIES: &[&str] = &[
     "capture",
     "artifacts",
     "upload",
+    "network-read",
+    "network-modify",
+    "cookies-read",
+    "cookies-write",
+    "script",
 ];
 
 /// Per-call execution limits for components.

@@ -56,6 +56,11 @@ impl Args {
             .ok_or_else(|| invalid(format!("`{key}` is required")))
     }
 
+    /// An optional raw JSON value.
+    pub fn opt_value(&mut self, key: &str) -> Option<Value> {
+        self.get(key).cloned()
+    }
+
     /// An optional list of strings.
     pub fn opt_str_list(&mut self, key: &str) -> Result<Option<Vec<String>>, ToolError> {
         match self.get(key) {
