@@ -28,16 +28,42 @@ fn journal_rules_and_their_effect_on_the_page() {
     assert!(read_after_load(&env).contains(r#"data: {"source": "server"}"#));
     env.open("form.html");
     let log = env.json(&["net", "log"]);
-    let urls: Vec<&str> = log["requests"].as_array().unwrap().iter().filter_map(|r| r["url"].as_str()).collect();
-    assert!(urls.iter().any(|u| u.ends_with("/net.html")) && urls.iter().any(|u| u.ends_with("/form.html")), "the journal must survive navigation: {urls:?}");
+    let urls: Vec<&str> = log["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["url"].as_str())
+        .collect();
+    assert!(
+        urls.iter().any(|u| u.ends_with("/net.html"))
+            && urls.iter().any(|u| u.ends_with("/form.html")),
+        "the journal must survive navigation: {urls:?}"
+    );
     assert!(urls.iter().any(|u| u.ends_with("/api/data")), "{urls:?}");
     let first = &log["requests"][0];
-    assert!(first.get("headers").is_none() && first.get("body").is_none(), "no headers or bodies: {first}");
+    assert!(
+        first.get("headers").is_none() && first.get("body").is_none(),
+        "no headers or bodies: {first}"
+    );
     let since = log["nextSeq"].as_u64().unwrap().to_string();
 
     // Mock and header rules are visible to the page.
-    env.ok(&["net", "mock", "*/api/data", "--body", r#"{"source":"mock"}"#, "--header", "Content-Type:application/json"]);
-    env.ok(&["net", "headers", "*/echo-header", "--header", "X-Agent:pilot"]);
+    env.ok(&[
+        "net",
+        "mock",
+        "*/api/data",
+        "--body",
+        r#"{"source":"mock"}"#,
+        "--header",
+        "Content-Type:application/json",
+    ]);
+    env.ok(&[
+        "net",
+        "headers",
+        "*/echo-header",
+        "--header",
+        "X-Agent:pilot",
+    ]);
     env.open("net.html");
     let text = read_after_load(&env);
     assert!(text.contains(r#"data: {"source":"mock"}"#), "{text}");
@@ -45,7 +71,13 @@ fn journal_rules_and_their_effect_on_the_page() {
     let rules = env.json(&["net", "rules"]);
     assert_eq!(rules["rules"].as_array().unwrap().len(), 2);
     let mocked = env.json(&["net", "log", "--since", &since]);
-    let api = mocked["requests"].as_array().unwrap().iter().find(|r| r["url"].as_str().unwrap().ends_with("/api/data")).cloned().unwrap();
+    let api = mocked["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["url"].as_str().unwrap().ends_with("/api/data"))
+        .cloned()
+        .unwrap();
     assert_eq!(api["outcome"], "mocked", "{api}");
     assert!(api["ruleId"].is_string());
 
@@ -69,14 +101,35 @@ fn rules_stay_in_their_workspace_and_end_with_their_lease() {
     let sa = a.session("agent-a", 60_000);
     let sb = b.session("agent-b", 60_000);
     a.tool_ok(&sa, "browser.tabs.open", json!({"url": "about:blank"}));
-    let rule = a.tool_ok(&sa, "browser.network.rules.add", json!({"pattern": "*/api/*", "action": "block"}));
-    b.tool_ok(&sb, "browser.tabs.open", json!({"url": env.url("net.html")}));
+    let rule = a.tool_ok(
+        &sa,
+        "browser.network.rules.add",
+        json!({"pattern": "*/api/*", "action": "block"}),
+    );
+    b.tool_ok(
+        &sb,
+        "browser.tabs.open",
+        json!({"url": env.url("net.html")}),
+    );
     std::thread::sleep(std::time::Duration::from_millis(500));
     let text = b.tool_ok(&sb, "browser.read", json!({}));
-    assert!(text["text"].as_str().unwrap().contains(r#""source": "server""#), "A's rule reached B: {text}");
+    assert!(
+        text["text"]
+            .as_str()
+            .unwrap()
+            .contains(r#""source": "server""#),
+        "A's rule reached B: {text}"
+    );
     let b_rules = b.tool_ok(&sb, "browser.network.rules.list", json!({}));
     assert_eq!(b_rules["rules"], json!([]));
-    assert_eq!(b.tool_code(&sb, "browser.network.rules.remove", json!({"ruleId": rule["ruleId"]})), "invalid_argument");
+    assert_eq!(
+        b.tool_code(
+            &sb,
+            "browser.network.rules.remove",
+            json!({"ruleId": rule["ruleId"]})
+        ),
+        "invalid_argument"
+    );
     // A's journal holds only A's requests.
     let log = a.tool_ok(&sa, "browser.network.log", json!({}));
     assert!(!log.to_string().contains("net.html"), "{log}");
@@ -84,9 +137,15 @@ fn rules_stay_in_their_workspace_and_end_with_their_lease() {
     // Releasing the lease removes the rules it made.
     a.call("leases/release", json!({"leaseId": sa.lease}));
     let lease = a.call("leases/create", json!({"workspaceId": sa.workspace}));
-    let sa2 = support::bridge::Session { lease: lease["leaseId"].as_str().unwrap().into(), ..sa.clone() };
+    let sa2 = support::bridge::Session {
+        lease: lease["leaseId"].as_str().unwrap().into(),
+        ..sa.clone()
+    };
     a.tool_ok(&sa2, "browser.tabs.open", json!({}));
-    assert_eq!(a.tool_ok(&sa2, "browser.network.rules.list", json!({}))["rules"], json!([]));
+    assert_eq!(
+        a.tool_ok(&sa2, "browser.network.rules.list", json!({}))["rules"],
+        json!([])
+    );
 }
 
 #[test]
@@ -96,13 +155,24 @@ fn http_auth_cookies_and_eval_gate() {
     // Without credentials the page is refused.
     env.open("form.html");
     let mut child = std::process::Command::new(support::bp_exe())
-        .args(["auth", "set", &format!("http://127.0.0.1:{}", env.server.port), "--username", "agent"])
+        .args([
+            "auth",
+            "set",
+            &format!("http://127.0.0.1:{}", env.server.port),
+            "--username",
+            "agent",
+        ])
         .env("BROWSER_PILOT_HOME", &env.home)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(b"s3cret-canary-pw\n").unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"s3cret-canary-pw\n")
+        .unwrap();
     assert!(child.wait_with_output().unwrap().status.success());
     let opened = env.json(&["open", &env.url("auth")]);
     assert_eq!(opened["title"], "Members", "{opened}");
@@ -111,8 +181,14 @@ fn http_auth_cookies_and_eval_gate() {
     // Cookies round trip.
     env.ok(&["cookies", "set", "session", "cookie-canary-77"]);
     let cookies = env.json(&["cookies"]);
-    assert_eq!(cookies["cookies"][0]["value"], "cookie-canary-77", "{cookies}");
-    assert_eq!(env.json(&["eval", "document.cookie"])["value"], "session=cookie-canary-77");
+    assert_eq!(
+        cookies["cookies"][0]["value"], "cookie-canary-77",
+        "{cookies}"
+    );
+    assert_eq!(
+        env.json(&["eval", "document.cookie"])["value"],
+        "session=cookie-canary-77"
+    );
     assert_eq!(env.json(&["cookies", "clear"])["cleared"], 1);
     assert_eq!(env.json(&["cookies"])["cookies"], json!([]));
 
@@ -120,9 +196,15 @@ fn http_auth_cookies_and_eval_gate() {
     let mut plain = Bridge::start(&env);
     let s = plain.session("plain", 60_000);
     let tools = plain.call("tools/list", json!({}));
-    assert!(!tools.to_string().contains("browser.eval"), "eval listed without developer.eval");
+    assert!(
+        !tools.to_string().contains("browser.eval"),
+        "eval listed without developer.eval"
+    );
     plain.tool_ok(&s, "browser.tabs.open", json!({}));
-    assert_eq!(plain.tool_code(&s, "browser.eval", json!({"expression": "1+1"})), "capability_denied");
+    assert_eq!(
+        plain.tool_code(&s, "browser.eval", json!({"expression": "1+1"})),
+        "capability_denied"
+    );
     let mut dev = Bridge::start(&env);
     let init = dev.call("initialize", json!({"client": {"name": "dev"}, "protocol": {"min": "1.0", "max": "1.1"}, "capabilities": ["developer.eval"]}));
     assert_eq!(init["capabilities"]["granted"], json!(["developer.eval"]));
@@ -131,17 +213,25 @@ fn http_auth_cookies_and_eval_gate() {
     env.open("form.html");
     let obs = env.snapshot(None);
     let password = support::find_ref(&obs, "textbox", "Password");
-    env.ok(&["type", &password, "typed-canary-secret"]);let (_, run) = env.err(&["cookies", "set", "bad;name", "cookie-canary-77"]);
+    env.ok(&["type", &password, "typed-canary-secret"]);
+    let (_, run) = env.err(&["cookies", "set", "bad;name", "cookie-canary-77"]);
     let mut haystack = run.stderr() + &run.stdout();
     haystack += &std::fs::read_to_string(env.home.join("broker.log")).unwrap_or_default();
     let cli_ws = plain.call("workspaces/get", json!({"workspaceId": s.workspace}));
     haystack += &cli_ws.to_string();
-    let events = plain.call("events/poll", json!({"workspaceId": s.workspace, "cursor": "0", "limit": 500}));
+    let events = plain.call(
+        "events/poll",
+        json!({"workspaceId": s.workspace, "cursor": "0", "limit": 500}),
+    );
     haystack += &events.to_string();
     for e in walk(&env.home.join("artifacts")) {
         haystack += &String::from_utf8_lossy(&std::fs::read(e).unwrap_or_default());
     }
-    for canary in ["s3cret-canary-pw", "cookie-canary-77", "typed-canary-secret"] {
+    for canary in [
+        "s3cret-canary-pw",
+        "cookie-canary-77",
+        "typed-canary-secret",
+    ] {
         assert!(!haystack.contains(canary), "{canary} leaked");
     }
 }
@@ -169,10 +259,23 @@ fn denying_network_modify_removes_exactly_its_tools() {
         .iter()
         .map(|t| t["name"].as_str().unwrap().to_string())
         .collect();
-    for gone in ["browser.network.rules.add", "browser.network.rules.remove", "browser.network.rules.list", "browser.auth.set", "browser.auth.clear"] {
+    for gone in [
+        "browser.network.rules.add",
+        "browser.network.rules.remove",
+        "browser.network.rules.list",
+        "browser.auth.set",
+        "browser.auth.clear",
+    ] {
         assert!(!names.contains(&gone.to_string()), "{gone} still listed");
     }
-    for kept in ["browser.network.log", "browser.cookies.get", "browser.cookies.set", "browser.eval", "browser.observe", "browser.screenshot"] {
+    for kept in [
+        "browser.network.log",
+        "browser.cookies.get",
+        "browser.cookies.set",
+        "browser.eval",
+        "browser.observe",
+        "browser.screenshot",
+    ] {
         assert!(names.contains(&kept.to_string()), "{kept} missing");
     }
     env.launch();

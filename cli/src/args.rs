@@ -250,7 +250,9 @@ pub enum BrokerCommand {
         /// Policy file (TOML) naming denied capabilities and limits.
         #[arg(long)]
         policy: Option<PathBuf>,
-        /// Deny a capability (page-read, navigation, input); repeatable.
+        /// Deny a capability interface; repeatable. Known: page-read, navigation,
+        /// input, capture, artifacts, upload, network-read, network-modify,
+        /// cookies-read, cookies-write, script.
         #[arg(long = "deny", value_name = "CAPABILITY")]
         deny: Vec<String>,
         /// Load tool components from this directory instead of the embedded set.

@@ -7,7 +7,7 @@
 use crate::error::{BpError, BpResult, Code};
 use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
 use serde_json::{json, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -64,7 +64,8 @@ struct Entry {
 #[derive(Default)]
 struct Inner {
     items: HashMap<String, Entry>,
-    expired: HashSet<String>,
+    /// Expired ID -> owning workspace (ownership still applies).
+    expired: HashMap<String, String>,
 }
 
 /// The broker's artifact store.
@@ -258,7 +259,7 @@ impl ArtifactStore {
         id: &str,
         owns: &dyn Fn(&str) -> bool,
     ) -> BpResult<&'a mut Entry> {
-        let expired = inner.expired.contains(id);
+        let expired = inner.expired.get(id).is_some_and(|ws| owns(ws));
         match inner.items.get_mut(id) {
             Some(e) if owns(&e.workspace_id) => {
                 if e.expires.is_some_and(|t| t <= Instant::now()) {
@@ -315,10 +316,20 @@ impl ArtifactStore {
         };
         let data = self.dir.read(&file).map_err(io_err("reading"))?;
         let mut out = std::fs::OpenOptions::new();
-        std::os::unix::fs::OpenOptionsExt::mode(out.write(true).create(true).truncate(true), 0o600);
+        // Never follow a symlink at the destination; the copy is 0600 even
+        // when it replaces an existing file.
+        std::os::unix::fs::OpenOptionsExt::custom_flags(
+            std::os::unix::fs::OpenOptionsExt::mode(
+                out.write(true).create(true).truncate(true),
+                0o600,
+            ),
+            libc::O_NOFOLLOW,
+        );
         let mut f = out
             .open(dest)
             .map_err(|e| BpError::invalid(format!("cannot write {}: {e}", dest.display())))?;
+        f.set_permissions(std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| BpError::invalid(format!("cannot protect {}: {e}", dest.display())))?;
         f.write_all(&data)
             .map_err(|e| BpError::invalid(format!("cannot write {}: {e}", dest.display())))?;
         Ok(json!({"path": dest, "bytes": data.len()}))
@@ -367,14 +378,15 @@ impl ArtifactStore {
         for id in gone {
             if let Some(e) = inner.items.remove(&id) {
                 self.remove_files(&e.file);
+                inner.expired.insert(id, e.workspace_id);
             }
-            inner.expired.insert(id);
         }
     }
 
     /// Delete every artifact of a released workspace.
     pub fn remove_workspace(&self, workspace_id: &str) {
         let mut inner = self.lock();
+        inner.expired.retain(|_, ws| ws != workspace_id);
         let gone: Vec<String> = inner
             .items
             .values()

@@ -261,7 +261,8 @@ async fn run_component_inner(
         obj.insert("targetId".into(), json!(public));
         obj.entry("url").or_insert(json!(url));
         // A tool's own `origin` (e.g. browser.auth.set) wins over the tag.
-        obj.entry("origin").or_insert(json!(origin));obj.insert("generation".into(), json!(conn.generation));
+        obj.entry("origin").or_insert(json!(origin));
+        obj.insert("generation".into(), json!(conn.generation));
     }
     Ok((value, was_dispatched))
 }

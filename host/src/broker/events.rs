@@ -29,7 +29,7 @@ pub struct NewEvent<'a> {
 /// Events that carry page data (URLs) are `browser_data`.
 fn sensitivity_of(kind: &str) -> &'static str {
     match kind {
-        "navigation" | "document.changed" | "target.attached" => "browser_data",
+        "navigation" | "document.changed" | "target.attached" | "download" => "browser_data",
         _ => "none",
     }
 }

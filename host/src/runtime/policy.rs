@@ -134,11 +134,16 @@ impl Policy {
                 "limits.memory-mb must be between 16 and 4096",
             ));
         }
-        if limits.artifact_item_mb == 0
-            || limits.artifact_workspace_mb == 0
-            || limits.artifact_global_mb == 0
-        {
-            return Err(BpError::invalid("artifact quotas must be at least 1 MB"));
+        let quota = 1..=1_048_576;
+        let quotas = [
+            limits.artifact_item_mb,
+            limits.artifact_workspace_mb,
+            limits.artifact_global_mb,
+        ];
+        if !quotas.iter().all(|q| quota.contains(q)) {
+            return Err(BpError::invalid(
+                "artifact quotas must be between 1 and 1048576 MB",
+            ));
         }
         if !(1..=7 * 24 * 3600).contains(&limits.artifact_ttl_seconds) {
             return Err(BpError::invalid(

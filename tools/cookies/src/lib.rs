@@ -24,13 +24,20 @@ fn cookie_json(c: &Cookie) -> Value {
 
 fn parse_cookie(v: &Value) -> Result<Cookie, ToolError> {
     let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-    let name = s("name").filter(|n| !n.is_empty() && !n.contains(['=', ';', ' '])).ok_or_else(|| invalid("each cookie needs a valid `name`"))?;
+    let name = s("name")
+        .filter(|n| !n.is_empty() && !n.contains(['=', ';', ' ']))
+        .ok_or_else(|| invalid("each cookie needs a valid `name`"))?;
     let value = s("value").ok_or_else(|| invalid("each cookie needs a string `value`"))?;
     if value.contains(';') || value.chars().any(char::is_control) {
-        return Err(invalid("cookie values cannot contain `;` or control characters"));
+        return Err(invalid(
+            "cookie values cannot contain `;` or control characters",
+        ));
     }
     let same_site = s("sameSite");
-    if same_site.as_deref().is_some_and(|x| !matches!(x, "Strict" | "Lax" | "None")) {
+    if same_site
+        .as_deref()
+        .is_some_and(|x| !matches!(x, "Strict" | "Lax" | "None"))
+    {
         return Err(invalid("`sameSite` must be Strict, Lax or None"));
     }
     Ok(Cookie {
@@ -87,13 +94,22 @@ impl Component for Cookies {
                 Ok(json!({"cookies": cookies.iter().map(cookie_json).collect::<Vec<_>>()}))
             }
             "browser.cookies.set" => {
-                let list = args.opt_value("cookies").ok_or_else(|| invalid("`cookies` is required"))?;
+                let list = args
+                    .opt_value("cookies")
+                    .ok_or_else(|| invalid("`cookies` is required"))?;
                 args.finish()?;
-                let items = list.as_array().ok_or_else(|| invalid("`cookies` must be a list"))?;
+                let items = list
+                    .as_array()
+                    .ok_or_else(|| invalid("`cookies` must be a list"))?;
                 if items.is_empty() || items.len() > MAX_COOKIES {
-                    return Err(invalid(format!("`cookies` must hold 1 to {MAX_COOKIES} cookies")));
+                    return Err(invalid(format!(
+                        "`cookies` must hold 1 to {MAX_COOKIES} cookies"
+                    )));
                 }
-                let cookies = items.iter().map(parse_cookie).collect::<Result<Vec<_>, _>>()?;
+                let cookies = items
+                    .iter()
+                    .map(parse_cookie)
+                    .collect::<Result<Vec<_>, _>>()?;
                 Ok(json!({"set": cookies_write::set_cookies(&cookies)?}))
             }
             "browser.cookies.clear" => {

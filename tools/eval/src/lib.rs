@@ -19,7 +19,10 @@ struct Eval;
 impl Component for Eval {
     fn specs() -> Vec<ToolSpec> {
         let mut props = Map::new();
-        props.insert("value".into(), json!({"x-browser-pilot-sensitivity": ["browser_data", "credential"]}));
+        props.insert(
+            "value".into(),
+            json!({"x-browser-pilot-sensitivity": ["browser_data", "credential"]}),
+        );
         vec![ToolSpec::mutating("browser.eval", "Evaluate a JavaScript expression in the target (developer.eval).", &["script"])
             .schemas(
                 json!({"type": "object", "additionalProperties": false, "required": ["expression"], "properties": {
@@ -38,7 +41,9 @@ impl Component for Eval {
         let expression = args.str("expression")?;
         args.finish()?;
         if expression.trim().is_empty() || expression.len() > MAX_EXPRESSION {
-            return Err(invalid(format!("`expression` must be 1 to {MAX_EXPRESSION} characters")));
+            return Err(invalid(format!(
+                "`expression` must be 1 to {MAX_EXPRESSION} characters"
+            )));
         }
         let text = script::evaluate(&expression)?;
         let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);

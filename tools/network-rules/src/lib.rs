@@ -60,8 +60,12 @@ fn specs() -> Vec<ToolSpec> {
 fn action_json(a: &RuleAction) -> Value {
     match a {
         RuleAction::Block => json!({"action": "block"}),
-        RuleAction::Mock(m) => json!({"action": "mock", "mock": {"status": m.status, "headerNames": m.headers.iter().map(|h| h.name.clone()).collect::<Vec<_>>()}}),
-        RuleAction::Headers(h) => json!({"action": "headers", "headerNames": h.iter().map(|h| h.name.clone()).collect::<Vec<_>>()}),
+        RuleAction::Mock(m) => {
+            json!({"action": "mock", "mock": {"status": m.status, "headerNames": m.headers.iter().map(|h| h.name.clone()).collect::<Vec<_>>()}})
+        }
+        RuleAction::Headers(h) => {
+            json!({"action": "headers", "headerNames": h.iter().map(|h| h.name.clone()).collect::<Vec<_>>()})
+        }
     }
 }
 
@@ -110,7 +114,10 @@ impl Component for Rules {
                 Ok(json!({"origin": origin}))
             }
             "browser.auth.clear" => {
-                let origin = args.opt_str("origin")?.map(|o| validate::origin(&o)).transpose()?;
+                let origin = args
+                    .opt_str("origin")?
+                    .map(|o| validate::origin(&o))
+                    .transpose()?;
                 args.finish()?;
                 Ok(json!({"cleared": host::clear_auth(origin.as_deref())?}))
             }

@@ -10,28 +10,40 @@ const MAX_HEADERS: usize = 64;
 pub fn pattern(p: &str) -> Result<String, ToolError> {
     let p = p.trim();
     if p.is_empty() || p.len() > 2048 || p.chars().any(char::is_control) {
-        return Err(invalid("`pattern` must be a URL glob of 1 to 2048 printable characters"));
+        return Err(invalid(
+            "`pattern` must be a URL glob of 1 to 2048 printable characters",
+        ));
     }
     Ok(p.to_string())
 }
 
 fn token(name: &str) -> bool {
-    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 fn headers(v: Option<&Value>, what: &str) -> Result<Vec<Header>, ToolError> {
     let Some(v) = v else { return Ok(Vec::new()) };
-    let map = v.as_object().ok_or_else(|| invalid(format!("`{what}` must be an object of strings")))?;
+    let map = v
+        .as_object()
+        .ok_or_else(|| invalid(format!("`{what}` must be an object of strings")))?;
     if map.len() > MAX_HEADERS {
         return Err(invalid(format!("at most {MAX_HEADERS} headers")));
     }
     map.iter()
         .map(|(name, value)| {
-            let value = value.as_str().ok_or_else(|| invalid(format!("header `{name}` must be a string")))?;
+            let value = value
+                .as_str()
+                .ok_or_else(|| invalid(format!("header `{name}` must be a string")))?;
             if !token(name) || value.chars().any(|c| c == '\r' || c == '\n') {
                 return Err(invalid(format!("invalid header `{name}`")));
             }
-            Ok(Header { name: name.clone(), value: value.to_string() })
+            Ok(Header {
+                name: name.clone(),
+                value: value.to_string(),
+            })
         })
         .collect()
 }
@@ -53,7 +65,11 @@ pub fn action(args: &mut Args) -> Result<RuleAction, ToolError> {
                 Some(Value::String(s)) if s.len() <= MAX_BODY => s.clone(),
                 Some(_) => return Err(invalid("`mock.body` must be a string of at most 1 MiB")),
             };
-            Ok(RuleAction::Mock(MockResponse { status: status as u16, headers: headers(m.get("headers"), "mock.headers")?, body }))
+            Ok(RuleAction::Mock(MockResponse {
+                status: status as u16,
+                headers: headers(m.get("headers"), "mock.headers")?,
+                body,
+            }))
         }
         "headers" if mock.is_none() => {
             let h = headers(hdrs.as_ref(), "headers")?;
@@ -62,8 +78,12 @@ pub fn action(args: &mut Args) -> Result<RuleAction, ToolError> {
             }
             Ok(RuleAction::Headers(h))
         }
-        "block" | "mock" | "headers" => Err(invalid("`mock` goes with action mock, `headers` with action headers")),
-        other => Err(invalid(format!("unknown action `{other}` (block, mock, headers)"))),
+        "block" | "mock" | "headers" => Err(invalid(
+            "`mock` goes with action mock, `headers` with action headers",
+        )),
+        other => Err(invalid(format!(
+            "unknown action `{other}` (block, mock, headers)"
+        ))),
     }
 }
 
@@ -74,8 +94,14 @@ pub fn origin(o: &str) -> Result<String, ToolError> {
         .strip_prefix("http://")
         .or_else(|| o.strip_prefix("https://"))
         .ok_or_else(|| invalid("`origin` must be http(s)://host[:port]"))?;
-    if rest.is_empty() || rest.contains('/') || rest.contains('@') || rest.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(invalid("`origin` must be http(s)://host[:port] without a path"));
+    if rest.is_empty()
+        || rest.contains('/')
+        || rest.contains('@')
+        || rest.chars().any(|c| c.is_whitespace() || c.is_control())
+    {
+        return Err(invalid(
+            "`origin` must be http(s)://host[:port] without a path",
+        ));
     }
     Ok(o)
 }

@@ -56,7 +56,9 @@ impl Component for Network {
         args.allow(&["targetId"]);
         let only = args.opt_bool("onlyTarget")?.unwrap_or(false);
         let since = args.opt_u32("sinceSeq", 0, u32::MAX)?.unwrap_or(0);
-        let limit = args.opt_u32("limit", 1, MAX_LIMIT)?.unwrap_or(DEFAULT_LIMIT);
+        let limit = args
+            .opt_u32("limit", 1, MAX_LIMIT)?
+            .unwrap_or(DEFAULT_LIMIT);
         args.finish()?;
         let page = network_read::read_journal(only, u64::from(since), limit)?;
         let requests: Vec<Value> = page
