@@ -436,7 +436,8 @@ fn negotiation_and_bad_framing() {
         "capabilities": ["developer.eval"], "limits": {"maxMessageBytes": 65536, "maxResultBytes": 1048576}}));
     assert_eq!(init["protocolVersion"], "1.1");
     assert_eq!(init["limits"]["maxMessageBytes"], 65536);
-    assert_eq!(init["capabilities"]["granted"], json!([]));
+    // The default policy links `script`, so a requested developer.eval is granted.
+    assert_eq!(init["capabilities"]["granted"], json!(["developer.eval"]));
     let tools = a.call("tools/list", json!({}));
     let observe = tools["tools"]
         .as_array()

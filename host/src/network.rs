@@ -60,6 +60,9 @@ struct Workspace {
     rules: Vec<Rule>,
     /// origin -> (username, password)
     auth: HashMap<String, (String, String)>,
+    /// Rule marks for requests intercepted before their journal entry
+    /// existed: (raw, request id) -> (rule id, outcome).
+    marks: HashMap<(String, String), (String, String)>,
 }
 
 /// The broker's network state.
@@ -187,6 +190,10 @@ impl Network {
         let w = all.entry(ws.to_string()).or_default();
         w.last_seq += 1;
         e.seq = w.last_seq;
+        if let Some((rule, outcome)) = w.marks.remove(&(e.raw.clone(), e.request_id.clone())) {
+            e.rule_id = Some(rule);
+            e.outcome = outcome;
+        }
         w.journal.push_back(e);
         while w.journal.len() > JOURNAL_CAPACITY {
             w.journal.pop_front();
@@ -203,6 +210,33 @@ impl Network {
                 .find(|e| e.raw == raw && e.request_id == request_id)
         }) {
             f(e);
+        }
+    }
+
+    /// Record that a rule handled a request, whether or not its journal
+    /// entry exists yet (interception can come first).
+    pub fn mark(&self, ws: &str, raw: &str, request_id: &str, rule: &str, outcome: &str) {
+        let mut all = self.lock();
+        let w = all.entry(ws.to_string()).or_default();
+        match w
+            .journal
+            .iter_mut()
+            .rev()
+            .find(|e| e.raw == raw && e.request_id == request_id)
+        {
+            Some(e) => {
+                e.rule_id = Some(rule.to_string());
+                e.outcome = outcome.to_string();
+            }
+            None => {
+                if w.marks.len() >= JOURNAL_CAPACITY {
+                    w.marks.clear();
+                }
+                w.marks.insert(
+                    (raw.to_string(), request_id.to_string()),
+                    (rule.to_string(), outcome.to_string()),
+                );
+            }
         }
     }
 

@@ -96,10 +96,7 @@ pub async fn handle(broker: &Arc<Broker>, raw: String, session: String, event: N
                     Action::Mock { .. } => "mocked",
                     Action::Headers(_) => "pending",
                 };
-                net.update(ws, &raw, nid, |e| {
-                    e.rule_id = Some(rule.id.clone());
-                    e.outcome = outcome.into();
-                });
+                net.mark(ws, &raw, nid, &rule.id, outcome);
             }
             Some(match rule.map(|r| r.action) {
                 None => ("Fetch.continueRequest", json!({"requestId": fetch_id})),
