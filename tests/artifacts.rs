@@ -307,7 +307,7 @@ fn downloads_become_workspace_artifacts_before_their_event() {
     // Staging is private and emptied once the artifact exists.
     let staging = env.home.join("downloads");
     assert_eq!(mode(&staging), 0o700);
-    let leftovers: Vec<_> = walk(&staging).into_iter().filter(|p| p.is_file()).collect();
+    let leftovers: Vec<_> = support::walk(&staging).into_iter().filter(|p| p.is_file()).collect();
     assert!(leftovers.is_empty(), "staged files left: {leftovers:?}");
 
     // Over the 1 MB per-item quota: bounded metadata, no artifact, no path.
@@ -333,14 +333,3 @@ fn downloads_become_workspace_artifacts_before_their_event() {
     b.call("leases/release", json!({"leaseId": sb.lease}));
 }
 
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        }
-        out.push(p);
-    }
-    out
-}

@@ -224,7 +224,7 @@ fn http_auth_cookies_and_eval_gate() {
         json!({"workspaceId": s.workspace, "cursor": "0", "limit": 500}),
     );
     haystack += &events.to_string();
-    for e in walk(&env.home.join("artifacts")) {
+    for e in support::walk(&env.home.join("artifacts")) {
         haystack += &String::from_utf8_lossy(&std::fs::read(e).unwrap_or_default());
     }
     for canary in [
@@ -236,18 +236,6 @@ fn http_auth_cookies_and_eval_gate() {
     }
 }
 
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
-}
 
 #[test]
 fn denying_network_modify_removes_exactly_its_tools() {
