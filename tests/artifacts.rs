@@ -307,7 +307,10 @@ fn downloads_become_workspace_artifacts_before_their_event() {
     // Staging is private and emptied once the artifact exists.
     let staging = env.home.join("downloads");
     assert_eq!(mode(&staging), 0o700);
-    let leftovers: Vec<_> = support::walk(&staging).into_iter().filter(|p| p.is_file()).collect();
+    let leftovers: Vec<_> = support::walk(&staging)
+        .into_iter()
+        .filter(|p| p.is_file())
+        .collect();
     assert!(leftovers.is_empty(), "staged files left: {leftovers:?}");
 
     // Over the 1 MB per-item quota: bounded metadata, no artifact, no path.
@@ -332,4 +335,3 @@ fn downloads_become_workspace_artifacts_before_their_event() {
     );
     b.call("leases/release", json!({"leaseId": sb.lease}));
 }
-

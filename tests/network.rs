@@ -217,13 +217,14 @@ fn http_auth_cookies_and_eval_gate() {
     let (_, run) = env.err(&["cookies", "set", "bad;name", "cookie-canary-77"]);
     let mut haystack = run.stderr() + &run.stdout();
     haystack += &std::fs::read_to_string(env.home.join("broker.log")).unwrap_or_default();
-    let cli_ws = plain.call("workspaces/get", json!({"workspaceId": s.workspace}));
-    haystack += &cli_ws.to_string();
-    let events = plain.call(
-        "events/poll",
-        json!({"workspaceId": s.workspace, "cursor": "0", "limit": 500}),
-    );
+    // The CLI workspace's own events and request journal.
+    let cli_ws = env.snapshot(None)["workspaceId"].as_str().unwrap().to_string();
+    let mut as_cli = Bridge::start(&env);
+    as_cli.call("initialize", json!({"client": {"name": "browser-pilot-cli"}, "protocol": {"min": "1.0", "max": "1.1"}}));
+    let events = as_cli.call("events/poll", json!({"workspaceId": cli_ws, "cursor": "0", "limit": 500}));
+    assert!(events["events"].as_array().is_some_and(|e| !e.is_empty()), "{events}");
     haystack += &events.to_string();
+    haystack += &env.json(&["net", "log", "--limit", "1000"]).to_string();
     for e in support::walk(&env.home.join("artifacts")) {
         haystack += &String::from_utf8_lossy(&std::fs::read(e).unwrap_or_default());
     }
@@ -235,7 +236,6 @@ fn http_auth_cookies_and_eval_gate() {
         assert!(!haystack.contains(canary), "{canary} leaked");
     }
 }
-
 
 #[test]
 fn denying_network_modify_removes_exactly_its_tools() {

@@ -60,6 +60,8 @@ struct Workspace {
     rules: Vec<Rule>,
     /// origin -> (username, password)
     auth: HashMap<String, (String, String)>,
+    /// Auth challenges answered per (raw target, URL), to stop retry loops.
+    auth_attempts: HashMap<(String, String), u32>,
     /// Rule marks for requests intercepted before their journal entry
     /// existed: (raw, request id) -> (rule id, outcome).
     marks: HashMap<(String, String), (String, String)>,
@@ -152,10 +154,10 @@ impl Network {
     }
 
     pub fn set_auth(&self, ws: &str, origin: &str, user: &str, password: &str) {
-        self.lock()
-            .entry(ws.to_string())
-            .or_default()
-            .auth
+        let mut all = self.lock();
+        let w = all.entry(ws.to_string()).or_default();
+        w.auth_attempts.clear();
+        w.auth
             .insert(origin.to_string(), (user.to_string(), password.to_string()));
     }
 
@@ -172,9 +174,25 @@ impl Network {
         (before - w.auth.len()) as u32
     }
 
-    pub fn credentials(&self, ws: &str, url: &str) -> Option<(String, String)> {
+    /// Credentials for a challenge from `url` on `raw`; `None` after two
+    /// answered challenges for the same URL (wrong credentials must not
+    /// loop).
+    pub fn credentials(&self, ws: &str, raw: &str, url: &str) -> Option<(String, String)> {
         let origin = origin_of(url)?;
-        self.lock().get(ws)?.auth.get(&origin).cloned()
+        let mut all = self.lock();
+        let w = all.get_mut(ws)?;
+        let creds = w.auth.get(&origin).cloned()?;
+        let attempts = w
+            .auth_attempts
+            .entry((raw.to_string(), url.to_string()))
+            .or_insert(0);
+        *attempts += 1;
+        (*attempts <= 2).then_some(creds)
+    }
+
+    /// Whether the workspace holds credentials for `url`'s origin.
+    pub fn has_credentials(&self, ws: &str, url: &str) -> bool {
+        origin_of(url).is_some_and(|o| self.lock().get(ws).is_some_and(|w| w.auth.contains_key(&o)))
     }
 
     /// Whether requests of this workspace's targets must be intercepted.
@@ -253,10 +271,7 @@ impl Network {
             .take(limit)
             .cloned()
             .collect();
-        let next = out
-            .last()
-            .map(|e| e.seq)
-            .unwrap_or(since.max(w.last_seq.min(since)));
+        let next = out.last().map(|e| e.seq).unwrap_or(since);
         (out, next)
     }
 

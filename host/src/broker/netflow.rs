@@ -130,12 +130,19 @@ pub async fn handle(broker: &Arc<Broker>, raw: String, session: String, event: N
             })
         }
         NetEvent::Auth { fetch_id, url } => {
-            let creds = owner.as_ref().and_then(|(ws, _)| net.credentials(ws, &url));
-            let response = match creds {
-                Some((user, password)) => {
+            let known = owner
+                .as_ref()
+                .is_some_and(|(ws, _)| net.has_credentials(ws, &url));
+            let creds = owner
+                .as_ref()
+                .and_then(|(ws, _)| net.credentials(ws, &raw, &url));
+            let response = match (creds, known) {
+                (Some((user, password)), _) => {
                     json!({"response": "ProvideCredentials", "username": user, "password": password})
                 }
-                None => json!({"response": "Default"}),
+                // Our credentials were refused twice: stop, do not loop.
+                (None, true) => json!({"response": "CancelAuth"}),
+                (None, false) => json!({"response": "Default"}),
             };
             Some((
                 "Fetch.continueWithAuth",

@@ -56,7 +56,12 @@ pub fn action(args: &mut Args) -> Result<RuleAction, ToolError> {
         "block" if mock.is_none() && hdrs.is_none() => Ok(RuleAction::Block),
         "mock" if hdrs.is_none() => {
             let m = mock.unwrap_or(Value::Null);
-            let status = m.get("status").and_then(Value::as_u64).unwrap_or(200);
+            let status = match m.get("status") {
+                None | Some(Value::Null) => 200,
+                Some(v) => v
+                    .as_u64()
+                    .ok_or_else(|| invalid("`mock.status` must be an integer"))?,
+            };
             if !(100..=599).contains(&status) {
                 return Err(invalid("`mock.status` must be 100..=599"));
             }

@@ -30,7 +30,7 @@ fn spec() -> ToolSpec {
     props.insert("nextSeq".into(), json!({"type": "integer"}));
     ToolSpec::read(
         "browser.network.log",
-        "Requests made by this workspace's controlled tabs (all, or one target's with targetId), across navigations.",
+        "Requests made by this workspace's controlled tabs, across navigations; with targetId only that tab's.",
         &["network-read"],
     )
     .schemas(
@@ -53,8 +53,9 @@ impl Component for Network {
         if name != "browser.network.log" {
             return Err(invalid(format!("unknown tool `{name}`")));
         }
-        args.allow(&["targetId"]);
-        let only = args.opt_bool("onlyTarget")?.unwrap_or(false);
+        // A targetId (or onlyTarget) limits the log to that target.
+        let only =
+            args.opt_str("targetId")?.is_some() | args.opt_bool("onlyTarget")?.unwrap_or(false);
         let since = args.opt_u32("sinceSeq", 0, u32::MAX)?.unwrap_or(0);
         let limit = args
             .opt_u32("limit", 1, MAX_LIMIT)?
