@@ -49,6 +49,7 @@ fn main() {
         "network_rules",
         "cookies",
         "eval",
+        "dialogs",
     ] {
         let built = target
             .join("wasm32-wasip2/release")

@@ -218,11 +218,23 @@ fn http_auth_cookies_and_eval_gate() {
     let mut haystack = run.stderr() + &run.stdout();
     haystack += &std::fs::read_to_string(env.home.join("broker.log")).unwrap_or_default();
     // The CLI workspace's own events and request journal.
-    let cli_ws = env.snapshot(None)["workspaceId"].as_str().unwrap().to_string();
+    let cli_ws = env.snapshot(None)["workspaceId"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let mut as_cli = Bridge::start(&env);
-    as_cli.call("initialize", json!({"client": {"name": "browser-pilot-cli"}, "protocol": {"min": "1.0", "max": "1.1"}}));
-    let events = as_cli.call("events/poll", json!({"workspaceId": cli_ws, "cursor": "0", "limit": 500}));
-    assert!(events["events"].as_array().is_some_and(|e| !e.is_empty()), "{events}");
+    as_cli.call(
+        "initialize",
+        json!({"client": {"name": "browser-pilot-cli"}, "protocol": {"min": "1.0", "max": "1.1"}}),
+    );
+    let events = as_cli.call(
+        "events/poll",
+        json!({"workspaceId": cli_ws, "cursor": "0", "limit": 500}),
+    );
+    assert!(
+        events["events"].as_array().is_some_and(|e| !e.is_empty()),
+        "{events}"
+    );
     haystack += &events.to_string();
     haystack += &env.json(&["net", "log", "--limit", "1000"]).to_string();
     for e in support::walk(&env.home.join("artifacts")) {

@@ -107,6 +107,13 @@ pub enum Command {
         #[command(subcommand)]
         command: Option<CookieCommand>,
     },
+    /// Pending JavaScript dialogs on this CLI's tabs.
+    Dialogs,
+    /// Answer a pending dialog (the only one, or by ID).
+    Dialog {
+        #[command(subcommand)]
+        command: DialogCommand,
+    },
     /// Evaluate JavaScript in the current tab (developer.eval).
     Eval { expression: String },
     /// List tabs (managed and user tabs).
@@ -139,6 +146,18 @@ pub enum Command {
         #[arg(long)]
         fixtures: Option<PathBuf>,
     },
+}
+
+#[derive(Subcommand)]
+pub enum DialogCommand {
+    /// Accept (OK), optionally with prompt text.
+    Accept {
+        id: Option<String>,
+        #[arg(long)]
+        text: Option<String>,
+    },
+    /// Dismiss (Cancel).
+    Dismiss { id: Option<String> },
 }
 
 #[derive(Subcommand)]

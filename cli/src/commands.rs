@@ -1,6 +1,6 @@
 //! One function per command family; each maps onto protocol calls.
 
-use crate::args::{ArtifactCommand, BrokerCommand, Cli, Command, ToolCommand};
+use crate::args::{ArtifactCommand, BrokerCommand, Cli, Command, DialogCommand, ToolCommand};
 use crate::output;
 use crate::session::{existing_broker, Session};
 use browser_pilot_host::broker::{serve, Broker};
@@ -296,6 +296,69 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
         Command::Cookies { command } => {
             let (v, text) = crate::net_commands::cookies(&mut s, command).await?;
             emit(json, &v, |_| text);
+        }
+        Command::Dialogs => {
+            let v = s.tool("browser.dialogs.list", json!({})).await?;
+            emit(json, &v, |v| {
+                let lines: Vec<String> = v["dialogs"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|d| {
+                        format!(
+                            "{} {} on {}: {}",
+                            d["dialogId"].as_str().unwrap_or(""),
+                            d["type"].as_str().unwrap_or(""),
+                            d["targetId"].as_str().unwrap_or(""),
+                            serde_json::to_string(&d["message"]).unwrap_or_default()
+                        )
+                    })
+                    .collect();
+                if lines.is_empty() {
+                    "no pending dialogs".to_string()
+                } else {
+                    lines.join("\n")
+                }
+            });
+        }
+        Command::Dialog { command } => {
+            let (id, accept, text) = match command {
+                DialogCommand::Accept { id, text } => (id, true, text),
+                DialogCommand::Dismiss { id } => (id, false, None),
+            };
+            let id = match id {
+                Some(id) => id,
+                None => {
+                    let v = s.tool("browser.dialogs.list", json!({})).await?;
+                    let ids: Vec<String> = v["dialogs"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|d| d["dialogId"].as_str().map(str::to_string))
+                        .collect();
+                    match ids.as_slice() {
+                        [one] => one.clone(),
+                        [] => return Err(BpError::invalid("no pending dialog")),
+                        _ => {
+                            return Err(BpError::invalid(
+                                "several dialogs are pending; pass the dialog ID",
+                            ))
+                        }
+                    }
+                }
+            };
+            let mut args = json!({"dialogId": id, "accept": accept});
+            if let Some(t) = text {
+                args["promptText"] = json!(t);
+            }
+            let v = s.tool("browser.dialogs.respond", args).await?;
+            emit(json, &v, |_| {
+                if accept {
+                    "accepted".to_string()
+                } else {
+                    "dismissed".to_string()
+                }
+            });
         }
         Command::Eval { expression } => {
             let (v, text) = crate::net_commands::eval(&mut s, expression).await?;

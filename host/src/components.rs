@@ -20,7 +20,8 @@ pub fn embedded() -> Vec<(String, Vec<u8>)> {
         "network",
         "network_rules",
         "cookies",
-        "eval"
+        "eval",
+        "dialogs"
     )
 }
 

@@ -24,6 +24,13 @@ pub struct PendingCall {
     deadline: Option<Instant>,
 }
 
+impl PendingCall {
+    /// Dialog tools run beside the connection's ordered calls.
+    pub fn overtakes(&self) -> bool {
+        self.name.starts_with("browser.dialogs.")
+    }
+}
+
 /// Either an immediate reply (duplicate, bad request) or a call to run.
 pub enum Intake {
     Reply(Value),

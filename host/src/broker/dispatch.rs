@@ -167,7 +167,13 @@ async fn run_component_inner(
         .registry
         .with(&raw, |t| t.lane.clone())
         .ok_or_else(|| fail(BpError::stale("target_closed")))?;
-    let _turn = lane.lock().await;
+    // Dialog answers overtake: a paused page holds its lane until answered.
+    let overtakes = entry.info.capabilities.iter().any(|c| c == "dialogs");
+    let _turn = if overtakes {
+        None
+    } else {
+        Some(lane.lock().await)
+    };
     // Cancelled or expired while it waited for the target.
     broker
         .state()
@@ -198,6 +204,7 @@ async fn run_component_inner(
         artifacts: broker.artifacts.clone(),
         network: broker.network.clone(),
         public_target: public.clone(),
+        controlled: controlled_targets(broker, scope),
         raw_id: raw.clone(),
         session,
         generation: conn.generation,
@@ -265,4 +272,28 @@ async fn run_component_inner(
         obj.insert("generation".into(), json!(conn.generation));
     }
     Ok((value, was_dispatched))
+}
+
+/// Targets controlled by leases of the caller's workspace: (raw, public ID).
+fn controlled_targets(broker: &Broker, scope: &CallScope) -> Vec<(String, String)> {
+    let mut st = broker.state();
+    let leases: Vec<String> = st
+        .leases
+        .values()
+        .filter(|l| l.workspace_id == scope.workspace_id)
+        .map(|l| l.id.clone())
+        .collect();
+    let raws: Vec<String> = st
+        .controllers
+        .iter()
+        .filter(|(_, l)| leases.contains(l))
+        .map(|(r, _)| r.clone())
+        .collect();
+    match st.workspace(&scope.principal, &scope.workspace_id) {
+        Ok(ws) => raws
+            .into_iter()
+            .map(|r| (r.clone(), ws.public_id(&r)))
+            .collect(),
+        Err(_) => Vec::new(),
+    }
 }

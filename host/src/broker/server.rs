@@ -72,6 +72,7 @@ pub async fn serve(broker: Arc<Broker>) -> BpResult<()> {
             tokio::time::sleep(Duration::from_secs(1)).await;
             sweeper.state().expire_leases();
             sweeper.artifacts.sweep();
+            super::signals::dialog_watchdog(&sweeper).await;
         }
     });
 
@@ -255,6 +256,16 @@ async fn read_requests(
                 .principal()
                 .and_then(|p| calls::accept(broker, &p, conn.eval_granted, &params));
             match intake {
+                Ok(Intake::Run(call)) if call.overtakes() => {
+                    // Dialog answers must not wait behind a paused command.
+                    let (b, o) = (broker.clone(), out.clone());
+                    tokio::spawn(async move {
+                        let reply = calls::execute(&b, *call).await;
+                        if is_request {
+                            let _ = o.send(response(&id, Ok(reply), max)).await;
+                        }
+                    });
+                }
                 Ok(Intake::Run(call)) => {
                     let reply_to = is_request.then(|| id.clone());
                     if let Err(

@@ -87,6 +87,20 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
                 }
             }
             Signal::Net { .. } => {}
+            Signal::Dialog { raw, opened } => {
+                let lease = st.controllers.get(&raw).cloned();
+                let ws = lease
+                    .as_ref()
+                    .and_then(|l| st.leases.get(l))
+                    .map(|l| l.workspace_id.clone());
+                if let Some(ws) = ws {
+                    let (kind, payload) = match opened {
+                        Some((id, t)) => ("dialog.opened", json!({"dialogId": id, "type": t})),
+                        None => ("dialog.closed", json!({})),
+                    };
+                    st.publish(&ws, kind, lease.as_deref(), Some(&raw), payload);
+                }
+            }
             Signal::Disconnected => {
                 let all: Vec<String> = st.workspaces.keys().cloned().collect();
                 for ws in all {
@@ -144,6 +158,39 @@ fn ingest(
         }),
         Err(e) => {
             json!({"state": "oversized", "filename": filename, "bytes": data.len(), "error": e.to_json()})
+        }
+    }
+}
+
+/// How long a dialog may stay pending before the watchdog speaks (once).
+pub const DIALOG_WATCHDOG: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Publish `watchdog.dialog_unhandled` for dialogs pending too long.
+pub async fn dialog_watchdog(broker: &Broker) {
+    let Ok(conn) = broker.browser().await else {
+        return;
+    };
+    let overdue = conn.registry.overdue_dialogs(DIALOG_WATCHDOG);
+    if overdue.is_empty() {
+        return;
+    }
+    let mut st = broker.state();
+    for (raw, dialog) in overdue {
+        let lease = st.controllers.get(&raw).cloned();
+        if let Some(ws) = lease
+            .as_ref()
+            .and_then(|l| st.leases.get(l))
+            .map(|l| l.workspace_id.clone())
+        {
+            let payload =
+                json!({"dialogId": dialog, "pendingMs": DIALOG_WATCHDOG.as_millis() as u64});
+            st.publish(
+                &ws,
+                "watchdog.dialog_unhandled",
+                lease.as_deref(),
+                Some(&raw),
+                payload,
+            );
         }
     }
 }

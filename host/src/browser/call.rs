@@ -45,6 +45,8 @@ pub struct TargetCall {
     observations: Arc<Observations>,
     pub(super) artifacts: Arc<crate::artifacts::ArtifactStore>,
     pub(super) network: Arc<crate::network::Network>,
+    /// Targets the calling workspace controls: (raw, public ID).
+    pub(super) controlled: Vec<(String, String)>,
     /// The caller's opaque ID for this target.
     pub(super) public_target: String,
     pub(super) raw_id: String,
@@ -69,6 +71,7 @@ pub struct CallSetup {
     pub artifacts: Arc<crate::artifacts::ArtifactStore>,
     pub network: Arc<crate::network::Network>,
     pub public_target: String,
+    pub controlled: Vec<(String, String)>,
     pub raw_id: String,
     pub session: String,
     pub generation: u64,
@@ -96,6 +99,7 @@ impl TargetCall {
             artifacts: s.artifacts,
             network: s.network,
             public_target: s.public_target,
+            controlled: s.controlled,
             raw_id: s.raw_id,
             session: s.session,
             session_serial: serial,
@@ -107,6 +111,17 @@ impl TargetCall {
             tree_doc: None,
             dispatched: s.dispatched,
         })
+    }
+
+    /// The lease and connection part of the checkpoint (dialog answers act
+    /// on other targets and must work while this one is paused).
+    pub(super) fn check_lease(&self) -> BpResult<()> {
+        (self.lease_guard)()?;
+        if self.current_generation.load(Ordering::SeqCst) != self.generation || self.cdp.is_closed()
+        {
+            return Err(BpError::disconnected());
+        }
+        Ok(())
     }
 
     /// The one checkpoint: lease, generation, target and session are still
@@ -135,6 +150,15 @@ impl TargetCall {
     }
 
     pub(super) async fn send(&self, method: &str, params: Value) -> BpResult<Value> {
+        // A page paused by a JavaScript dialog cannot answer; fail fast
+        // instead of waiting for a reply that only comes after the dialog.
+        if self.doc().2 && method != "Page.handleJavaScriptDialog" {
+            return Err(BpError::new(
+                Code::ActionNotVerified,
+                "a JavaScript dialog is open; answer it first (browser.dialogs.respond)",
+            )
+            .with_context(json!({"reason": "dialog_open"})));
+        }
         self.cdp.call(method, Some(&self.session), params).await
     }
 

@@ -4,6 +4,7 @@
 
 pub mod call;
 pub mod connection;
+mod dialogs;
 mod js;
 mod keys;
 mod media;

@@ -31,6 +31,8 @@ pub struct TargetState {
     pub dialog_open: bool,
     /// Where this target's downloads are staged, when capture is set up.
     pub download_dir: Option<std::path::PathBuf>,
+    /// The pending JavaScript dialog, if any.
+    pub dialog: Option<PendingDialog>,
     /// Fetch interception is enabled on the current session.
     pub intercepting: bool,
     /// Bumped on every change above; waiters watch it.
@@ -57,6 +59,7 @@ impl TargetState {
             loading: false,
             dialog_open: false,
             download_dir: None,
+            dialog: None,
             intercepting: false,
             changed: watch::channel(0).0,
             lane: Arc::new(tokio::sync::Mutex::new(())),
@@ -97,6 +100,11 @@ pub enum Signal {
         dir: std::path::PathBuf,
         /// `completed`, `canceled` or `interrupted`.
         state: String,
+    },
+    /// A dialog opened (`Some` id) or closed (`None`).
+    Dialog {
+        raw: String,
+        opened: Option<(String, String)>,
     },
     /// Network activity of an attached target (journal and interception).
     Net {
@@ -140,6 +148,19 @@ pub enum NetEvent {
         fetch_id: String,
         url: String,
     },
+}
+
+/// A JavaScript dialog waiting for an answer.
+#[derive(Debug, Clone)]
+pub struct PendingDialog {
+    pub id: String,
+    pub kind: String,
+    pub message: String,
+    pub default_prompt: Option<String>,
+    pub opened_at_ms: u64,
+    pub opened: std::time::Instant,
+    /// The unhandled-dialog watchdog already fired for it.
+    pub watchdog_sent: bool,
 }
 
 /// Every target of one browser connection.
@@ -233,6 +254,23 @@ impl Registry {
             .collect();
         ids.sort();
         ids
+    }
+
+    /// Dialogs pending longer than `after` whose watchdog has not fired;
+    /// marks them fired.
+    pub fn overdue_dialogs(&self, after: std::time::Duration) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for t in self.lock().targets.values_mut() {
+            if let Some(d) = t
+                .dialog
+                .as_mut()
+                .filter(|d| !d.watchdog_sent && d.opened.elapsed() >= after)
+            {
+                d.watchdog_sent = true;
+                out.push((t.raw_id.clone(), d.id.clone()));
+            }
+        }
+        out
     }
 
     /// Mark every target closed (the connection is gone).
@@ -401,8 +439,36 @@ impl Registry {
                     });
                 }
             }
-            "Page.javascriptDialogOpening" => self.update(&raw, |t| t.dialog_open = true),
-            "Page.javascriptDialogClosed" => self.update(&raw, |t| t.dialog_open = false),
+            "Page.javascriptDialogOpening" => {
+                let dialog = PendingDialog {
+                    id: crate::ids::new_id("dlg"),
+                    kind: s(p, "type").unwrap_or_else(|| "alert".into()),
+                    message: s(p, "message").unwrap_or_default(),
+                    default_prompt: s(p, "defaultPrompt"),
+                    opened_at_ms: std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map(|d| d.as_millis() as u64)
+                        .unwrap_or(0),
+                    opened: std::time::Instant::now(),
+                    watchdog_sent: false,
+                };
+                let info = (dialog.id.clone(), dialog.kind.clone());
+                self.update(&raw, |t| {
+                    t.dialog_open = true;
+                    t.dialog = Some(dialog);
+                });
+                self.signal(Signal::Dialog {
+                    raw,
+                    opened: Some(info),
+                });
+            }
+            "Page.javascriptDialogClosed" => {
+                self.update(&raw, |t| {
+                    t.dialog_open = false;
+                    t.dialog = None;
+                });
+                self.signal(Signal::Dialog { raw, opened: None });
+            }
             _ => {}
         }
     }

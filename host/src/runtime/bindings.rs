@@ -19,7 +19,8 @@ wasmtime::component::bindgen!({
             import browser-pilot:tools/network-modify@0.1.0;
             import browser-pilot:tools/cookies-read@0.1.0;
             import browser-pilot:tools/cookies-write@0.1.0;
-            import browser-pilot:tools/script@0.1.0;export browser-pilot:tools/tool@0.1.0;
+            import browser-pilot:tools/script@0.1.0;
+            import browser-pilot:tools/dialogs@0.1.0;export browser-pilot:tools/tool@0.1.0;
         }
     "#,
     path: "../tools-wit",
@@ -27,7 +28,7 @@ wasmtime::component::bindgen!({
     exports: { default: async },
 });
 pub use browser_pilot::tools::{
-    artifacts, capture, cookies_read, cookies_write, input, navigation, network_modify,
+    artifacts, capture, cookies_read, cookies_write, dialogs, input, navigation, network_modify,
     network_read, page_read, script, types, upload,
 };
 pub use exports::browser_pilot::tools::tool;

@@ -5,6 +5,7 @@
 use super::bindings::artifacts::{self, ArtifactRef, NewArtifact, UploadFile};
 use super::bindings::capture::{self, Image, ScreenshotOptions};
 use super::bindings::cookies_read::{self, Cookie};
+use super::bindings::dialogs::{self, DialogInfo};
 use super::bindings::input::{self, Hit, Modifiers, MouseButton, Point};
 use super::bindings::navigation::{self, HistoryAction, NavResult};
 use super::bindings::network_modify::{self, Rule as WitRule, RuleAction};
@@ -175,6 +176,16 @@ impl cookies_write::Host for HostState {
 impl script::Host for HostState {
     async fn evaluate(&mut self, expression: String) -> Res<String> {
         typed(self.target()?.evaluate(&expression).await)
+    }
+}
+
+impl dialogs::Host for HostState {
+    async fn pending(&mut self, only: bool) -> Res<Vec<DialogInfo>> {
+        typed(self.target()?.pending_dialogs(only))
+    }
+
+    async fn respond(&mut self, id: String, accept: bool, text: Option<String>) -> Res<()> {
+        typed(self.target()?.respond_dialog(&id, accept, text).await)
     }
 }
 

@@ -2,7 +2,7 @@
 //! needs (io streams and cli stdio/env, with an empty context) and exactly
 //! the capability interfaces the policy grants.
 use super::bindings::{
-    artifacts, capture, cookies_read, cookies_write, input, navigation, network_modify,
+    artifacts, capture, cookies_read, cookies_write, dialogs, input, navigation, network_modify,
     network_read, page_read, script, upload,
 };
 use super::policy::{Policy, CAPABILITIES};
@@ -74,6 +74,7 @@ pub fn build(engine: &Engine, policy: &Policy) -> BpResult<Linker<HostState>> {
                 cookies_write::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
             }
             "script" => script::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
+            "dialogs" => dialogs::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
             other => {
                 return Err(BpError::internal(format!(
                     "no linker for capability {other}"

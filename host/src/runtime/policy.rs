@@ -19,6 +19,7 @@ pub const CAPABILITIES: &[&str] = &[
     "cookies-read",
     "cookies-write",
     "script",
+    "dialogs",
 ];
 
 /// Per-call execution limits for components.

@@ -24,6 +24,14 @@ impl Snapshot {
 /// Signals observable between `before` and `after`.
 pub fn signals(before: &Snapshot, after: &Snapshot) -> Vec<&'static str> {
     let mut out = Vec::new();
+    // A dialog pauses the page: nothing else can be read until it is answered.
+    if after.info.dialog_open && !before.info.dialog_open {
+        if after.info.document_generation != before.info.document_generation {
+            out.push("navigation");
+        }
+        out.push("dialog_opened");
+        return out;
+    }
     if after.info.document_generation != before.info.document_generation {
         out.push("navigation");
     } else if after.info.url != before.info.url {

@@ -1,0 +1,134 @@
+//! JavaScript dialogs: held until answered, never auto-accepted, visible and
+//! answerable only by the workspace that controls the tab.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+mod support;
+use serde_json::json;
+use support::bridge::Bridge;
+use support::{find_ref, Env};
+
+#[test]
+fn dialogs_wait_for_an_answer_and_the_page_sees_it() {
+    let env = Env::new();
+    env.launch();
+    env.open("dialogs.html");
+    let obs = env.snapshot(None);
+    for (button, answer, expected) in [
+        (
+            "Prompt",
+            vec!["dialog", "accept", "--text", "Ada"],
+            "Prompt: Ada",
+        ),
+        ("Confirm", vec!["dialog", "dismiss"], "Confirm: false"),
+        ("Confirm", vec!["dialog", "accept"], "Confirm: true"),
+        ("Alert", vec!["dialog", "accept"], "Alert closed"),
+    ] {
+        let started = std::time::Instant::now();
+        let clicked = env.json(&["click", &find_ref(&obs, "button", button)]);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "the click hung on the dialog"
+        );
+        assert_eq!(
+            clicked["evidence"]["signals"],
+            json!(["dialog_opened"]),
+            "{clicked}"
+        );
+        // Still pending: nothing answered it.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let pending = env.json(&["dialogs"]);
+        assert_eq!(pending["dialogs"].as_array().unwrap().len(), 1, "{pending}");
+        let (code, run) = env.err(&["snapshot"]);
+        assert_eq!(code, "action_not_verified", "{}", run.stderr());
+        env.ok(&answer);
+        let text = env.ok(&["read"]);
+        assert!(text.contains(expected), "{button}: {text}");
+        assert_eq!(env.json(&["dialogs"])["dialogs"], json!([]));
+    }
+    let (code, _) = env.err(&["dialog", "accept"]);
+    assert_eq!(code, "invalid_argument");
+}
+
+#[test]
+fn dialogs_are_private_and_watched() {
+    let env = Env::new();
+    env.launch();
+    let mut a = Bridge::start(&env);
+    let mut b = Bridge::start(&env);
+    let sa = a.session("agent-a", 60_000);
+    let sb = b.session("agent-b", 60_000);
+    a.tool_ok(
+        &sa,
+        "browser.tabs.open",
+        json!({"url": env.url("dialogs.html")}),
+    );
+    b.tool_ok(&sb, "browser.tabs.open", json!({}));
+    let obs = a.tool_ok(&sa, "browser.observe", json!({}));
+    let confirm = find_ref(&obs, "button", "Confirm").parse::<u32>().unwrap();
+    a.tool_ok(
+        &sa,
+        "browser.click",
+        json!({"observationId": obs["observationId"], "ref": confirm}),
+    );
+    let listed = a.tool_ok(&sa, "browser.dialogs.list", json!({}));
+    let id = listed["dialogs"][0]["dialogId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(listed["dialogs"][0]["type"], "confirm");
+    // B sees nothing and cannot answer.
+    assert_eq!(
+        b.tool_ok(&sb, "browser.dialogs.list", json!({}))["dialogs"],
+        json!([])
+    );
+    assert_eq!(
+        b.tool_code(
+            &sb,
+            "browser.dialogs.respond",
+            json!({"dialogId": id, "accept": true})
+        ),
+        "invalid_argument"
+    );
+    // Left pending, the watchdog speaks once; the dialog stays pending.
+    std::thread::sleep(std::time::Duration::from_millis(7_500));
+    let events = a.call(
+        "events/poll",
+        json!({"workspaceId": sa.workspace, "cursor": sa.cursor, "limit": 500}),
+    );
+    let kinds: Vec<&str> = events["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["type"].as_str())
+        .collect();
+    assert_eq!(
+        kinds
+            .iter()
+            .filter(|k| **k == "watchdog.dialog_unhandled")
+            .count(),
+        1,
+        "{kinds:?}"
+    );
+    assert!(kinds.contains(&"dialog.opened"), "{kinds:?}");
+    assert_eq!(
+        a.tool_ok(&sa, "browser.dialogs.list", json!({}))["dialogs"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    a.tool_ok(
+        &sa,
+        "browser.dialogs.respond",
+        json!({"dialogId": id, "accept": true}),
+    );
+    let text = a.tool_ok(&sa, "browser.read", json!({}));
+    assert!(
+        text["text"].as_str().unwrap().contains("Confirm: true"),
+        "{text}"
+    );
+    assert!(
+        !events.to_string().contains("Proceed?"),
+        "dialog text must not be in events"
+    );
+}
