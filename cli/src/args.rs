@@ -271,7 +271,7 @@ pub enum BrokerCommand {
         policy: Option<PathBuf>,
         /// Deny a capability interface; repeatable. Known: page-read, navigation,
         /// input, capture, artifacts, upload, network-read, network-modify,
-        /// cookies-read, cookies-write, script.
+        /// cookies-read, cookies-write, script, dialogs.
         #[arg(long = "deny", value_name = "CAPABILITY")]
         deny: Vec<String>,
         /// Load tool components from this directory instead of the embedded set.

@@ -218,7 +218,7 @@ async fn run_component_inner(
     })
     .map_err(fail)?;
     // Workspaces with rules or credentials see their requests intercepted.
-    if broker.network.wants_interception(&scope.workspace_id) {
+    if !overtakes && broker.network.wants_interception(&scope.workspace_id) {
         call.ensure_interception().await.map_err(fail)?;
     }
     let ctx = CallContext {

@@ -747,10 +747,15 @@ impl TargetCall {
         .await?;
         for n in 1..=count.max(1) {
             let ev = |kind: &str| json!({"type": kind, "x": at.x, "y": at.y, "button": button, "buttons": 1, "clickCount": n});
-            self.input_event("Input.dispatchMouseEvent", ev("mousePressed"))
-                .await?;
-            self.input_event("Input.dispatchMouseEvent", ev("mouseReleased"))
-                .await?;
+            for kind in ["mousePressed", "mouseReleased"] {
+                // A dialog opened by an earlier event pauses the page: the
+                // click has had its effect; stop sending.
+                if self.doc().2 {
+                    return Ok(());
+                }
+                self.input_event("Input.dispatchMouseEvent", ev(kind))
+                    .await?;
+            }
         }
         self.settle().await
     }

@@ -27,7 +27,7 @@ impl Component for Dialogs {
                     json!({"type": "object", "properties": {"dialogs": {"type": "array", "items": {"type": "object", "properties": {
                         "dialogId": {"type": "string"}, "targetId": {"type": "string"}, "type": {"enum": ["alert", "confirm", "prompt", "beforeunload"]},
                         "message": {"type": "string", "x-browser-pilot-sensitivity": ["browser_data"]},
-                        "defaultPrompt": {"type": "string", "x-browser-pilot-sensitivity": ["browser_data"]}, "openedAt": {"type": "integer"}}}}}}),
+                        "defaultPrompt": {"type": ["string", "null"], "x-browser-pilot-sensitivity": ["browser_data"]}, "openedAt": {"type": "integer"}}}}}}),
                 )
                 .sensitivity(&[], &["browser_data"]),
             ToolSpec::mutating("browser.dialogs.respond", "Accept or dismiss a pending dialog (with text for a prompt).", &["dialogs"])

@@ -37,9 +37,6 @@ pub fn signals(before: &Snapshot, after: &Snapshot) -> Vec<&'static str> {
     } else if after.info.url != before.info.url {
         out.push("url_changed");
     }
-    if after.info.dialog_open && !before.info.dialog_open {
-        out.push("dialog_opened");
-    }
     if after.info.title != before.info.title {
         out.push("title_changed");
     }
