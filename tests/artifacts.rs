@@ -5,7 +5,7 @@
 mod support;
 use serde_json::json;
 use std::os::unix::fs::MetadataExt;
-use support::bridge::Bridge;
+use support::bridge::{two_clients, Bridge};
 use support::{find_ref, root, Env};
 
 /// (width, height, distinct colours among sampled pixels)
@@ -131,10 +131,7 @@ fn artifacts_belong_to_their_workspace_and_expire() {
     let policy = root().join("fixtures/policies/small-artifacts.toml");
     env.serve(&["--policy", policy.to_str().unwrap()]);
     env.launch();
-    let mut a = Bridge::start(&env);
-    let mut b = Bridge::start(&env);
-    let sa = a.session("agent-a", 60_000);
-    let sb = b.session("agent-b", 60_000);
+    let (mut a, sa, mut b, sb) = two_clients(&env, 60_000);
     a.tool_ok(
         &sa,
         "browser.tabs.open",
@@ -268,10 +265,7 @@ fn downloads_become_workspace_artifacts_before_their_event() {
     let policy = root().join("fixtures/policies/small-artifacts.toml");
     env.serve(&["--policy", policy.to_str().unwrap()]);
     env.launch();
-    let mut a = Bridge::start(&env);
-    let mut b = Bridge::start(&env);
-    let sa = a.session("agent-a", 60_000);
-    let sb = b.session("agent-b", 60_000);
+    let (mut a, sa, mut b, sb) = two_clients(&env, 60_000);
     a.tool_ok(
         &sa,
         "browser.tabs.open",

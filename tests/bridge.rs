@@ -3,7 +3,7 @@
 
 mod support;
 use serde_json::{json, Value};
-use support::bridge::{Bridge, Session};
+use support::bridge::{two_clients, Bridge, Session};
 use support::{find_ref, Env};
 
 fn tab_id(result: &Value) -> String {
@@ -25,10 +25,7 @@ fn user_blank_tab(b: &mut Bridge, s: &Session) -> String {
 fn two_clients_work_concurrently_and_cannot_cross() {
     let env = Env::new();
     env.launch();
-    let mut a = Bridge::start(&env);
-    let mut b = Bridge::start(&env);
-    let sa = a.session("agent-a", 60_000);
-    let sb = b.session("agent-b", 60_000);
+    let (mut a, sa, mut b, sb) = two_clients(&env, 60_000);
     let ta = tab_id(&a.tool_ok(
         &sa,
         "browser.tabs.open",
@@ -140,10 +137,7 @@ fn two_clients_work_concurrently_and_cannot_cross() {
 fn one_lease_controls_a_tab_until_it_expires() {
     let env = Env::new();
     env.launch();
-    let mut a = Bridge::start(&env);
-    let mut b = Bridge::start(&env);
-    let sa = a.session("agent-a", 1_500);
-    let sb = b.session("agent-b", 60_000);
+    let (mut a, sa, mut b, sb) = two_clients(&env, 1_500);
     let user_a = user_blank_tab(&mut a, &sa);
     let user_b = user_blank_tab(&mut b, &sb);
     assert_ne!(

@@ -4,7 +4,7 @@
 
 mod support;
 use serde_json::json;
-use support::bridge::Bridge;
+use support::bridge::two_clients;
 use support::{find_ref, Env};
 
 #[test]
@@ -53,10 +53,7 @@ fn dialogs_wait_for_an_answer_and_the_page_sees_it() {
 fn dialogs_are_private_and_watched() {
     let env = Env::new();
     env.launch();
-    let mut a = Bridge::start(&env);
-    let mut b = Bridge::start(&env);
-    let sa = a.session("agent-a", 60_000);
-    let sb = b.session("agent-b", 60_000);
+    let (mut a, sa, mut b, sb) = two_clients(&env, 60_000);
     a.tool_ok(
         &sa,
         "browser.tabs.open",

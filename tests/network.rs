@@ -5,7 +5,7 @@
 mod support;
 use serde_json::json;
 use std::io::Write;
-use support::bridge::Bridge;
+use support::bridge::{two_clients, Bridge};
 use support::Env;
 
 fn read_after_load(env: &Env) -> String {
@@ -96,10 +96,7 @@ fn journal_rules_and_their_effect_on_the_page() {
 fn rules_stay_in_their_workspace_and_end_with_their_lease() {
     let env = Env::new();
     env.launch();
-    let mut a = Bridge::start(&env);
-    let mut b = Bridge::start(&env);
-    let sa = a.session("agent-a", 60_000);
-    let sb = b.session("agent-b", 60_000);
+    let (mut a, sa, mut b, sb) = two_clients(&env, 60_000);
     a.tool_ok(&sa, "browser.tabs.open", json!({"url": "about:blank"}));
     let rule = a.tool_ok(
         &sa,

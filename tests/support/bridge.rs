@@ -239,6 +239,16 @@ impl Bridge {
     }
 }
 
+/// Two unrelated clients ("agent-a" with `ttl_a`, "agent-b" with 60 s),
+/// each with its own workspace and lease.
+pub fn two_clients(env: &Env, ttl_a: u64) -> (Bridge, Session, Bridge, Session) {
+    let mut a = Bridge::start(env);
+    let mut b = Bridge::start(env);
+    let sa = a.session("agent-a", ttl_a);
+    let sb = b.session("agent-b", 60_000);
+    (a, sa, b, sb)
+}
+
 impl Drop for Bridge {
     fn drop(&mut self) {
         self.kill();
