@@ -268,20 +268,28 @@ pub fn components_dir() -> PathBuf {
             .status()
             .expect("cargo build fixture components");
         assert!(status.success(), "fixture components failed to build");
-        let dir = std::env::temp_dir().join(format!("bp-test-components-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        // Inside the target dir, so nothing is left in /tmp; files are
+        // written under a temporary name and renamed into place.
+        let dir = target.join("test-set");
         std::fs::create_dir_all(&dir).expect("components dir");
+        let place = |from: PathBuf, name: String| {
+            let tmp = dir.join(format!("{name}.tmp-{}", std::process::id()));
+            std::fs::copy(&from, &tmp).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+            std::fs::rename(&tmp, dir.join(name)).expect("rename component");
+        };
         for name in ["observe", "input", "navigate"] {
-            let from = root.join(format!(
-                "target/tools/wasm32-wasip2/release/bp_tool_{name}.wasm"
-            ));
-            std::fs::copy(&from, dir.join(format!("{name}.wasm")))
-                .unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+            place(
+                root.join(format!(
+                    "target/tools/wasm32-wasip2/release/bp_tool_{name}.wasm"
+                )),
+                format!("{name}.wasm"),
+            );
         }
         for name in ["loop", "alloc", "denied"] {
-            let from = target.join(format!("wasm32-wasip2/release/bp_fixture_{name}.wasm"));
-            std::fs::copy(&from, dir.join(format!("fixture-{name}.wasm")))
-                .unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+            place(
+                target.join(format!("wasm32-wasip2/release/bp_fixture_{name}.wasm")),
+                format!("fixture-{name}.wasm"),
+            );
         }
         dir
     })
