@@ -39,7 +39,8 @@ fn main() {
         Ok(s) => panic!("building the tool components failed ({s}); is the wasm32-wasip2 target installed? (rustup target add wasm32-wasip2)"),
         Err(e) => panic!("cannot run cargo for the tool components: {e}"),
     }
-    for name in [
+    // The one list of default components: the host embeds exactly these.
+    let names = [
         "observe",
         "input",
         "navigate",
@@ -50,12 +51,22 @@ fn main() {
         "cookies",
         "eval",
         "dialogs",
-    ] {
+        "tabs",
+    ];
+    let mut embed = String::from("vec![\n");
+    for name in names {
         let built = target
             .join("wasm32-wasip2/release")
             .join(format!("bp_tool_{name}.wasm"));
         if let Err(e) = std::fs::copy(&built, out.join(format!("{name}.wasm"))) {
             panic!("missing component {}: {e}", built.display());
         }
+        embed.push_str(&format!(
+            "    (\"{name}\".to_string(), include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{name}.wasm\")).to_vec()),\n"
+        ));
+    }
+    embed.push_str("]\n");
+    if let Err(e) = std::fs::write(out.join("components.rs"), embed) {
+        panic!("cannot write the component list: {e}");
     }
 }

@@ -120,6 +120,14 @@ pub enum Command {
     Tabs,
     /// Make a listed tab the current one (taking control of it).
     Tab { target: String },
+    /// Close a tab by ID (user tabs only this way), or --all: every tab
+    /// this CLI opened (its ManagedTabSet), never a user tab.
+    Close {
+        #[arg(required_unless_present = "all", conflicts_with = "all")]
+        target: Option<String>,
+        #[arg(long)]
+        all: bool,
+    },
     /// Tools of this broker.
     Tool {
         #[command(subcommand)]

@@ -376,6 +376,26 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
                 format!("current tab: {}", v["targetId"].as_str().unwrap_or(""))
             });
         }
+        Command::Close { target, all } => {
+            let args = match target {
+                Some(t) => json!({"targetId": t}),
+                None => json!({"all": all}),
+            };
+            let v = s.tool("browser.tabs.close", args).await?;
+            emit(json, &v, |v| {
+                let closed: Vec<&str> = v["closed"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|c| c.as_str())
+                    .collect();
+                if closed.is_empty() {
+                    "no tabs closed".to_string()
+                } else {
+                    format!("closed {}", closed.join(", "))
+                }
+            });
+        }
         Command::Broker { .. }
         | Command::Bench { .. }
         | Command::Bridge { .. }

@@ -91,7 +91,7 @@ pub fn tabs(v: &Value) -> String {
             " "
         };
         out.push_str(&format!(
-            "{mark} {}  {:<8}  {} — {}\n",
+            "{mark} {}  {:<13}  {} — {}\n",
             s(t, "targetId"),
             s(t, "origin"),
             s(t, "title"),

@@ -277,7 +277,7 @@ pub fn components_dir() -> PathBuf {
             std::fs::copy(&from, &tmp).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
             std::fs::rename(&tmp, dir.join(name)).expect("rename component");
         };
-        for name in ["observe", "input", "navigate"] {
+        for name in ["observe", "input", "navigate", "tabs"] {
             place(
                 root.join(format!(
                     "target/tools/wasm32-wasip2/release/bp_tool_{name}.wasm"

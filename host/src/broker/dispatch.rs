@@ -6,6 +6,7 @@ use super::Broker;
 use crate::browser::call::{CallSetup, Caller, LeaseGuard, TargetCall};
 use crate::error::{BpError, BpResult, Code};
 use crate::runtime::bindings::types::CallContext;
+use crate::runtime::tabs::Scope;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -119,6 +120,9 @@ async fn run_component_inner(
         }
     }
     let conn = broker.browser().await.map_err(fail)?;
+    if entry.info.capabilities.iter().all(|c| c == "tabs-manage") {
+        return run_tabs_tool(broker, scope, name, &args, dispatched, conn.generation).await;
+    }
 
     // Pick and authorise the target.
     let (public, raw) = {
@@ -204,6 +208,7 @@ async fn run_component_inner(
         artifacts: broker.artifacts.clone(),
         network: broker.network.clone(),
         public_target: public.clone(),
+        frames: broker.frames.clone(),
         controlled: controlled_targets(broker, scope),
         raw_id: raw.clone(),
         session,
@@ -226,7 +231,10 @@ async fn run_component_inner(
         deadline_ms: broker.runtime.call_budget_ms(),
     };
     let input = args.to_string();
-    let result = broker.runtime.call(name, call, ctx, &input).await;
+    let result = broker
+        .runtime
+        .call(name, Scope::Target(Box::new(call)), ctx, &input)
+        .await;
     let was_dispatched = dispatched.load(Ordering::SeqCst);
     let text = result.map_err(|e| (e, was_dispatched))?;
     let mut value: Value = serde_json::from_str(&text).map_err(|_| {
@@ -270,6 +278,49 @@ async fn run_component_inner(
         // A tool's own `origin` (e.g. browser.auth.set) wins over the tag.
         obj.entry("origin").or_insert(json!(origin));
         obj.insert("generation".into(), json!(conn.generation));
+    }
+    Ok((value, was_dispatched))
+}
+
+/// A tool that works on the workspace's tabs rather than one target.
+async fn run_tabs_tool(
+    broker: &Arc<Broker>,
+    scope: &CallScope,
+    name: &str,
+    args: &Value,
+    dispatched: Arc<AtomicBool>,
+    generation: u64,
+) -> Result<(Value, bool), (BpError, bool)> {
+    broker
+        .state()
+        .commands
+        .start(&scope.principal, &scope.command_id, true)
+        .map_err(|e| (e, false))?;
+    let tabs = super::tabs::BrokerTabs {
+        broker: broker.clone(),
+        scope: scope.clone(),
+        dispatched: dispatched.clone(),
+    };
+    let ctx = CallContext {
+        command_id: scope.command_id.clone(),
+        deadline_ms: broker.runtime.call_budget_ms(),
+    };
+    let result = broker
+        .runtime
+        .call(name, Scope::Tabs(Arc::new(tabs)), ctx, &args.to_string())
+        .await;
+    let was_dispatched = dispatched.load(Ordering::SeqCst);
+    let text = result.map_err(|e| (e, was_dispatched))?;
+    let mut value: Value = serde_json::from_str(&text).map_err(|_| {
+        (
+            BpError::internal(format!("`{name}` returned malformed JSON")),
+            was_dispatched,
+        )
+    })?;
+    if let Some(obj) = value.as_object_mut() {
+        obj.insert("workspaceId".into(), json!(scope.workspace_id));
+        obj.insert("leaseId".into(), json!(scope.lease_id));
+        obj.insert("generation".into(), json!(generation));
     }
     Ok((value, was_dispatched))
 }

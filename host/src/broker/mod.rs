@@ -12,6 +12,7 @@ pub mod rpc;
 mod server;
 mod signals;
 pub mod state;
+mod tabs;
 
 use crate::artifacts::ArtifactStore;
 use crate::browser::connection::BrowserConn;
@@ -44,6 +45,8 @@ pub struct Broker {
     generation: Arc<AtomicU64>,
     state: Mutex<State>,
     pub observations: Arc<Observations>,
+    /// Frame IDs and selections per workspace and target.
+    pub frames: Arc<crate::browser::frames::FrameBook>,
     pub artifacts: Arc<ArtifactStore>,
     pub network: Arc<crate::network::Network>,
     pub started: Instant,
@@ -85,6 +88,7 @@ impl Broker {
             connect_lock: tokio::sync::Mutex::new(()),
             generation: Arc::new(AtomicU64::new(0)),
             observations: Arc::new(Observations::default()),
+            frames: Arc::default(),
             started: Instant::now(),
             shutdown: Notify::new(),
             connections: AtomicU64::new(0),

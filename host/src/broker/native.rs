@@ -16,7 +16,6 @@ pub const NATIVE: &[&str] = &[
     "browser.connect",
     "browser.disconnect",
     "browser.tabs.list",
-    "browser.tabs.open",
     "browser.tabs.acquire",
     "browser.tabs.release",
 ];
@@ -59,12 +58,6 @@ pub fn manifest() -> Vec<Value> {
         ),
         entry("browser.disconnect", "Close the browser connection (a broker-launched browser exits).", true, none.clone()),
         entry("browser.tabs.list", "Managed tabs and eligible user tabs, with opaque per-workspace IDs.", false, none),
-        entry(
-            "browser.tabs.open",
-            "Open a managed tab controlled by the calling lease, optionally loading a URL.",
-            true,
-            json!({"type": "object", "additionalProperties": false, "properties": {"url": {"type": "string"}}}),
-        ),
         entry("browser.tabs.acquire", "Take control of a listed tab for the calling lease.", true, target.clone()),
         entry("browser.tabs.release", "Release the calling lease's control of a tab.", true, target),
     ]
@@ -148,38 +141,6 @@ pub async fn call(
         "browser.tabs.list" => {
             no_args(args)?;
             tabs_list(broker, scope).await
-        }
-        "browser.tabs.open" => {
-            only_keys(args, &["url"])?;
-            let url = str_arg(args, "url")?.map(str::to_string);
-            if url.is_some() {
-                // Refuse before creating anything when navigation is denied.
-                match broker.runtime.tool("browser.navigate") {
-                    Some(t) if !broker.runtime.callable(t) => return Err(broker.runtime.denial(t)),
-                    None => return Err(BpError::invalid("no navigate component is loaded")),
-                    _ => {}
-                }
-            }
-            let conn = broker.browser().await?;
-            let creating = broker.creation.lock().await;
-            let raw = conn.create_tab().await?;
-            let public = {
-                let mut st = broker.state();
-                st.acquire(&scope.lease_id, &raw)?;
-                let ws = st.workspace(&scope.principal, &scope.workspace_id)?;
-                ws.managed.insert(raw.clone());
-                let id = ws.public_id(&raw);
-                ws.current_target = Some(id.clone());
-                id
-            };
-            drop(creating);
-            let mut result = json!({"targetId": public, "origin": "managed", "url": "about:blank"});
-            if let Some(url) = url {
-                let nav = json!({"targetId": public, "url": url});
-                result =
-                    super::dispatch::run_component(broker, scope, "browser.navigate", nav).await?;
-            }
-            Ok(result)
         }
         "browser.tabs.acquire" | "browser.tabs.release" => {
             only_keys(args, &["targetId"])?;
@@ -277,6 +238,7 @@ async fn tabs_list(broker: &Arc<Broker>, scope: &CallScope) -> BpResult<Value> {
                 "url": url,
                 "title": title,
                 "origin": ws.origin(raw),
+                "managedTabSetId": ws.tab_set_id(raw),
                 "controlled": controller.is_some(),
                 "controlledByThisLease": controller == Some(&scope.lease_id),
                 "current": ws.current_target.as_deref() == Some(id.as_str()),

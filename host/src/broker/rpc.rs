@@ -159,6 +159,7 @@ pub async fn handle_initialized(
             let id = str_param(&params, "workspaceId")?;
             let managed = broker.state().release_workspace(principal, id)?;
             broker.observations.remove_workspace(id);
+            broker.frames.remove_workspace(id);
             broker.artifacts.remove_workspace(id);
             if let Ok(conn) = broker.browser().await {
                 for raw in managed {

@@ -18,6 +18,20 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
             super::netflow::handle(&broker, raw, session, event).await;
             continue;
         }
+        if let Signal::FrameSession { raw, session } = signal {
+            if let Ok(conn) = broker.browser().await {
+                tokio::spawn(async move { conn.enable_frame_session(&raw, &session).await });
+            }
+            continue;
+        }
+        // A new tab's opener (reported by the browser, not the page).
+        let opener = match &signal {
+            Signal::Created { raw } => match broker.browser().await {
+                Ok(conn) => conn.registry.with(raw, |t| t.opener.clone()).flatten(),
+                Err(_) => None,
+            },
+            _ => None,
+        };
         // Wait for any tab creation in flight to record its owner.
         let _settled = broker.creation.lock().await;
         let mut st = broker.state();
@@ -38,17 +52,7 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
                     }
                 }
             }
-            Signal::Created { raw } => {
-                let all: Vec<String> = st
-                    .workspaces
-                    .keys()
-                    .filter(|ws| !st.managed_elsewhere(&raw, ws))
-                    .cloned()
-                    .collect();
-                for ws in all {
-                    st.publish(&ws, "target.attached", None, Some(&raw), json!({}));
-                }
-            }
+            Signal::Created { raw } => announce_tab(&mut st, &raw, opener.as_deref()),
             Signal::Destroyed { raw } => {
                 if let Some(lease) = st.controllers.get(&raw).cloned() {
                     st.release_target(&lease, &raw);
@@ -86,7 +90,6 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
                     st.publish(&ws, "download", lease.as_deref(), Some(&raw), payload);
                 }
             }
-            Signal::Net { .. } => {}
             Signal::Dialog { raw, opened } => {
                 let lease = st.controllers.get(&raw).cloned();
                 let ws = lease
@@ -101,6 +104,17 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
                     st.publish(&ws, kind, lease.as_deref(), Some(&raw), payload);
                 }
             }
+            Signal::FrameDetached { raw, frame } => {
+                for (ws, frame_id) in broker.frames.detached(&raw, &frame) {
+                    let payload = json!({"frameId": frame_id, "reason": "frame_detached"});
+                    st.publish(&ws, "watchdog.frame_detached", None, Some(&raw), payload);
+                    if let Some(obs) = broker.observations.invalidate_frame(&ws, &raw, &frame) {
+                        let payload = json!({"observationId": obs, "reason": "frame_detached"});
+                        st.publish(&ws, "observation.invalidated", None, Some(&raw), payload);
+                    }
+                }
+            }
+            Signal::Net { .. } | Signal::FrameSession { .. } => {}
             Signal::Disconnected => {
                 let all: Vec<String> = st.workspaces.keys().cloned().collect();
                 for ws in all {
@@ -108,6 +122,47 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
                 }
             }
         }
+    }
+}
+
+/// Announce a new tab. A popup whose opener is in a workspace's
+/// ManagedTabSet joins that set (`managed_popup`) and only that workspace
+/// hears of it; every member of the set joined by browser creation or this
+/// same check, so the opener chain is verified all the way to the set. Any
+/// other tab (a user tab's popup too) is an ordinary user tab for all.
+fn announce_tab(st: &mut super::state::State, raw: &str, opener: Option<&str>) {
+    let owner = opener.and_then(|o| {
+        st.workspaces
+            .values()
+            .find(|w| w.managed.contains(o))
+            .map(|w| w.id.clone())
+    });
+    if let (Some(ws_id), Some(opener)) = (owner, opener) {
+        let Some(ws) = st.workspaces.get_mut(&ws_id) else {
+            return;
+        };
+        ws.managed.insert(raw.to_string());
+        ws.popups.insert(raw.to_string());
+        let opener_id = ws.public_id(opener);
+        let payload = json!({"origin": "managed_popup", "openerTargetId": opener_id,
+                             "managedTabSetId": ws.tab_set_id(raw)});
+        st.publish(&ws_id, "target.attached", None, Some(raw), payload);
+        return;
+    }
+    let all: Vec<String> = st
+        .workspaces
+        .keys()
+        .filter(|ws| !st.managed_elsewhere(raw, ws))
+        .cloned()
+        .collect();
+    for ws_id in all {
+        let mut payload = json!({"origin": "user_tab"});
+        if let Some(ws) = st.workspaces.get_mut(&ws_id) {
+            if let Some(o) = opener.filter(|o| ws.by_raw.contains_key(*o)) {
+                payload["openerTargetId"] = json!(ws.public_id(o));
+            }
+        }
+        st.publish(&ws_id, "target.attached", None, Some(raw), payload);
     }
 }
 

@@ -26,8 +26,11 @@ pub struct Workspace {
     next_target: u32,
     /// The target tools use when no `targetId` is given.
     pub current_target: Option<String>,
-    /// Raw IDs of tabs this workspace created (its ManagedTabSet).
+    /// Raw IDs of the workspace's ManagedTabSet: tabs it created and the
+    /// popups adopted from them.
     pub managed: HashSet<String>,
+    /// The members of `managed` that joined as popups.
+    pub popups: HashSet<String>,
 }
 
 impl Workspace {
@@ -43,13 +46,22 @@ impl Workspace {
         id
     }
 
-    /// `managed` or `user_tab`.
+    /// `managed`, `managed_popup` or `user_tab`.
     pub fn origin(&self, raw: &str) -> &'static str {
-        if self.managed.contains(raw) {
+        if self.popups.contains(raw) {
+            "managed_popup"
+        } else if self.managed.contains(raw) {
             "managed"
         } else {
             "user_tab"
         }
+    }
+
+    /// The ManagedTabSet's ID, for tabs in it.
+    pub fn tab_set_id(&self, raw: &str) -> Option<String> {
+        self.managed
+            .contains(raw)
+            .then(|| format!("mts_{}", self.id.trim_start_matches("ws_")))
     }
 }
 
@@ -188,6 +200,7 @@ impl State {
                 next_target: 0,
                 current_target: None,
                 managed: HashSet::new(),
+                popups: HashSet::new(),
             },
         );
         if let Some(key) = key {

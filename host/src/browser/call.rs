@@ -4,15 +4,13 @@
 
 use super::js;
 use super::keys;
-use super::observations::{Observation, Observations, OBSERVATION_TTL};
+use super::observations::{Observation, Observations, RefNode, OBSERVATION_TTL};
 use super::registry::Registry;
 use crate::cdp::Cdp;
 use crate::error::{BpError, BpResult, Code};
 use crate::runtime::bindings::input::{Hit, Modifiers, MouseButton, Point};
 use crate::runtime::bindings::navigation::{HistoryAction, NavResult};
-use crate::runtime::bindings::page_read::{
-    AxNode, AxSnapshot, NodeState, ObservedElement, PageInfo, PageText,
-};
+use crate::runtime::bindings::page_read::{NodeState, ObservedElement, PageInfo, PageText};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -33,9 +31,13 @@ pub struct Caller {
     pub lease_id: String,
 }
 
-struct Handle {
-    backend: i64,
+pub(super) struct Handle {
+    pub(super) backend: i64,
     object: Option<String>,
+    /// The child frame the node lives in (`None`: the main frame).
+    pub(super) frame: Option<String>,
+    /// The session that renders that frame.
+    pub(super) session: String,
 }
 
 /// The browser scope of one tool call.
@@ -50,15 +52,17 @@ pub struct TargetCall {
     /// The caller's opaque ID for this target.
     pub(super) public_target: String,
     pub(super) raw_id: String,
-    session: String,
+    pub(super) session: String,
+    /// Frame IDs and selections.
+    pub(super) frames: Arc<super::frames::FrameBook>,
     session_serial: u64,
     generation: u64,
     current_generation: Arc<AtomicU64>,
     pub(super) caller: Caller,
     lease_guard: LeaseGuard,
     handles: Vec<Handle>,
-    /// Document the last accessibility read came from.
-    tree_doc: Option<(u64, Option<String>)>,
+    /// Document (and selected frame) the last accessibility read came from.
+    pub(super) tree_doc: Option<(u64, Option<String>, Option<String>)>,
     /// Set just before the first browser mutation of the call.
     pub dispatched: Arc<AtomicBool>,
 }
@@ -71,6 +75,7 @@ pub struct CallSetup {
     pub artifacts: Arc<crate::artifacts::ArtifactStore>,
     pub network: Arc<crate::network::Network>,
     pub public_target: String,
+    pub frames: Arc<super::frames::FrameBook>,
     pub controlled: Vec<(String, String)>,
     pub raw_id: String,
     pub session: String,
@@ -99,6 +104,7 @@ impl TargetCall {
             artifacts: s.artifacts,
             network: s.network,
             public_target: s.public_target,
+            frames: s.frames,
             controlled: s.controlled,
             raw_id: s.raw_id,
             session: s.session,
@@ -150,6 +156,17 @@ impl TargetCall {
     }
 
     pub(super) async fn send(&self, method: &str, params: Value) -> BpResult<Value> {
+        self.send_on(&self.session, method, params).await
+    }
+
+    /// Send on one of the target's sessions (the page's, or an
+    /// out-of-process frame's).
+    pub(super) async fn send_on(
+        &self,
+        session: &str,
+        method: &str,
+        params: Value,
+    ) -> BpResult<Value> {
         // A page paused by a JavaScript dialog cannot answer; fail fast
         // instead of waiting for a reply that only comes after the dialog.
         if self.doc().2 && method != "Page.handleJavaScriptDialog" {
@@ -159,10 +176,21 @@ impl TargetCall {
             )
             .with_context(json!({"reason": "dialog_open"})));
         }
-        self.cdp.call(method, Some(&self.session), params).await
+        self.cdp.call(method, Some(session), params).await
     }
 
-    fn doc(&self) -> (u64, Option<String>, bool, bool) {
+    /// Send on the session that renders the handle's node.
+    pub(super) async fn send_for(
+        &self,
+        handle: u32,
+        method: &str,
+        params: Value,
+    ) -> BpResult<Value> {
+        let session = self.handle(handle)?.session.clone();
+        self.send_on(&session, method, params).await
+    }
+
+    pub(super) fn doc(&self) -> (u64, Option<String>, bool, bool) {
         self.registry
             .with(&self.raw_id, |t| {
                 (t.doc_gen, t.loader.clone(), t.dialog_open, t.loading)
@@ -170,17 +198,27 @@ impl TargetCall {
             .unwrap_or((0, None, false, false))
     }
 
-    pub(super) fn backend(&self, handle: u32) -> BpResult<i64> {
+    pub(super) fn handle(&self, handle: u32) -> BpResult<&Handle> {
         self.handles
             .get(handle as usize)
-            .map(|h| h.backend)
             .ok_or_else(|| BpError::invalid("unknown node handle"))
     }
 
-    fn new_handle(&mut self, backend: i64) -> u32 {
+    pub(super) fn backend(&self, handle: u32) -> BpResult<i64> {
+        self.handle(handle).map(|h| h.backend)
+    }
+
+    pub(super) fn new_handle(
+        &mut self,
+        backend: i64,
+        frame: Option<String>,
+        session: String,
+    ) -> u32 {
         self.handles.push(Handle {
             backend,
             object: None,
+            frame,
+            session,
         });
         (self.handles.len() - 1) as u32
     }
@@ -192,7 +230,8 @@ impl TargetCall {
             return Ok(obj);
         }
         let reply = self
-            .send(
+            .send_for(
+                handle,
                 "DOM.resolveNode",
                 json!({"backendNodeId": backend, "objectGroup": GROUP}),
             )
@@ -217,7 +256,8 @@ impl TargetCall {
     ) -> BpResult<Value> {
         let object = self.object(handle).await?;
         let reply = self
-            .send(
+            .send_for(
+                handle,
                 "Runtime.callFunctionOn",
                 json!({"objectId": object, "functionDeclaration": function, "arguments": args,
                        "returnByValue": by_value, "awaitPromise": false, "objectGroup": GROUP}),
@@ -273,94 +313,10 @@ impl TargetCall {
         Ok((doc_gen, dialog_open))
     }
 
-    pub async fn accessibility_tree(
-        &mut self,
-        max_depth: u32,
-        max_nodes: u32,
-    ) -> BpResult<AxSnapshot> {
-        self.check()?;
-        let info = self.current_page().await?;
-        let (doc_gen, loader, ..) = self.doc();
-        let reply = self.send("Accessibility.getFullAXTree", json!({})).await?;
-        let nodes = reply["nodes"].as_array().cloned().unwrap_or_default();
-        let index: std::collections::HashMap<&str, usize> = nodes
-            .iter()
-            .enumerate()
-            .filter_map(|(i, n)| n["nodeId"].as_str().map(|id| (id, i)))
-            .collect();
-        let root = nodes
-            .iter()
-            .position(|n| n.get("parentId").is_none())
-            .unwrap_or(0);
-        let mut out = Vec::new();
-        let (mut depth_limited, mut node_limited) = (false, false);
-        let mut stack = vec![(root, 0u32)];
-        while let Some((i, depth)) = stack.pop() {
-            let Some(n) = nodes.get(i) else { continue };
-            if depth > max_depth {
-                depth_limited = true;
-                continue;
-            }
-            if !n["ignored"].as_bool().unwrap_or(false) {
-                if out.len() >= max_nodes as usize {
-                    node_limited = true;
-                    break;
-                }
-                out.push(self.ax_node(n, depth));
-            }
-            if let Some(children) = n["childIds"].as_array() {
-                for c in children.iter().rev() {
-                    if let Some(&ci) = c.as_str().and_then(|id| index.get(id)) {
-                        stack.push((ci, depth + 1));
-                    }
-                }
-            }
-        }
-        self.tree_doc = Some((doc_gen, loader));
-        Ok(AxSnapshot {
-            info,
-            nodes: out,
-            depth_limited,
-            node_limited,
-        })
-    }
-
-    fn ax_node(&mut self, n: &Value, depth: u32) -> AxNode {
-        let prop = |name: &str| {
-            n["properties"]
-                .as_array()
-                .and_then(|ps| ps.iter().find(|p| p["name"] == name))
-                .map(|p| p["value"]["value"].clone())
-        };
-        let value = match &n["value"]["value"] {
-            Value::String(s) => Some(s.clone()),
-            Value::Number(num) => Some(num.to_string()),
-            _ => None,
-        };
-        let protected = value
-            .as_deref()
-            .is_some_and(|v| !v.is_empty() && v.chars().all(|c| c == '•'));
-        let checked = prop("checked").map(|v| match v {
-            Value::String(s) => s,
-            other => other.to_string(),
-        });
-        let handle = n["backendDOMNodeId"].as_i64().map(|b| self.new_handle(b));
-        AxNode {
-            handle,
-            role: as_str(&n["role"]["value"]),
-            name: as_str(&n["name"]["value"]),
-            value: if protected { None } else { value },
-            checked,
-            disabled: prop("disabled").and_then(|v| v.as_bool()).unwrap_or(false),
-            protected,
-            depth,
-        }
-    }
-
     pub fn record_observation(&mut self, elements: &[ObservedElement]) -> BpResult<String> {
         self.check()?;
         let (doc_gen, loader, ..) = self.doc();
-        let Some((tree_gen, tree_loader)) = self.tree_doc.clone() else {
+        let Some((tree_gen, tree_loader, frame_scope)) = self.tree_doc.clone() else {
             return Err(BpError::invalid(
                 "read the accessibility tree before recording an observation",
             ));
@@ -379,7 +335,20 @@ impl TargetCall {
                     "observation refs must be numbered 1, 2, 3, ...",
                 ));
             }
-            refs.push(self.backend(e.handle)?);
+            let h = self.handle(e.handle)?;
+            let frame = h.frame.clone().map(|f| {
+                let loader = self
+                    .registry
+                    .with(&self.raw_id, |t| {
+                        t.frames.get(&f).and_then(|s| s.loader.clone())
+                    })
+                    .flatten();
+                (f, loader)
+            });
+            refs.push(RefNode {
+                backend: h.backend,
+                frame,
+            });
         }
         let id = crate::ids::new_id("obs");
         self.observations.insert(Observation {
@@ -392,6 +361,7 @@ impl TargetCall {
             doc_gen,
             loader,
             created: std::time::Instant::now(),
+            frame_scope,
             refs,
         });
         Ok(id)
@@ -431,11 +401,35 @@ impl TargetCall {
         if obs.loader != loader {
             return Err(BpError::stale("loader_replaced"));
         }
-        let backend = *obs
+        if let Some(reason) = self.observations.invalid_reason(observation_id) {
+            return Err(BpError::stale(reason));
+        }
+        let node = obs
             .refs
             .get((reference as usize).wrapping_sub(1))
+            .cloned()
             .ok_or_else(undifferentiated)?;
-        let handle = self.new_handle(backend);
+        let session = match &node.frame {
+            None => self.session.clone(),
+            Some((frame, frame_loader)) => {
+                let now = self
+                    .registry
+                    .with(&self.raw_id, |t| {
+                        t.frames
+                            .get(frame)
+                            .map(|f| (f.loader.clone(), t.session_for(Some(frame))))
+                    })
+                    .flatten();
+                match now {
+                    None => return Err(BpError::stale("frame_detached")),
+                    Some((l, _)) if l != *frame_loader => {
+                        return Err(BpError::stale("frame_changed"))
+                    }
+                    Some((_, s)) => s.ok_or_else(|| BpError::stale("frame_detached"))?,
+                }
+            }
+        };
+        let handle = self.new_handle(node.backend, node.frame.map(|(f, _)| f), session);
         // Live revalidation: the node must still resolve and be connected.
         let connected = self
             .call_on(
@@ -602,7 +596,8 @@ impl TargetCall {
     pub async fn scroll_into_view(&mut self, handle: u32) -> BpResult<()> {
         self.check()?;
         let backend = self.backend(handle)?;
-        self.send(
+        self.send_for(
+            handle,
             "DOM.scrollIntoViewIfNeeded",
             json!({"backendNodeId": backend}),
         )
@@ -618,9 +613,17 @@ impl TargetCall {
                 .with_context(json!({"reason": "not_visible"}))
         };
         let reply = self
-            .send("DOM.getContentQuads", json!({"backendNodeId": backend}))
+            .send_for(
+                handle,
+                "DOM.getContentQuads",
+                json!({"backendNodeId": backend}),
+            )
             .await
             .map_err(|_| not_visible())?;
+        // Quads are relative to the viewport of the session's root frame;
+        // input goes to the top-level viewport.
+        let session = self.handle(handle)?.session.clone();
+        let offset = self.session_offset(&session).await?;
         let quads = reply["quads"].as_array().cloned().unwrap_or_default();
         for q in quads {
             let p: Vec<f64> = q
@@ -640,8 +643,8 @@ impl TargetCall {
                 / 2.0;
             if area > 1.0 {
                 return Ok(Point {
-                    x: (p[0] + p[2] + p[4] + p[6]) / 4.0,
-                    y: (p[1] + p[3] + p[5] + p[7]) / 4.0,
+                    x: offset.x + (p[0] + p[2] + p[4] + p[6]) / 4.0,
+                    y: offset.y + (p[1] + p[3] + p[5] + p[7]) / 4.0,
                 });
             }
         }
@@ -650,11 +653,15 @@ impl TargetCall {
 
     pub async fn hit_test(&mut self, handle: u32, at: Point) -> BpResult<Hit> {
         self.check()?;
+        // The page-side test works in the coordinates of the node's frame.
+        let frame = self.handle(handle)?.frame.clone();
+        let offset = self.frame_offset(frame.as_deref()).await?;
+        let (x, y) = (at.x - offset.x, at.y - offset.y);
         let hit = self
             .call_on(
                 handle,
                 js::HIT_TEST,
-                json!([{"value": at.x}, {"value": at.y}]),
+                json!([{"value": x}, {"value": y}]),
                 false,
             )
             .await?;
@@ -666,7 +673,8 @@ impl TargetCall {
             });
         };
         let ax = self
-            .send(
+            .send_for(
+                handle,
                 "Accessibility.getPartialAXTree",
                 json!({"objectId": cover, "fetchRelatives": false}),
             )
@@ -687,11 +695,15 @@ impl TargetCall {
     /// Send an input event; return early if it opens a JavaScript dialog
     /// (the browser holds the reply until the dialog is handled).
     async fn input_event(&self, method: &str, params: Value) -> BpResult<()> {
+        self.input_event_on(&self.session, method, params).await
+    }
+
+    async fn input_event_on(&self, session: &str, method: &str, params: Value) -> BpResult<()> {
         let mut rx = self
             .registry
             .watch(&self.raw_id)
             .ok_or_else(|| BpError::stale("target_closed"))?;
-        let send = self.send(method, params);
+        let send = self.send_on(session, method, params);
         tokio::pin!(send);
         loop {
             tokio::select! {
@@ -764,7 +776,9 @@ impl TargetCall {
         self.check()?;
         self.mark_dispatched();
         let object = self.object(handle).await?;
-        self.input_event(
+        let session = self.handle(handle)?.session.clone();
+        self.input_event_on(
+            &session,
             "Runtime.callFunctionOn",
             json!({"objectId": object, "functionDeclaration": js::DOM_CLICK, "returnByValue": true}),
         )
@@ -776,7 +790,7 @@ impl TargetCall {
         self.check()?;
         let backend = self.backend(handle)?;
         self.mark_dispatched();
-        self.send("DOM.focus", json!({"backendNodeId": backend}))
+        self.send_for(handle, "DOM.focus", json!({"backendNodeId": backend}))
             .await
             .map(|_| ())
     }

@@ -9,6 +9,11 @@ use crate::error::{BpError, BpResult};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
+/// Auto-attach to out-of-process frames, flat, without pausing them.
+fn auto_attach() -> Value {
+    json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true})
+}
+
 /// The broker's live browser connection.
 pub struct BrowserConn {
     pub cdp: Cdp,
@@ -78,7 +83,12 @@ impl BrowserConn {
         self.cdp
             .call("Network.enable", s, json!({"maxPostDataSize": 0}))
             .await?;
+        // Out-of-process (cross-site) frames get sessions of their own.
+        self.cdp
+            .call("Target.setAutoAttach", s, auto_attach())
+            .await?;
         let tree = self.cdp.call("Page.getFrameTree", s, json!({})).await?;
+        self.registry.frame_tree_seen(raw_id, &tree["frameTree"]);
         let frame = &tree["frameTree"]["frame"];
         self.registry.update(raw_id, |t| {
             t.main_frame = frame["id"].as_str().map(str::to_string);
@@ -91,6 +101,24 @@ impl BrowserConn {
             }
         });
         Ok(session)
+    }
+
+    /// Enable what an out-of-process frame's new session needs: its frame
+    /// events, its requests in the journal, and its own nested frames.
+    pub async fn enable_frame_session(&self, raw_id: &str, session: &str) {
+        let s = Some(session);
+        let _ = self.cdp.call("Page.enable", s, json!({})).await;
+        let _ = self
+            .cdp
+            .call("Network.enable", s, json!({"maxPostDataSize": 0}))
+            .await;
+        let _ = self
+            .cdp
+            .call("Target.setAutoAttach", s, auto_attach())
+            .await;
+        if let Ok(tree) = self.cdp.call("Page.getFrameTree", s, json!({})).await {
+            self.registry.frame_tree_seen(raw_id, &tree["frameTree"]);
+        }
     }
 
     /// Refresh every target's URL and title from the browser.
@@ -125,12 +153,11 @@ impl BrowserConn {
         }
     }
 
-    /// Open a new tab at `about:blank`; returns its raw target ID.
-    pub async fn create_tab(&self) -> BpResult<String> {
-        let reply = self
-            .cdp
-            .call("Target.createTarget", None, json!({"url": "about:blank"}))
-            .await?;
+    /// Open a new tab at `about:blank` (in a new window with
+    /// `new_window`); returns its raw target ID.
+    pub async fn create_tab(&self, new_window: bool) -> BpResult<String> {
+        let params = json!({"url": "about:blank", "newWindow": new_window});
+        let reply = self.cdp.call("Target.createTarget", None, params).await?;
         let raw = reply
             .get("targetId")
             .and_then(Value::as_str)

@@ -116,7 +116,8 @@ impl TargetCall {
         }
         let backend = self.backend(handle)?;
         self.mark_dispatched();
-        self.send(
+        self.send_for(
+            handle,
             "DOM.setFileInputFiles",
             json!({"files": paths, "backendNodeId": backend}),
         )

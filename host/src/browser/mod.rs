@@ -2,9 +2,12 @@
 //! registry of its targets, observations, and the per-call operations
 //! behind the capability interfaces.
 
+mod axtree;
 pub mod call;
 pub mod connection;
 mod dialogs;
+mod frame_ops;
+pub mod frames;
 mod js;
 mod keys;
 mod media;

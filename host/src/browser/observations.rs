@@ -22,8 +22,18 @@ pub struct Observation {
     pub doc_gen: u64,
     pub loader: Option<String>,
     pub created: Instant,
-    /// `refs[i]` is the backend node of ref `i + 1`.
-    pub refs: Vec<i64>,
+    /// The selected frame it was taken in (`None`: the main frame).
+    pub frame_scope: Option<String>,
+    /// `refs[i]` is the node of ref `i + 1`.
+    pub refs: Vec<RefNode>,
+}
+
+/// The node behind one ref, and the frame document it lives in.
+#[derive(Debug, Clone)]
+pub struct RefNode {
+    pub backend: i64,
+    /// Its child frame (`None`: the main frame) and that frame's loader.
+    pub frame: Option<(String, Option<String>)>,
 }
 
 /// The broker's observation store.
@@ -37,6 +47,8 @@ struct Inner {
     map: HashMap<String, Arc<Observation>>,
     order: VecDeque<String>,
     latest: HashMap<(String, String), String>,
+    /// Observations invalidated before their document changed, and why.
+    invalid: HashMap<String, &'static str>,
 }
 
 impl Observations {
@@ -56,6 +68,7 @@ impl Observations {
         while inner.order.len() > MAX_OBSERVATIONS {
             if let Some(old) = inner.order.pop_front() {
                 inner.map.remove(&old);
+                inner.invalid.remove(&old);
             }
         }
     }
@@ -72,12 +85,43 @@ impl Observations {
             .cloned()
     }
 
+    /// The latest observation of (workspace, target), when it was taken in
+    /// `frame`, becomes invalid (`frame_detached`); returns its ID.
+    pub fn invalidate_frame(
+        &self,
+        workspace_id: &str,
+        raw_target: &str,
+        frame: &str,
+    ) -> Option<String> {
+        let mut inner = self.lock();
+        let id = inner
+            .latest
+            .get(&(workspace_id.to_string(), raw_target.to_string()))
+            .cloned()?;
+        let scoped = inner.map.get(&id)?.frame_scope.as_deref() == Some(frame);
+        scoped.then(|| {
+            inner.invalid.insert(id.clone(), "frame_detached");
+            id
+        })
+    }
+
+    /// Why an observation was invalidated, if it was.
+    pub fn invalid_reason(&self, id: &str) -> Option<&'static str> {
+        self.lock().invalid.get(id).copied()
+    }
+
     /// Forget every observation of a workspace.
     pub fn remove_workspace(&self, workspace_id: &str) {
         let mut inner = self.lock();
         inner.map.retain(|_, o| o.workspace_id != workspace_id);
         inner.latest.retain(|(ws, _), _| ws != workspace_id);
-        let Inner { order, map, .. } = &mut *inner;
+        let Inner {
+            order,
+            map,
+            invalid,
+            ..
+        } = &mut *inner;
         order.retain(|id| map.contains_key(id));
+        invalid.retain(|id, _| map.contains_key(id));
     }
 }

@@ -35,6 +35,8 @@ pub struct TargetState {
     pub dialog: Option<PendingDialog>,
     /// Fetch interception is enabled on the current session.
     pub intercepting: bool,
+    /// Child frames (not the main frame) by raw frame ID.
+    pub frames: HashMap<String, FrameState>,
     /// Bumped on every change above; waiters watch it.
     changed: watch::Sender<u64>,
     /// Serialises commands on this target (its command lane).
@@ -61,6 +63,7 @@ impl TargetState {
             download_dir: None,
             dialog: None,
             intercepting: false,
+            frames: HashMap::new(),
             changed: watch::channel(0).0,
             lane: Arc::new(tokio::sync::Mutex::new(())),
         }
@@ -80,6 +83,66 @@ impl TargetState {
             "edge://",
         ];
         !self.closed && self.kind == "page" && !internal.iter().any(|p| self.url.starts_with(p))
+    }
+}
+
+/// A child frame of a page target.
+#[derive(Debug, Clone, Default)]
+pub struct FrameState {
+    pub parent: Option<String>,
+    pub url: String,
+    pub name: String,
+    /// Changes when the frame commits a new document.
+    pub loader: Option<String>,
+    /// The flat session of an out-of-process frame (its own CDP target);
+    /// `None` for a frame rendered with its parent.
+    pub session: Option<String>,
+}
+
+impl TargetState {
+    /// The CDP session that renders `frame` (`None` = the main frame):
+    /// the nearest out-of-process ancestor-or-self, else the page's.
+    pub fn session_for(&self, frame: Option<&str>) -> Option<String> {
+        let main = self.main_frame.as_deref();
+        let mut cur = frame.filter(|f| Some(*f) != main).map(str::to_string);
+        for _ in 0..64 {
+            let Some(f) = cur else { break };
+            let state = self.frames.get(&f)?;
+            if let Some(s) = &state.session {
+                return Some(s.clone());
+            }
+            cur = state
+                .parent
+                .clone()
+                .filter(|p| Some(p) != self.main_frame.as_ref());
+        }
+        self.session.clone()
+    }
+
+    /// The out-of-process frame whose session is `session`, if any.
+    pub fn frame_of_session(&self, session: &str) -> Option<String> {
+        self.frames
+            .iter()
+            .find(|(_, f)| f.session.as_deref() == Some(session))
+            .map(|(id, _)| id.clone())
+    }
+
+    /// Remove `frame` and its descendants; returns the removed IDs.
+    fn remove_frame(&mut self, frame: &str) -> Vec<String> {
+        let mut removed = Vec::new();
+        let mut queue = vec![frame.to_string()];
+        while let Some(f) = queue.pop() {
+            if self.frames.remove(&f).is_some() {
+                queue.extend(
+                    self.frames
+                        .iter()
+                        .filter(|(_, s)| s.parent.as_deref() == Some(f.as_str()))
+                        .map(|(id, _)| id.clone()),
+                );
+                removed.push(f);
+            }
+        }
+        removed
     }
 }
 
@@ -112,6 +175,11 @@ pub enum Signal {
         session: String,
         event: NetEvent,
     },
+    /// A child frame went away (removed, or its parent navigated).
+    FrameDetached { raw: String, frame: String },
+    /// An out-of-process frame of `raw` got its own session, which still
+    /// needs its domains enabled.
+    FrameSession { raw: String, session: String },
     /// The browser connection closed.
     Disconnected,
 }
@@ -174,6 +242,8 @@ pub struct Registry {
 struct Inner {
     targets: HashMap<String, TargetState>,
     by_session: HashMap<String, String>,
+    /// Sessions of out-of-process frames -> their page target.
+    child_sessions: HashMap<String, String>,
     /// Download GUID -> (raw target, suggested file name). Private.
     downloads: HashMap<String, (String, String)>,
 }
@@ -306,6 +376,9 @@ impl Registry {
                 let Some(info) = p.get("targetInfo") else {
                     return;
                 };
+                if ev.method == "Target.attachedToTarget" && self.attach_frame(ev, info) {
+                    return;
+                }
                 let known =
                     s(info, "targetId").is_some_and(|id| self.lock().targets.contains_key(&id));
                 let Some(id) = self.apply_info(info) else {
@@ -331,6 +404,17 @@ impl Registry {
                 let Some(session) = s(p, "sessionId") else {
                     return;
                 };
+                let child = self.lock().child_sessions.remove(&session);
+                if let Some(raw) = child {
+                    self.update(&raw, |t| {
+                        for f in t.frames.values_mut() {
+                            if f.session.as_deref() == Some(session.as_str()) {
+                                f.session = None;
+                            }
+                        }
+                    });
+                    return;
+                }
                 let raw = self.lock().by_session.remove(&session);
                 if let Some(raw) = raw {
                     self.update(&raw, |t| {
@@ -344,23 +428,136 @@ impl Registry {
         }
     }
 
+    /// An out-of-process frame attached under one of our page sessions
+    /// (auto-attach): remember its session on the page's frame.
+    fn attach_frame(&self, ev: &CdpEvent, info: &Value) -> bool {
+        if s(info, "type").as_deref() != Some("iframe") {
+            return false;
+        }
+        let (Some(parent), Some(child), Some(frame)) = (
+            ev.session_id.as_deref(),
+            s(&ev.params, "sessionId"),
+            s(info, "targetId"),
+        ) else {
+            return false;
+        };
+        let page = {
+            let inner = self.lock();
+            inner
+                .by_session
+                .get(parent)
+                .or_else(|| inner.child_sessions.get(parent))
+                .cloned()
+        };
+        let Some(raw) = page else { return false };
+        self.lock()
+            .child_sessions
+            .insert(child.clone(), raw.clone());
+        self.update(&raw, |t| {
+            let f = t.frames.entry(frame).or_insert_with(FrameState::default);
+            f.session = Some(child.clone());
+            if let Some(url) = s(info, "url").filter(|u| !u.is_empty()) {
+                f.url = url;
+            }
+        });
+        self.signal(Signal::FrameSession {
+            raw,
+            session: child,
+        });
+        true
+    }
+
+    /// Record a child frame (from an event or a frame tree).
+    pub fn frame_seen(&self, raw: &str, frame: &Value) {
+        let (Some(id), Some(parent)) = (s(frame, "id"), s(frame, "parentId")) else {
+            return;
+        };
+        self.update(raw, |t| {
+            let f = t.frames.entry(id).or_insert_with(FrameState::default);
+            f.parent = Some(parent);
+            f.url = s(frame, "url").unwrap_or_default();
+            f.name = s(frame, "name").unwrap_or_default();
+            f.loader = s(frame, "loaderId");
+        });
+    }
+
+    /// Record every child frame of a `Page.getFrameTree` result.
+    pub fn frame_tree_seen(&self, raw: &str, tree: &Value) {
+        let mut stack = vec![tree];
+        while let Some(node) = stack.pop() {
+            self.frame_seen(raw, &node["frame"]);
+            stack.extend(node["childFrames"].as_array().into_iter().flatten());
+        }
+    }
+
+    fn on_frame_event(&self, raw: &str, ev: &CdpEvent) {
+        let p = &ev.params;
+        match ev.method.as_str() {
+            "Page.frameAttached" => {
+                let (Some(id), Some(parent)) = (s(p, "frameId"), s(p, "parentFrameId")) else {
+                    return;
+                };
+                self.update(raw, |t| {
+                    t.frames.entry(id).or_insert_with(|| FrameState {
+                        parent: Some(parent),
+                        ..FrameState::default()
+                    });
+                });
+            }
+            "Page.frameNavigated" => self.frame_seen(raw, &p["frame"]),
+            "Page.frameDetached" => {
+                // `swap`: the frame moves to another process and lives on.
+                if s(p, "reason").as_deref() == Some("swap") {
+                    return;
+                }
+                let Some(id) = s(p, "frameId") else { return };
+                let mut removed = Vec::new();
+                self.update(raw, |t| removed = t.remove_frame(&id));
+                for frame in removed {
+                    self.signal(Signal::FrameDetached {
+                        raw: raw.to_string(),
+                        frame,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn on_session_event(&self, ev: &CdpEvent) {
         let Some(session) = ev.session_id.as_deref() else {
             return;
         };
-        let raw = match self.lock().by_session.get(session) {
-            Some(raw) => raw.clone(),
-            None => return,
+        let (raw, child) = {
+            let inner = self.lock();
+            match (
+                inner.by_session.get(session),
+                inner.child_sessions.get(session),
+            ) {
+                (Some(raw), _) => (raw.clone(), false),
+                (None, Some(raw)) => (raw.clone(), true),
+                (None, None) => return,
+            }
         };
+        if matches!(
+            ev.method.as_str(),
+            "Page.frameAttached" | "Page.frameDetached"
+        ) || (ev.method == "Page.frameNavigated" && ev.params["frame"].get("parentId").is_some())
+        {
+            self.on_frame_event(&raw, ev);
+            return;
+        }
+        // An out-of-process frame's session reports its frames (above) and
+        // its requests; page-level state comes from the page's own session.
+        if child && !ev.method.starts_with("Network.") {
+            return;
+        }
         let p = &ev.params;
         let is_main =
             |t: &TargetState, frame: Option<String>| frame.is_some() && frame == t.main_frame;
         match ev.method.as_str() {
             "Page.frameNavigated" => {
                 let Some(frame) = p.get("frame") else { return };
-                if frame.get("parentId").is_some() {
-                    return;
-                }
                 let mut committed = false;
                 self.update(&raw, |t| {
                     t.main_frame = s(frame, "id");

@@ -20,7 +20,9 @@ wasmtime::component::bindgen!({
             import browser-pilot:tools/cookies-read@0.1.0;
             import browser-pilot:tools/cookies-write@0.1.0;
             import browser-pilot:tools/script@0.1.0;
-            import browser-pilot:tools/dialogs@0.1.0;export browser-pilot:tools/tool@0.1.0;
+            import browser-pilot:tools/dialogs@0.1.0;
+            import browser-pilot:tools/tabs-manage@0.1.0;
+            export browser-pilot:tools/tool@0.1.0;
         }
     "#,
     path: "../tools-wit",
@@ -29,6 +31,6 @@ wasmtime::component::bindgen!({
 });
 pub use browser_pilot::tools::{
     artifacts, capture, cookies_read, cookies_write, dialogs, input, navigation, network_modify,
-    network_read, page_read, script, types, upload,
+    network_read, page_read, script, tabs_manage, types, upload,
 };
 pub use exports::browser_pilot::tools::tool;

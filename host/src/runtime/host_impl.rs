@@ -11,12 +11,14 @@ use super::bindings::navigation::{self, HistoryAction, NavResult};
 use super::bindings::network_modify::{self, Rule as WitRule, RuleAction};
 use super::bindings::network_read::{self, JournalPage};
 use super::bindings::page_read::{
-    self, AxSnapshot, NodeHandle, NodeState, ObservedElement, PageInfo, PageText,
+    self, AxSnapshot, FrameInfo, NodeHandle, NodeState, ObservedElement, PageInfo, PageText,
 };
+use super::bindings::tabs_manage::{self, TabInfo};
 use super::bindings::types::{self, ToolError};
 use super::bindings::upload::{self, UploadReadback};
 use super::bindings::{cookies_write, script};
 use super::errors::to_tool_error;
+use super::tabs::TabsHost;
 use super::HostState;
 use crate::browser::call::TargetCall;
 use crate::error::{BpResult, Code};
@@ -24,6 +26,12 @@ use crate::error::{BpResult, Code};
 type Res<T> = wasmtime::Result<Result<T, ToolError>>;
 
 impl HostState {
+    fn tabs(&self) -> wasmtime::Result<std::sync::Arc<dyn TabsHost>> {
+        self.tabs
+            .clone()
+            .ok_or_else(|| wasmtime::Error::msg("no tab scope for this call"))
+    }
+
     fn target(&mut self) -> wasmtime::Result<&mut TargetCall> {
         self.call
             .as_mut()
@@ -56,6 +64,10 @@ fn carried_as_trap(code: Code) -> bool {
 impl types::Host for HostState {}
 
 impl page_read::Host for HostState {
+    async fn frames(&mut self) -> Res<Vec<FrameInfo>> {
+        typed(self.target()?.list_frames())
+    }
+
     async fn current_page(&mut self) -> Res<PageInfo> {
         typed(self.target()?.current_page().await)
     }
@@ -96,6 +108,10 @@ impl navigation::Host for HostState {
 
     async fn history(&mut self, action: HistoryAction) -> Res<NavResult> {
         typed(self.target()?.history(action).await)
+    }
+
+    async fn select_frame(&mut self, frame_id: Option<String>) -> Res<String> {
+        typed(self.target()?.select_frame(frame_id.as_deref()))
     }
 }
 
@@ -220,5 +236,28 @@ impl input::Host for HostState {
 
     async fn press_key(&mut self, key: String, held: Modifiers) -> Res<()> {
         typed(self.target()?.press_key(&key, held).await)
+    }
+}
+
+impl tabs_manage::Host for HostState {
+    async fn open(&mut self, url: Option<String>) -> Res<TabInfo> {
+        let tabs = self.tabs()?;
+        typed(tabs.open(url).await.map(|t| TabInfo {
+            target_id: t.target_id,
+            url: t.url,
+            title: t.title,
+            status: t.status,
+            origin: t.origin,
+        }))
+    }
+
+    async fn close(&mut self, target_id: String) -> Res<Vec<String>> {
+        let tabs = self.tabs()?;
+        typed(tabs.close(target_id).await)
+    }
+
+    async fn close_managed(&mut self) -> Res<Vec<String>> {
+        let tabs = self.tabs()?;
+        typed(tabs.close_managed().await)
     }
 }

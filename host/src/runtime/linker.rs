@@ -3,7 +3,7 @@
 //! the capability interfaces the policy grants.
 use super::bindings::{
     artifacts, capture, cookies_read, cookies_write, dialogs, input, navigation, network_modify,
-    network_read, page_read, script, upload,
+    network_read, page_read, script, tabs_manage, upload,
 };
 use super::policy::{Policy, CAPABILITIES};
 use super::HostState;
@@ -75,6 +75,9 @@ pub fn build(engine: &Engine, policy: &Policy) -> BpResult<Linker<HostState>> {
             }
             "script" => script::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
             "dialogs" => dialogs::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
+            "tabs-manage" => {
+                tabs_manage::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
+            }
             other => {
                 return Err(BpError::internal(format!(
                     "no linker for capability {other}"

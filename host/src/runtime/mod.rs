@@ -9,6 +9,7 @@ mod host_impl;
 mod linker;
 pub mod manifest;
 pub mod policy;
+pub mod tabs;
 
 use crate::browser::call::TargetCall;
 use crate::error::{BpError, BpResult, Code};
@@ -32,6 +33,7 @@ pub struct HostState {
     table: ResourceTable,
     limits: StoreLimits,
     call: Option<TargetCall>,
+    tabs: Option<std::sync::Arc<dyn tabs::TabsHost>>,
 }
 
 impl WasiView for HostState {
@@ -169,7 +171,12 @@ impl Runtime {
         Ok(runtime)
     }
 
-    fn new_store(&self, call: Option<TargetCall>) -> Store<HostState> {
+    fn new_store(&self, scope: Option<tabs::Scope>) -> Store<HostState> {
+        let (call, tabs) = match scope {
+            Some(tabs::Scope::Target(c)) => (Some(*c), None),
+            Some(tabs::Scope::Tabs(t)) => (None, Some(t)),
+            None => (None, None),
+        };
         let limits = StoreLimitsBuilder::new()
             .memory_size(
                 usize::try_from(self.policy.limits.memory_mb.saturating_mul(1 << 20))
@@ -183,6 +190,7 @@ impl Runtime {
             table: ResourceTable::new(),
             limits,
             call,
+            tabs,
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);
@@ -260,11 +268,11 @@ impl Runtime {
             "callTimeoutMs": self.policy.limits.call_timeout_ms, "memoryMb": self.policy.limits.memory_mb}})
     }
 
-    /// Run `tool` in a fresh instance. The call's browser scope is `call`.
+    /// Run `tool` in a fresh instance with the call's browser `scope`.
     pub async fn call(
         &self,
         tool: &str,
-        call: TargetCall,
+        scope: tabs::Scope,
         ctx: CallContext,
         input: &str,
     ) -> BpResult<String> {
@@ -280,7 +288,7 @@ impl Runtime {
             Some(pre) if entry.denied.is_empty() => pre,
             _ => return Err(self.denial(entry)),
         };
-        let mut store = self.new_store(Some(call));
+        let mut store = self.new_store(Some(scope));
         let budget = Duration::from_millis(self.policy.limits.call_timeout_ms);
         let component = loaded.name.clone();
         let run = async {

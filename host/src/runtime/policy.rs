@@ -20,6 +20,7 @@ pub const CAPABILITIES: &[&str] = &[
     "cookies-write",
     "script",
     "dialogs",
+    "tabs-manage",
 ];
 
 /// Per-call execution limits for components.

@@ -1,4 +1,5 @@
-//! The navigate family: `browser.navigate` (goto, back, forward, reload).
+//! The navigate family: `browser.navigate` (goto, back, forward, reload)
+//! and `browser.frames.select`.
 //! The component validates the request; the host performs it and waits
 //! for the new document to load.
 
@@ -79,12 +80,39 @@ fn validate_url(raw: &str) -> Result<String, ToolError> {
     Ok(url.to_string())
 }
 
+fn select_spec() -> ToolSpec {
+    let mut props = Map::new();
+    props.insert("frameId".into(), json!({"type": "string"}));
+    ToolSpec::mutating(
+        "browser.frames.select",
+        "Select the frame later observations start at (frameId from browser.frames.list; null for the main frame).",
+        &["page-read", "navigation"],
+    )
+    .schemas(
+        json!({"type": "object", "additionalProperties": false, "properties": {
+            "targetId": target_id_schema(), "frameId": {"type": ["string", "null"]}}}),
+        json!({"type": "object", "required": ["frameId"], "properties": Value::Object(with_common(props))}),
+    )
+}
+
+fn select_frame(mut args: Args) -> Result<Value, ToolError> {
+    args.allow(&["targetId"]);
+    // Null (or absent) selects the main frame.
+    let frame = args.opt_str("frameId")?;
+    args.finish()?;
+    let selected = navigation::select_frame(frame.as_deref())?;
+    Ok(json!({"frameId": selected}))
+}
+
 impl Component for Navigate {
     fn specs() -> Vec<ToolSpec> {
-        vec![spec()]
+        vec![spec(), select_spec()]
     }
 
     fn call(_ctx: &CallContext, name: &str, mut args: Args) -> Result<Value, ToolError> {
+        if name == "browser.frames.select" {
+            return select_frame(args);
+        }
         if name != "browser.navigate" {
             return Err(invalid(format!("unknown tool `{name}`")));
         }

@@ -1,4 +1,5 @@
-//! The observe family: `browser.observe` and `browser.read`.
+//! The observe family: `browser.observe`, `browser.read` and
+//! `browser.frames.list`.
 //!
 //! The host reads the accessibility tree; this component decides which
 //! nodes become numbered elements, applies the Observation v1 limits and
@@ -10,6 +11,7 @@ wit_bindgen::generate!({
     with: { "browser-pilot:tools/types@0.1.0": bp_sdk::types },
 });
 
+mod frames;
 mod observation;
 mod read;
 
@@ -20,13 +22,14 @@ struct Observe;
 
 impl Component for Observe {
     fn specs() -> Vec<ToolSpec> {
-        vec![observation::spec(), read::spec()]
+        vec![observation::spec(), read::spec(), frames::spec()]
     }
 
     fn call(_ctx: &CallContext, name: &str, args: Args) -> Result<Value, ToolError> {
         match name {
             "browser.observe" => observation::observe(args),
             "browser.read" => read::read(args),
+            "browser.frames.list" => frames::list(args),
             other => Err(invalid(format!("unknown tool `{other}`"))),
         }
     }

@@ -1,0 +1,156 @@
+//! The broker's side of the `tabs-manage` capability: the workspace's
+//! ManagedTabSet. Tabs it opens belong to the workspace; bulk closing only
+//! touches that set, and a user tab closes only when named.
+
+use super::dispatch::{raw_target, CallScope};
+use super::Broker;
+use crate::error::{BpError, BpResult, Code};
+use crate::runtime::tabs::{OpenedTab, TabsFuture, TabsHost};
+use serde_json::json;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Tab management bound to one call's workspace and lease.
+pub struct BrokerTabs {
+    pub broker: Arc<Broker>,
+    pub scope: CallScope,
+    /// Set before the first browser mutation (shared with the command).
+    pub dispatched: Arc<AtomicBool>,
+}
+
+impl BrokerTabs {
+    async fn open_tab(&self, url: Option<String>) -> BpResult<OpenedTab> {
+        let (broker, scope) = (&self.broker, &self.scope);
+        if url.is_some() {
+            // Refuse before creating anything when navigation is denied.
+            match broker.runtime.tool("browser.navigate") {
+                Some(t) if !broker.runtime.callable(t) => return Err(broker.runtime.denial(t)),
+                None => return Err(BpError::invalid("no navigate component is loaded")),
+                _ => {}
+            }
+        }
+        let conn = broker.browser().await?;
+        // Creation is ordered before the target.attached pump, so the new
+        // tab is never announced to another workspace.
+        let creating = broker.creation.lock().await;
+        let first = {
+            let mut st = broker.state();
+            st.live_lease(&scope.principal, &scope.workspace_id, &scope.lease_id)?;
+            st.workspace(&scope.principal, &scope.workspace_id)?
+                .managed
+                .is_empty()
+        };
+        self.dispatched.store(true, Ordering::SeqCst);
+        // The first tab of a ManagedTabSet gets its own window.
+        let raw = conn.create_tab(first).await?;
+        let public = {
+            let mut st = broker.state();
+            st.acquire(&scope.lease_id, &raw)?;
+            let ws = st.workspace(&scope.principal, &scope.workspace_id)?;
+            ws.managed.insert(raw.clone());
+            let id = ws.public_id(&raw);
+            ws.current_target = Some(id.clone());
+            id
+        };
+        drop(creating);
+        let mut opened = OpenedTab {
+            target_id: public.clone(),
+            url: "about:blank".into(),
+            title: String::new(),
+            status: None,
+            origin: "managed".into(),
+        };
+        if let Some(url) = url {
+            let nav = json!({"targetId": public, "url": url});
+            let r = super::dispatch::run_component(broker, scope, "browser.navigate", nav).await?;
+            if let Some(u) = r["url"].as_str() {
+                opened.url = u.to_string();
+            }
+            opened.title = r["title"].as_str().unwrap_or_default().to_string();
+            opened.status = r["status"].as_u64().and_then(|s| u16::try_from(s).ok());
+        }
+        Ok(opened)
+    }
+
+    /// Close `raws` (already authorised) and forget them; returns their
+    /// public IDs.
+    async fn close_raws(&self, raws: Vec<(String, String)>) -> BpResult<Vec<String>> {
+        let conn = self.broker.browser().await?;
+        let mut closed = Vec::new();
+        for (raw, public) in raws {
+            self.dispatched.store(true, Ordering::SeqCst);
+            conn.close_target(&raw).await?;
+            conn.registry.update(&raw, |t| t.closed = true);
+            let mut st = self.broker.state();
+            if let Some(lease) = st.controllers.get(&raw).cloned() {
+                st.release_target(&lease, &raw);
+            }
+            if let Ok(ws) = st.workspace(&self.scope.principal, &self.scope.workspace_id) {
+                ws.managed.remove(&raw);
+                ws.popups.remove(&raw);
+                if ws.current_target.as_deref() == Some(public.as_str()) {
+                    ws.current_target = None;
+                }
+            }
+            closed.push(public);
+        }
+        Ok(closed)
+    }
+
+    async fn close_one(&self, public: String) -> BpResult<Vec<String>> {
+        let raw = {
+            let mut st = self.broker.state();
+            st.live_lease(
+                &self.scope.principal,
+                &self.scope.workspace_id,
+                &self.scope.lease_id,
+            )?;
+            let raw = raw_target(&mut st, &self.scope, &public)?;
+            match st.controllers.get(&raw) {
+                Some(l) if *l != self.scope.lease_id => {
+                    return Err(BpError::new(
+                        Code::TargetBusy,
+                        "another lease controls this target; it cannot be closed from here",
+                    ))
+                }
+                _ => raw,
+            }
+        };
+        self.close_raws(vec![(raw, public)]).await
+    }
+
+    async fn close_set(&self) -> BpResult<Vec<String>> {
+        let raws = {
+            let mut st = self.broker.state();
+            st.live_lease(
+                &self.scope.principal,
+                &self.scope.workspace_id,
+                &self.scope.lease_id,
+            )?;
+            let ws = st.workspace(&self.scope.principal, &self.scope.workspace_id)?;
+            let mut raws: Vec<String> = ws.managed.iter().cloned().collect();
+            raws.sort();
+            raws.into_iter()
+                .map(|r| {
+                    let p = ws.public_id(&r);
+                    (r, p)
+                })
+                .collect()
+        };
+        self.close_raws(raws).await
+    }
+}
+
+impl TabsHost for BrokerTabs {
+    fn open(&self, url: Option<String>) -> TabsFuture<'_, OpenedTab> {
+        Box::pin(self.open_tab(url))
+    }
+
+    fn close(&self, target_id: String) -> TabsFuture<'_, Vec<String>> {
+        Box::pin(self.close_one(target_id))
+    }
+
+    fn close_managed(&self) -> TabsFuture<'_, Vec<String>> {
+        Box::pin(self.close_set())
+    }
+}

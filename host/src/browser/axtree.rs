@@ -1,0 +1,199 @@
+//! Reading the accessibility tree of a target across its frames: the tree
+//! of the selected frame (the main frame by default), with each child
+//! frame's tree, same-process or out-of-process, spliced in under its
+//! `<iframe>` element. Open shadow roots are part of the accessibility tree
+//! already.
+
+use super::call::TargetCall;
+use crate::error::BpResult;
+use crate::runtime::bindings::page_read::{AxNode, AxSnapshot};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// Frames read at most in one observation.
+const MAX_FRAMES: usize = 32;
+
+/// The accessibility nodes of one frame document.
+struct FrameTree {
+    /// `None`: the main frame.
+    frame: Option<String>,
+    session: String,
+    nodes: Vec<Value>,
+    index: HashMap<String, usize>,
+    /// `<iframe>` backend node -> the child frame it shows.
+    owners: HashMap<i64, String>,
+}
+
+impl FrameTree {
+    fn root(&self) -> usize {
+        self.nodes
+            .iter()
+            .position(|n| n.get("parentId").is_none())
+            .unwrap_or(0)
+    }
+}
+
+fn as_str(v: &Value) -> String {
+    v.as_str().unwrap_or_default().to_string()
+}
+
+impl TargetCall {
+    /// The accessibility nodes of `frame` and which child frame each
+    /// `<iframe>` element shows.
+    async fn frame_tree(&self, frame: Option<String>) -> BpResult<FrameTree> {
+        let (session, own_session, children) = self
+            .registry
+            .with(&self.raw_id, |t| {
+                let parent = frame.clone().or_else(|| t.main_frame.clone());
+                let children: Vec<String> = t
+                    .frames
+                    .iter()
+                    .filter(|(_, f)| f.parent.is_some() && f.parent == parent)
+                    .map(|(id, _)| id.clone())
+                    .collect();
+                let own = frame
+                    .as_ref()
+                    .and_then(|f| t.frames.get(f))
+                    .is_some_and(|f| f.session.is_some());
+                (t.session_for(frame.as_deref()), own, children)
+            })
+            .unwrap_or((None, false, Vec::new()));
+        let session = session.unwrap_or_else(|| self.session.clone());
+        // A frame with its own session is that session's root document.
+        let params = match &frame {
+            Some(f) if !own_session => json!({"frameId": f}),
+            _ => json!({}),
+        };
+        let reply = self
+            .send_on(&session, "Accessibility.getFullAXTree", params)
+            .await?;
+        let nodes = reply["nodes"].as_array().cloned().unwrap_or_default();
+        let index = nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| n["nodeId"].as_str().map(|id| (id.to_string(), i)))
+            .collect();
+        let mut owners = HashMap::new();
+        for child in children {
+            let owner = self
+                .send_on(&session, "DOM.getFrameOwner", json!({"frameId": child}))
+                .await;
+            if let Some(b) = owner.ok().and_then(|o| o["backendNodeId"].as_i64()) {
+                owners.insert(b, child);
+            }
+        }
+        Ok(FrameTree {
+            frame,
+            session,
+            nodes,
+            index,
+            owners,
+        })
+    }
+
+    /// The selected frame, if it still exists.
+    pub(super) fn selected_frame(&self) -> Option<String> {
+        let ws = &self.caller.workspace_id;
+        let selected = self.frames.selected(ws, &self.raw_id)?;
+        let alive = self
+            .registry
+            .with(&self.raw_id, |t| t.frames.contains_key(&selected))
+            .unwrap_or(false);
+        if !alive {
+            self.frames.select(ws, &self.raw_id, None);
+        }
+        alive.then_some(selected)
+    }
+
+    pub async fn accessibility_tree(
+        &mut self,
+        max_depth: u32,
+        max_nodes: u32,
+    ) -> BpResult<AxSnapshot> {
+        self.check()?;
+        let info = self.current_page().await?;
+        let (doc_gen, loader, ..) = self.doc();
+        let scope = self.selected_frame();
+        let mut trees = vec![self.frame_tree(scope.clone()).await?];
+        let mut out = Vec::new();
+        let (mut depth_limited, mut node_limited) = (false, false);
+        let mut stack = vec![(0usize, trees[0].root(), 0u32)];
+        while let Some((ti, i, depth)) = stack.pop() {
+            let Some(n) = trees.get(ti).and_then(|t| t.nodes.get(i)).cloned() else {
+                continue;
+            };
+            if depth > max_depth {
+                depth_limited = true;
+                continue;
+            }
+            if !n["ignored"].as_bool().unwrap_or(false) {
+                if out.len() >= max_nodes as usize {
+                    node_limited = true;
+                    break;
+                }
+                let (frame, session) = (trees[ti].frame.clone(), trees[ti].session.clone());
+                out.push(self.ax_node(&n, depth, frame, session));
+            }
+            if let Some(children) = n["childIds"].as_array() {
+                for c in children.iter().rev() {
+                    if let Some(&ci) = c.as_str().and_then(|id| trees[ti].index.get(id)) {
+                        stack.push((ti, ci, depth + 1));
+                    }
+                }
+            }
+            // An <iframe>: its document follows it, one level deeper.
+            let child = n["backendDOMNodeId"]
+                .as_i64()
+                .and_then(|b| trees[ti].owners.get(&b).cloned());
+            if let Some(child) = child.filter(|_| trees.len() < MAX_FRAMES) {
+                // A frame that went away meanwhile is simply left out.
+                if let Ok(tree) = self.frame_tree(Some(child)).await {
+                    let root = tree.root();
+                    trees.push(tree);
+                    stack.push((trees.len() - 1, root, depth + 1));
+                }
+            }
+        }
+        self.tree_doc = Some((doc_gen, loader, scope));
+        Ok(AxSnapshot {
+            info,
+            nodes: out,
+            depth_limited,
+            node_limited,
+        })
+    }
+
+    fn ax_node(&mut self, n: &Value, depth: u32, frame: Option<String>, session: String) -> AxNode {
+        let prop = |name: &str| {
+            n["properties"]
+                .as_array()
+                .and_then(|ps| ps.iter().find(|p| p["name"] == name))
+                .map(|p| p["value"]["value"].clone())
+        };
+        let value = match &n["value"]["value"] {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(num) => Some(num.to_string()),
+            _ => None,
+        };
+        let protected = value
+            .as_deref()
+            .is_some_and(|v| !v.is_empty() && v.chars().all(|c| c == '•'));
+        let checked = prop("checked").map(|v| match v {
+            Value::String(s) => s,
+            other => other.to_string(),
+        });
+        let handle = n["backendDOMNodeId"]
+            .as_i64()
+            .map(|b| self.new_handle(b, frame, session));
+        AxNode {
+            handle,
+            role: as_str(&n["role"]["value"]),
+            name: as_str(&n["name"]["value"]),
+            value: if protected { None } else { value },
+            checked,
+            disabled: prop("disabled").and_then(|v| v.as_bool()).unwrap_or(false),
+            protected,
+            depth,
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! Frame operations of a [`TargetCall`]: listing and selecting frames,
+//! and the geometry that maps a frame's coordinates to the top-level
+//! viewport (input always goes to the page's own session).
+
+use super::call::TargetCall;
+use crate::error::{BpError, BpResult};
+use crate::runtime::bindings::input::Point;
+use crate::runtime::bindings::page_read::FrameInfo;
+use serde_json::json;
+
+/// Nesting followed at most when adding up frame offsets.
+const MAX_NESTING: usize = 16;
+
+impl TargetCall {
+    /// Where `frame`'s viewport origin lies in the top-level viewport
+    /// (`None`: the main frame, at the origin).
+    pub(super) async fn frame_offset(&self, frame: Option<&str>) -> BpResult<Point> {
+        let mut total = Point { x: 0.0, y: 0.0 };
+        let mut cur = frame.map(str::to_string);
+        for _ in 0..MAX_NESTING {
+            let Some(f) = cur else { return Ok(total) };
+            let parent_session = self
+                .registry
+                .with(&self.raw_id, |t| {
+                    let parent = t.frames.get(&f)?.parent.clone();
+                    t.session_for(parent.as_deref())
+                })
+                .flatten()
+                .ok_or_else(|| BpError::stale("frame_detached"))?;
+            let owner = self
+                .send_on(&parent_session, "DOM.getFrameOwner", json!({"frameId": f}))
+                .await
+                .map_err(|_| BpError::stale("frame_detached"))?;
+            let model = self
+                .send_on(
+                    &parent_session,
+                    "DOM.getBoxModel",
+                    json!({"backendNodeId": owner["backendNodeId"]}),
+                )
+                .await
+                .map_err(|_| BpError::stale("frame_detached"))?;
+            let content = &model["model"]["content"];
+            total.x += content[0].as_f64().unwrap_or(0.0);
+            total.y += content[1].as_f64().unwrap_or(0.0);
+            // That box is relative to the parent session's root frame.
+            cur = self.session_root(&parent_session);
+        }
+        Ok(total)
+    }
+
+    /// The frame a session renders as its root (`None`: the page's).
+    fn session_root(&self, session: &str) -> Option<String> {
+        if session == self.session {
+            return None;
+        }
+        self.registry
+            .with(&self.raw_id, |t| t.frame_of_session(session))
+            .flatten()
+    }
+
+    /// Where the root viewport of `session` lies in the top-level viewport.
+    pub(super) async fn session_offset(&self, session: &str) -> BpResult<Point> {
+        match self.session_root(session) {
+            None => Ok(Point { x: 0.0, y: 0.0 }),
+            Some(root) => self.frame_offset(Some(&root)).await,
+        }
+    }
+
+    pub fn list_frames(&self) -> BpResult<Vec<FrameInfo>> {
+        self.check()?;
+        let ws = &self.caller.workspace_id;
+        let selected = self.selected_frame();
+        let (main, main_url, mut frames) = self
+            .registry
+            .with(&self.raw_id, |t| {
+                let frames: Vec<(String, super::registry::FrameState)> = t
+                    .frames
+                    .iter()
+                    .map(|(id, f)| (id.clone(), f.clone()))
+                    .collect();
+                (t.main_frame.clone(), t.url.clone(), frames)
+            })
+            .ok_or_else(|| BpError::stale("target_closed"))?;
+        let main = main.ok_or_else(|| BpError::stale("document_replaced"))?;
+        // Parents before children: order by depth, then by ID.
+        let depth = |id: &str, frames: &[(String, super::registry::FrameState)]| {
+            let mut d = 0;
+            let mut cur = id.to_string();
+            while let Some((_, f)) = frames.iter().find(|(i, _)| *i == cur) {
+                match &f.parent {
+                    Some(p) if d < MAX_NESTING => {
+                        d += 1;
+                        cur = p.clone();
+                    }
+                    _ => break,
+                }
+            }
+            d
+        };
+        let snapshot = frames.clone();
+        frames.sort_by_key(|(id, _)| (depth(id, &snapshot), id.clone()));
+        let mut out = vec![FrameInfo {
+            frame_id: self.frames.public_id(ws, &self.raw_id, &main),
+            url: main_url,
+            name: None,
+            parent_frame_id: None,
+            selected: selected.is_none(),
+        }];
+        for (id, f) in frames {
+            out.push(FrameInfo {
+                frame_id: self.frames.public_id(ws, &self.raw_id, &id),
+                url: f.url,
+                name: Some(f.name).filter(|n| !n.is_empty()),
+                parent_frame_id: f
+                    .parent
+                    .map(|p| self.frames.public_id(ws, &self.raw_id, &p)),
+                selected: selected.as_deref() == Some(id.as_str()),
+            });
+        }
+        Ok(out)
+    }
+
+    pub fn select_frame(&mut self, frame: Option<&str>) -> BpResult<String> {
+        self.check()?;
+        let ws = self.caller.workspace_id.clone();
+        let main = self
+            .registry
+            .with(&self.raw_id, |t| t.main_frame.clone())
+            .flatten()
+            .ok_or_else(|| BpError::stale("document_replaced"))?;
+        let unknown = || BpError::invalid("no such frame on this target; list frames again");
+        let raw = match frame {
+            None => main.clone(),
+            Some(public) => self
+                .frames
+                .raw_id(&ws, &self.raw_id, public)
+                .ok_or_else(unknown)?,
+        };
+        if raw == main {
+            self.frames.select(&ws, &self.raw_id, None);
+        } else {
+            let alive = self
+                .registry
+                .with(&self.raw_id, |t| t.frames.contains_key(&raw))
+                .unwrap_or(false);
+            if !alive {
+                return Err(unknown());
+            }
+            self.frames.select(&ws, &self.raw_id, Some(raw.clone()));
+        }
+        Ok(self.frames.public_id(&ws, &self.raw_id, &raw))
+    }
+}

@@ -1,0 +1,200 @@
+//! Frames: same-origin and out-of-process (cross-site) iframe content and
+//! open shadow roots in observations, refs that act in their own frame,
+//! frame selection, and the selected frame detaching.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+mod support;
+use serde_json::{json, Value};
+use support::bridge::{Bridge, Session};
+use support::{find_ref, Env, FixtureServer};
+
+fn click(b: &mut Bridge, s: &Session, obs: &Value, name: &str) {
+    let r = find_ref(obs, "button", name).parse::<u32>().unwrap();
+    b.tool_ok(
+        s,
+        "browser.click",
+        json!({"observationId": obs["observationId"], "ref": r}),
+    );
+}
+
+/// Wait for `needle` in the page text: a frame tells its parent with
+/// `postMessage`, which the parent handles a moment after the click.
+fn wait_text(b: &mut Bridge, s: &Session, needle: &str) {
+    let mut text = String::new();
+    for _ in 0..30 {
+        text = page_text(b, s);
+        if text.contains(needle) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("{needle:?} not in {text:?}");
+}
+
+fn page_text(b: &mut Bridge, s: &Session) -> String {
+    b.tool_ok(s, "browser.read", json!({}))["text"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+fn has_button(obs: &Value, name: &str) -> bool {
+    obs["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["role"] == "button" && e["name"] == name)
+}
+
+/// Observe until every named button is there (frames load after the page).
+fn observe_with(b: &mut Bridge, s: &Session, names: &[&str]) -> Value {
+    for _ in 0..50 {
+        let obs = b.tool_ok(s, "browser.observe", json!({}));
+        if names.iter().all(|n| has_button(&obs, n)) {
+            return obs;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("{names:?} never appeared");
+}
+
+#[test]
+fn cross_origin_frame_and_shadow_root_buttons_click_through_refs() {
+    let env = Env::new();
+    env.launch();
+    // A second local port on `localhost`: another site, so Chromium runs
+    // that frame in its own process.
+    let other = FixtureServer::start();
+    let mut b = Bridge::start(&env);
+    let s = b.session("frames", 60_000);
+    b.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": format!("{}?x={}", env.url("frames.html"), other.port)}),
+    );
+    let buttons = [
+        "Main button",
+        "Shadow button",
+        "Frame button (same)",
+        "Frame button (cross)",
+    ];
+    let obs = observe_with(&mut b, &s, &buttons);
+    click(&mut b, &s, &obs, "Frame button (cross)");
+    wait_text(&mut b, &s, "Frame clicked: cross");
+    click(&mut b, &s, &obs, "Frame button (same)");
+    wait_text(&mut b, &s, "Frame clicked: same");
+    click(&mut b, &s, &obs, "Shadow button");
+    wait_text(&mut b, &s, "Shadow clicked");
+
+    let frames = b.tool_ok(&s, "browser.frames.list", json!({}))["frames"].clone();
+    let frames = frames.as_array().unwrap();
+    assert_eq!(frames.len(), 3, "{frames:?}");
+    assert!(frames[0]["parentFrameId"].is_null() && frames[0]["selected"] == true);
+    let cross = frames
+        .iter()
+        .find(|f| f["name"] == "cross")
+        .unwrap_or_else(|| panic!("{frames:?}"));
+    assert_eq!(cross["parentFrameId"], frames[0]["frameId"]);
+    assert!(cross["url"]
+        .as_str()
+        .unwrap()
+        .starts_with(&format!("http://localhost:{}/", other.port)));
+
+    // Selecting the cross-site frame scopes observations to it.
+    b.tool_ok(
+        &s,
+        "browser.frames.select",
+        json!({"frameId": cross["frameId"]}),
+    );
+    let scoped = b.tool_ok(&s, "browser.observe", json!({}));
+    assert!(has_button(&scoped, "Frame button (cross)"), "{scoped}");
+    assert!(!has_button(&scoped, "Main button"), "{scoped}");
+    click(&mut b, &s, &scoped, "Frame button (cross)");
+    b.tool_ok(&s, "browser.frames.select", json!({"frameId": null}));
+    assert!(has_button(
+        &b.tool_ok(&s, "browser.observe", json!({})),
+        "Main button"
+    ));
+    assert_eq!(
+        b.tool_code(&s, "browser.frames.select", json!({"frameId": "f99-nope"})),
+        "invalid_argument"
+    );
+}
+
+#[test]
+fn detaching_the_selected_frame_clears_it_and_warns() {
+    let env = Env::new();
+    env.launch();
+    let mut b = Bridge::start(&env);
+    let s = b.session("detach", 60_000);
+    b.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("frames.html")}),
+    );
+    observe_with(&mut b, &s, &["Frame button (same)"]);
+    let frames = b.tool_ok(&s, "browser.frames.list", json!({}))["frames"].clone();
+    let inner = frames
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "inner")
+        .unwrap()["frameId"]
+        .clone();
+    b.tool_ok(&s, "browser.frames.select", json!({"frameId": inner}));
+    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    assert!(!has_button(&obs, "Main button"), "{obs}");
+    // The frame removes itself a moment after this click.
+    click(&mut b, &s, &obs, "Remove this frame");
+
+    let mut kinds = Vec::new();
+    for _ in 0..50 {
+        let events = b.call(
+            "events/poll",
+            json!({"workspaceId": s.workspace, "cursor": s.cursor, "limit": 500}),
+        );
+        kinds = events["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| (e["type"].clone(), e["payload"].clone()))
+            .collect::<Vec<_>>();
+        if kinds.iter().any(|(t, _)| t == "watchdog.frame_detached") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let watchdog: Vec<&Value> = kinds
+        .iter()
+        .filter(|(t, _)| t == "watchdog.frame_detached")
+        .map(|(_, p)| p)
+        .collect();
+    assert_eq!(watchdog.len(), 1, "{kinds:?}");
+    assert_eq!(watchdog[0]["frameId"], inner);
+    assert!(kinds.iter().any(|(t, p)| t == "observation.invalidated"
+        && p["reason"] == "frame_detached"
+        && p["observationId"] == obs["observationId"]));
+
+    // The selection is back on the main frame, and the old refs are stale.
+    let frames = b.tool_ok(&s, "browser.frames.list", json!({}))["frames"].clone();
+    assert!(frames
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|f| f["frameId"] != inner));
+    assert_eq!(frames[0]["selected"], true);
+    let r = find_ref(&obs, "button", "Frame button (same)")
+        .parse::<u32>()
+        .unwrap();
+    let stale = b.tool(
+        &s,
+        "browser.click",
+        json!({"observationId": obs["observationId"], "ref": r}),
+    );
+    assert_eq!(stale["error"]["code"], "stale_ref", "{stale}");
+    assert_eq!(stale["error"]["context"]["reason"], "frame_detached");
+    assert!(has_button(
+        &b.tool_ok(&s, "browser.observe", json!({})),
+        "Main button"
+    ));
+}

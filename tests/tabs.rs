@@ -1,0 +1,169 @@
+//! The ManagedTabSet: tabs opened by a workspace, popups adopted through
+//! their opener, and closing that never reaches a user tab by accident.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+mod support;
+use serde_json::{json, Value};
+use support::bridge::{two_clients, Bridge, Session};
+use support::{find_ref, Env};
+
+fn tabs(b: &mut Bridge, s: &Session) -> Vec<Value> {
+    b.tool_ok(s, "browser.tabs.list", json!({}))["tabs"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// Poll the tab list until a tab at a URL ending in `suffix` appears.
+fn wait_tab(b: &mut Bridge, s: &Session, suffix: &str) -> Value {
+    for _ in 0..50 {
+        if let Some(t) = tabs(b, s)
+            .into_iter()
+            .find(|t| t["url"].as_str().unwrap_or("").ends_with(suffix))
+        {
+            return t;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("no tab at {suffix}: {:?}", tabs(b, s));
+}
+
+fn click_button(b: &mut Bridge, s: &Session, target: &str, name: &str) {
+    let obs = b.tool_ok(s, "browser.observe", json!({"targetId": target}));
+    let r = find_ref(&obs, "button", name).parse::<u32>().unwrap();
+    b.tool_ok(
+        s,
+        "browser.click",
+        json!({"targetId": target, "observationId": obs["observationId"], "ref": r}),
+    );
+}
+
+fn event_payloads(b: &mut Bridge, s: &Session, kind: &str) -> Vec<Value> {
+    let events = b.call(
+        "events/poll",
+        json!({"workspaceId": s.workspace, "cursor": s.cursor, "limit": 500}),
+    );
+    events["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == kind)
+        .map(|e| e["payload"].clone())
+        .collect()
+}
+
+#[test]
+fn popups_join_the_opener_set_only_through_a_managed_opener() {
+    let env = Env::new();
+    env.launch();
+    let (mut a, sa, mut b, sb) = two_clients(&env, 60_000);
+    let opened = a.tool_ok(
+        &sa,
+        "browser.tabs.open",
+        json!({"url": env.url("popup.html")}),
+    );
+    assert_eq!(opened["origin"], "managed");
+    let opener = opened["targetId"].as_str().unwrap().to_string();
+    click_button(&mut a, &sa, &opener, "Open popup window");
+
+    // A's popup joins A's set; B never sees it.
+    let popup = wait_tab(&mut a, &sa, "/next.html");
+    assert_eq!(popup["origin"], "managed_popup", "{popup}");
+    let set = tabs(&mut a, &sa)
+        .into_iter()
+        .find(|t| t["targetId"] == opener.as_str())
+        .unwrap()["managedTabSetId"]
+        .clone();
+    assert!(set.is_string());
+    assert_eq!(popup["managedTabSetId"], set);
+    let attached = event_payloads(&mut a, &sa, "target.attached");
+    assert!(
+        attached
+            .iter()
+            .any(|p| p["origin"] == "managed_popup" && p["openerTargetId"] == opener.as_str()),
+        "{attached:?}"
+    );
+    assert!(tabs(&mut b, &sb)
+        .iter()
+        .all(|t| !t["url"].as_str().unwrap().ends_with("/next.html")));
+    assert!(event_payloads(&mut b, &sb, "target.attached")
+        .iter()
+        .all(|p| p["origin"] != "managed_popup"));
+
+    // A popup of a user tab is an ordinary user tab, for everyone.
+    let user = tabs(&mut b, &sb)
+        .into_iter()
+        .find(|t| t["origin"] == "user_tab")
+        .unwrap()["targetId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    b.tool_ok(&sb, "browser.tabs.acquire", json!({"targetId": user}));
+    b.tool_ok(
+        &sb,
+        "browser.navigate",
+        json!({"targetId": user, "url": env.url("popup.html")}),
+    );
+    click_button(&mut b, &sb, &user, "Open popup window");
+    let user_popup = wait_tab(&mut b, &sb, "/next.html");
+    assert_eq!(user_popup["origin"], "user_tab", "{user_popup}");
+    assert!(user_popup["managedTabSetId"].is_null());
+    let for_a: Vec<Value> = tabs(&mut a, &sa)
+        .into_iter()
+        .filter(|t| t["url"].as_str().unwrap().ends_with("/next.html"))
+        .collect();
+    assert_eq!(
+        for_a.len(),
+        2,
+        "A sees its popup and the user popup: {for_a:?}"
+    );
+    assert!(event_payloads(&mut b, &sb, "target.attached")
+        .iter()
+        .any(|p| p["origin"] == "user_tab" && p["openerTargetId"] == user.as_str()));
+}
+
+#[test]
+fn close_all_closes_the_managed_set_and_never_a_user_tab() {
+    let env = Env::new();
+    env.launch();
+    env.open("navigate.html");
+    let listed = env.json(&["tabs"]);
+    let user = listed["tabs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["origin"] == "user_tab")
+        .unwrap_or_else(|| panic!("no user tab in {listed}"))["targetId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let closed = env.json(&["close", "--all"]);
+    assert_eq!(closed["closed"].as_array().unwrap().len(), 1, "{closed}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let after = env.json(&["tabs"]);
+    let left: Vec<&Value> = after["tabs"].as_array().unwrap().iter().collect();
+    assert!(
+        left.iter().all(|t| t["origin"] == "user_tab"),
+        "only user tabs remain: {after}"
+    );
+    assert!(left.iter().any(|t| t["targetId"] == user.as_str()));
+    // Nothing managed is left to close.
+    assert_eq!(env.json(&["close", "--all"])["closed"], json!([]));
+    let (code, _) = env.err(&["close", "t999-nope"]);
+    assert_eq!(code, "target_not_owned");
+    // A user tab closes only when named.
+    assert_eq!(
+        env.json(&["close", &user])["closed"],
+        json!([user.as_str()])
+    );
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let gone = env.json(&["tabs"]);
+    assert!(
+        gone["tabs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["targetId"] != user.as_str()),
+        "{gone}"
+    );
+}
