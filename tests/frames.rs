@@ -198,3 +198,38 @@ fn detaching_the_selected_frame_clears_it_and_warns() {
         "Main button"
     ));
 }
+
+#[test]
+fn bp_frame_lists_and_selects() {
+    let env = Env::new();
+    env.launch();
+    env.open("frames.html");
+    let inner_of = |v: &Value| {
+        v["frames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == "inner")
+            .and_then(|f| f["frameId"].as_str())
+            .map(str::to_string)
+    };
+    let mut listed = env.json(&["frame"]);
+    for _ in 0..30 {
+        if inner_of(&listed).is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        listed = env.json(&["frame"]);
+    }
+    // The main frame, the same-origin frame and the (empty) cross frame.
+    assert_eq!(listed["frames"].as_array().unwrap().len(), 3, "{listed}");
+    let inner = inner_of(&listed).unwrap();
+    assert!(env.ok(&["frame"]).contains("(inner)"));
+    env.ok(&["frame", &inner]);
+    let obs = env.snapshot(None);
+    assert!(has_button(&obs, "Frame button (same)") && !has_button(&obs, "Main button"));
+    env.ok(&["frame", "--main"]);
+    assert!(has_button(&env.snapshot(None), "Main button"));
+    let (code, _) = env.err(&["frame", "f42-nope"]);
+    assert_eq!(code, "invalid_argument");
+}

@@ -144,3 +144,53 @@ fn large_page_is_truncated_explicitly() {
         Some(serde_json::json!("true"))
     );
 }
+
+/// The error context of a failed `bp ... --json` run.
+fn error_context(run: &support::Run) -> serde_json::Value {
+    let v: serde_json::Value = serde_json::from_str(run.stdout().trim()).unwrap_or_default();
+    v["error"]["context"].clone()
+}
+
+#[test]
+fn composite_typing_stops_when_the_page_or_focus_changes_under_it() {
+    let env = Env::new();
+    env.launch();
+    env.open("typing.html");
+    let obs = env.snapshot(None);
+
+    // The third key starts a navigation: no later key reaches the new page.
+    env.ok(&["click", &find_ref(&obs, "textbox", "Code")]);
+    let (code, run) = env.err(&["keyboard", "abcdefgh", "--json"]);
+    assert_eq!(code, "unknown_outcome", "{}", run.stdout());
+    let ctx = error_context(&run);
+    assert_eq!(ctx["action"], "keyboard", "{ctx}");
+    assert_eq!(ctx["step"], "key");
+    assert_eq!(ctx["reason"], "navigation");
+    let sent = ctx["dispatchedSteps"].as_u64().unwrap();
+    assert!(sent >= 3 && sent < 8, "{ctx}");
+    assert_eq!(sent + ctx["remainingStepsStopped"].as_u64().unwrap(), 8);
+    assert!(env.ok(&["read"]).contains("You arrived"));
+
+    // The third key moves focus: the rest is not typed into the new field.
+    env.open("typing.html");
+    let obs = env.snapshot(None);
+    env.ok(&["click", &find_ref(&obs, "textbox", "Name")]);
+    let (code, run) = env.err(&["keyboard", "abcdef", "--json"]);
+    assert_eq!(code, "unknown_outcome", "{}", run.stdout());
+    let ctx = error_context(&run);
+    assert_eq!(ctx["reason"], "focus_changed", "{ctx}");
+    assert_eq!(ctx["dispatchedSteps"], 3, "{ctx}");
+    assert_eq!(ctx["remainingStepsStopped"], 3, "{ctx}");
+    let after = env.snapshot(None);
+    let field = |name: &str| {
+        after["elements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .map(|e| e["value"].clone())
+            .unwrap()
+    };
+    assert_eq!(field("Name"), "abc", "{after}");
+    assert!(field("Other").is_null() || field("Other") == "", "{after}");
+}

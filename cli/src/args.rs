@@ -120,6 +120,14 @@ pub enum Command {
     Tabs,
     /// Make a listed tab the current one (taking control of it).
     Tab { target: String },
+    /// List the current tab's frames, or select one (FRAME_ID) or the main
+    /// frame (--main) for later snapshots.
+    Frame {
+        #[arg(conflicts_with = "main")]
+        frame: Option<String>,
+        #[arg(long)]
+        main: bool,
+    },
     /// Close a tab by ID (user tabs only this way), or --all: every tab
     /// this CLI opened (its ManagedTabSet), never a user tab.
     Close {

@@ -376,6 +376,19 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
                 format!("current tab: {}", v["targetId"].as_str().unwrap_or(""))
             });
         }
+        Command::Frame { frame, main } => {
+            if frame.is_none() && !main {
+                let v = s.tool("browser.frames.list", json!({})).await?;
+                emit(json, &v, output::frames);
+            } else {
+                let v = s
+                    .tool("browser.frames.select", json!({"frameId": frame}))
+                    .await?;
+                emit(json, &v, |v| {
+                    format!("selected frame {}", v["frameId"].as_str().unwrap_or(""))
+                });
+            }
+        }
         Command::Close { target, all } => {
             let args = match target {
                 Some(t) => json!({"targetId": t}),

@@ -81,6 +81,33 @@ pub fn action(verb: &str, reference: &str, v: &Value) -> String {
     format!("{verb}{target}: {}{detail}", s(ev, "status"))
 }
 
+/// Frame list lines, children indented under their parents' order.
+pub fn frames(v: &Value) -> String {
+    let mut out = String::new();
+    for f in v["frames"].as_array().into_iter().flatten() {
+        let mark = if f["selected"].as_bool().unwrap_or(false) {
+            "*"
+        } else {
+            " "
+        };
+        let child = if f["parentFrameId"].is_null() {
+            ""
+        } else {
+            "  "
+        };
+        let name = f["name"]
+            .as_str()
+            .map(|n| format!(" ({n})"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "{mark} {child}{}{name}  {}\n",
+            s(f, "frameId"),
+            s(f, "url")
+        ));
+    }
+    out
+}
+
 /// Tab list lines.
 pub fn tabs(v: &Value) -> String {
     let mut out = String::new();

@@ -19,7 +19,7 @@ use std::time::Duration;
 /// Longest wait for a page load after an action or navigation.
 const LOAD_WAIT: Duration = Duration::from_secs(20);
 /// Object group for remote objects made during one call.
-const GROUP: &str = "browser-pilot-call";
+pub(super) const GROUP: &str = "browser-pilot-call";
 
 /// Re-checks that the calling lease still controls the target.
 pub type LeaseGuard = Arc<dyn Fn() -> BpResult<()> + Send + Sync>;

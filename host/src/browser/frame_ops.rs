@@ -151,3 +151,75 @@ impl TargetCall {
         Ok(self.frames.public_id(&ws, &self.raw_id, &raw))
     }
 }
+
+impl TargetCall {
+    /// An identity of the deep composed active element: the backend node
+    /// in each session along the way (`""`: nothing focused).
+    pub async fn active_element(&mut self) -> BpResult<String> {
+        self.check()?;
+        let mut token = String::new();
+        let mut session = self.session.clone();
+        for _ in 0..MAX_NESTING {
+            let reply = self
+                .send_on(
+                    &session,
+                    "Runtime.evaluate",
+                    json!({"expression": super::js::ACTIVE_ELEMENT, "objectGroup": super::call::GROUP}),
+                )
+                .await?;
+            let Some(object) = reply["result"]["objectId"].as_str() else {
+                return Ok(token);
+            };
+            let node = self
+                .send_on(&session, "DOM.describeNode", json!({"objectId": object}))
+                .await?;
+            let _ = self
+                .send_on(
+                    &session,
+                    "Runtime.releaseObject",
+                    json!({"objectId": object}),
+                )
+                .await;
+            let backend = node["node"]["backendNodeId"].as_i64().unwrap_or(0);
+            token.push_str(&format!("{backend}/"));
+            // Focus inside an out-of-process frame: continue in its session.
+            let is_frame = matches!(
+                node["node"]["nodeName"].as_str(),
+                Some("IFRAME") | Some("FRAME")
+            );
+            let child = if is_frame {
+                self.oop_frame_owned_by(&session, backend).await
+            } else {
+                None
+            };
+            match child {
+                Some(s) => session = s,
+                None => return Ok(token),
+            }
+        }
+        Ok(token)
+    }
+
+    /// The session of the out-of-process frame shown by the `<iframe>`
+    /// `owner` (a backend node in `session`), if any.
+    async fn oop_frame_owned_by(&self, session: &str, owner: i64) -> Option<String> {
+        let candidates: Vec<(String, String)> = self
+            .registry
+            .with(&self.raw_id, |t| {
+                t.frames
+                    .iter()
+                    .filter_map(|(id, f)| f.session.clone().map(|s| (id.clone(), s)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (frame, child) in candidates {
+            let o = self
+                .send_on(session, "DOM.getFrameOwner", json!({"frameId": frame}))
+                .await;
+            if o.ok().and_then(|o| o["backendNodeId"].as_i64()) == Some(owner) {
+                return Some(child);
+            }
+        }
+        None
+    }
+}

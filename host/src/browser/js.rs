@@ -66,3 +66,18 @@ pub const DOM_CLICK: &str = "function() { this.click(); }";
 
 /// Document URL, title and main-document HTTP status.
 pub const PAGE_FACTS: &str = "[location.href, document.title, (performance.getEntriesByType('navigation')[0] || {}).responseStatus || null]";
+
+/// The deep composed active element: through open shadow roots and
+/// same-process frames. A cross-process `<iframe>` is returned as is (its
+/// document is asked separately).
+pub const ACTIVE_ELEMENT: &str = r#"(() => {
+  let a = document.activeElement;
+  for (let i = 0; a && i < 32; i++) {
+    if (a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; }
+    let inner = null;
+    try { inner = a.contentDocument && a.contentDocument.activeElement; } catch (e) {}
+    if (inner && inner !== a.contentDocument.body) { a = inner; continue; }
+    break;
+  }
+  return a === document.body ? null : a;
+})()"#;

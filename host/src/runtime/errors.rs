@@ -19,6 +19,8 @@ pub fn reason_name(reason: StaleReason) -> Option<&'static str> {
         StaleReason::TargetClosed => "target_closed",
         StaleReason::ControlReleased => "control_released",
         StaleReason::Expired => "expired",
+        StaleReason::FocusChanged => "focus_changed",
+        StaleReason::DialogOpened => "dialog_opened",
         StaleReason::NotFound => return None,
     })
 }
@@ -37,6 +39,8 @@ fn reason_from_name(name: &str) -> StaleReason {
         "target_closed" => StaleReason::TargetClosed,
         "control_released" => StaleReason::ControlReleased,
         "expired" => StaleReason::Expired,
+        "focus_changed" => StaleReason::FocusChanged,
+        "dialog_opened" => StaleReason::DialogOpened,
         _ => StaleReason::NotFound,
     }
 }

@@ -64,6 +64,10 @@ fn carried_as_trap(code: Code) -> bool {
 impl types::Host for HostState {}
 
 impl page_read::Host for HostState {
+    async fn active_element(&mut self) -> Res<String> {
+        typed(self.target()?.active_element().await)
+    }
+
     async fn frames(&mut self) -> Res<Vec<FrameInfo>> {
         typed(self.target()?.list_frames())
     }

@@ -136,33 +136,49 @@ pub fn press(mut args: Args) -> Result<Value, ToolError> {
     )
 }
 
-/// Run `steps` while the document stays the one the action started on.
-/// A change before the first step is `action-not-verified`; after it,
-/// `unknown-outcome` with the step context. Returns the steps dispatched.
-pub fn pinned_steps<F>(action: &str, steps: &[&str], mut run: F) -> Result<u32, ToolError>
+/// Run `steps` while the page stays the one the action started on: the
+/// same document and, once `focus_from` steps have run, the same deep
+/// composed active element. Before any step a change is
+/// `action-not-verified`; after one, `unknown-outcome` with the step
+/// context, and no further step is sent. Returns the steps dispatched.
+pub fn pinned_steps<F>(
+    action: &str,
+    steps: &[&str],
+    focus_from: usize,
+    mut run: F,
+) -> Result<u32, ToolError>
 where
     F: FnMut(usize) -> Result<(), ToolError>,
 {
     let (start_generation, _) = page_read::document_state()?;
+    let mut focused: Option<String> = None;
     for (i, step) in steps.iter().enumerate() {
-        if i > 0 {
-            let (generation, dialog_open) = page_read::document_state()?;
-            if generation != start_generation || dialog_open {
-                let reason = if dialog_open {
-                    StaleReason::NotFound
-                } else {
-                    StaleReason::Navigation
-                };
+        if i == focus_from {
+            focused = Some(page_read::active_element()?);
+        }
+        let (generation, dialog_open) = page_read::document_state()?;
+        let reason = if dialog_open {
+            Some(StaleReason::DialogOpened)
+        } else if generation != start_generation {
+            Some(StaleReason::Navigation)
+        } else if i > focus_from && focused != Some(page_read::active_element()?) {
+            Some(StaleReason::FocusChanged)
+        } else {
+            None
+        };
+        match reason {
+            None => run(i)?,
+            Some(_) if i == 0 => return Err(not_verified("document_changed")),
+            Some(reason) => {
                 return Err(ToolError::UnknownOutcome(Interruption {
                     action: action.to_string(),
                     step: (*step).to_string(),
                     reason,
                     dispatched_steps: i as u32,
                     remaining_steps_stopped: (steps.len() - i) as u32,
-                }));
+                }))
             }
         }
-        run(i)?;
     }
     Ok(steps.len() as u32)
 }
@@ -191,7 +207,7 @@ pub fn keyboard(mut args: Args) -> Result<Value, ToolError> {
     if before.info.dialog_open {
         return Err(not_verified("dialog_open"));
     }
-    pinned_steps("keyboard", &steps, |i| {
+    pinned_steps("keyboard", &steps, 0, |i| {
         host_input::press_key(&chars[i], Modifiers::empty())
     })?;
     let after = Snapshot::take(None)?;

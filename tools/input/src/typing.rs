@@ -72,7 +72,8 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
         steps.push("submit");
     }
     let mut readback = None;
-    pinned_steps("type", &steps, |i| match steps[i] {
+    // Focus is pinned once the focus step has placed it.
+    pinned_steps("type", &steps, 1, |i| match steps[i] {
         "focus" => host_input::focus(node),
         "select_all" => host_input::press_key("a", Modifiers::CTRL),
         "delete" => host_input::press_key("Backspace", Modifiers::empty()),
