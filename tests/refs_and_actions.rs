@@ -167,7 +167,7 @@ fn composite_typing_stops_when_the_page_or_focus_changes_under_it() {
     assert_eq!(ctx["step"], "key");
     assert_eq!(ctx["reason"], "navigation");
     let sent = ctx["dispatchedSteps"].as_u64().unwrap();
-    assert!(sent >= 3 && sent < 8, "{ctx}");
+    assert!((3..8).contains(&sent), "{ctx}");
     assert_eq!(sent + ctx["remainingStepsStopped"].as_u64().unwrap(), 8);
     assert!(env.ok(&["read"]).contains("You arrived"));
 
