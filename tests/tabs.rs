@@ -80,6 +80,12 @@ fn popups_join_the_opener_set_only_through_a_managed_opener() {
     assert!(
         attached
             .iter()
+            .any(|p| p["origin"] == "managed" && p["managedTabSetId"] == set),
+        "{attached:?}"
+    );
+    assert!(
+        attached
+            .iter()
             .any(|p| p["origin"] == "managed_popup" && p["openerTargetId"] == opener.as_str()),
         "{attached:?}"
     );

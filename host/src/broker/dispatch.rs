@@ -226,23 +226,9 @@ async fn run_component_inner(
     if !overtakes && broker.network.wants_interception(&scope.workspace_id) {
         call.ensure_interception().await.map_err(fail)?;
     }
-    let ctx = CallContext {
-        command_id: scope.command_id.clone(),
-        deadline_ms: broker.runtime.call_budget_ms(),
-    };
-    let input = args.to_string();
-    let result = broker
-        .runtime
-        .call(name, Scope::Target(Box::new(call)), ctx, &input)
-        .await;
-    let was_dispatched = dispatched.load(Ordering::SeqCst);
-    let text = result.map_err(|e| (e, was_dispatched))?;
-    let mut value: Value = serde_json::from_str(&text).map_err(|_| {
-        (
-            BpError::internal(format!("`{name}` returned malformed JSON")),
-            was_dispatched,
-        )
-    })?;
+    let call = Scope::Target(Box::new(call));
+    let (mut value, was_dispatched) =
+        call_component(broker, scope, name, &args, call, &dispatched).await?;
     let (url, origin) = {
         let url = conn
             .registry
@@ -282,6 +268,35 @@ async fn run_component_inner(
     Ok((value, was_dispatched))
 }
 
+/// Run the component tool in `scope` and parse its JSON result; errors
+/// carry whether the browser was touched.
+async fn call_component(
+    broker: &Broker,
+    scope: &CallScope,
+    name: &str,
+    args: &Value,
+    call_scope: Scope,
+    dispatched: &AtomicBool,
+) -> Result<(Value, bool), (BpError, bool)> {
+    let ctx = CallContext {
+        command_id: scope.command_id.clone(),
+        deadline_ms: broker.runtime.call_budget_ms(),
+    };
+    let result = broker
+        .runtime
+        .call(name, call_scope, ctx, &args.to_string())
+        .await;
+    let was_dispatched = dispatched.load(Ordering::SeqCst);
+    let text = result.map_err(|e| (e, was_dispatched))?;
+    let value = serde_json::from_str(&text).map_err(|_| {
+        (
+            BpError::internal(format!("`{name}` returned malformed JSON")),
+            was_dispatched,
+        )
+    })?;
+    Ok((value, was_dispatched))
+}
+
 /// A tool that works on the workspace's tabs rather than one target.
 async fn run_tabs_tool(
     broker: &Arc<Broker>,
@@ -301,22 +316,9 @@ async fn run_tabs_tool(
         scope: scope.clone(),
         dispatched: dispatched.clone(),
     };
-    let ctx = CallContext {
-        command_id: scope.command_id.clone(),
-        deadline_ms: broker.runtime.call_budget_ms(),
-    };
-    let result = broker
-        .runtime
-        .call(name, Scope::Tabs(Arc::new(tabs)), ctx, &args.to_string())
-        .await;
-    let was_dispatched = dispatched.load(Ordering::SeqCst);
-    let text = result.map_err(|e| (e, was_dispatched))?;
-    let mut value: Value = serde_json::from_str(&text).map_err(|_| {
-        (
-            BpError::internal(format!("`{name}` returned malformed JSON")),
-            was_dispatched,
-        )
-    })?;
+    let tabs = Scope::Tabs(Arc::new(tabs));
+    let (mut value, was_dispatched) =
+        call_component(broker, scope, name, args, tabs, &dispatched).await?;
     if let Some(obj) = value.as_object_mut() {
         obj.insert("workspaceId".into(), json!(scope.workspace_id));
         obj.insert("leaseId".into(), json!(scope.lease_id));

@@ -129,7 +129,8 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
 /// ManagedTabSet joins that set (`managed_popup`) and only that workspace
 /// hears of it; every member of the set joined by browser creation or this
 /// same check, so the opener chain is verified all the way to the set. Any
-/// other tab (a user tab's popup too) is an ordinary user tab for all.
+/// other tab (a user tab's popup too) is an ordinary user tab for all; a
+/// tab the broker created is announced only to its own workspace.
 fn announce_tab(st: &mut super::state::State, raw: &str, opener: Option<&str>) {
     let owner = opener.and_then(|o| {
         st.workspaces
@@ -158,6 +159,11 @@ fn announce_tab(st: &mut super::state::State, raw: &str, opener: Option<&str>) {
     for ws_id in all {
         let mut payload = json!({"origin": "user_tab"});
         if let Some(ws) = st.workspaces.get_mut(&ws_id) {
+            // The workspace that created this tab hears of it as managed.
+            payload["origin"] = json!(ws.origin(raw));
+            if let Some(set) = ws.tab_set_id(raw) {
+                payload["managedTabSetId"] = json!(set);
+            }
             if let Some(o) = opener.filter(|o| ws.by_raw.contains_key(*o)) {
                 payload["openerTargetId"] = json!(ws.public_id(o));
             }

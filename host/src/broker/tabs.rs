@@ -19,6 +19,13 @@ pub struct BrokerTabs {
 }
 
 impl BrokerTabs {
+    /// The calling lease must still be live.
+    fn live(&self, st: &mut super::state::State) -> BpResult<()> {
+        let s = &self.scope;
+        st.live_lease(&s.principal, &s.workspace_id, &s.lease_id)
+            .map(|_| ())
+    }
+
     async fn open_tab(&self, url: Option<String>) -> BpResult<OpenedTab> {
         let (broker, scope) = (&self.broker, &self.scope);
         if url.is_some() {
@@ -35,7 +42,7 @@ impl BrokerTabs {
         let creating = broker.creation.lock().await;
         let first = {
             let mut st = broker.state();
-            st.live_lease(&scope.principal, &scope.workspace_id, &scope.lease_id)?;
+            self.live(&mut st)?;
             st.workspace(&scope.principal, &scope.workspace_id)?
                 .managed
                 .is_empty()
@@ -100,11 +107,7 @@ impl BrokerTabs {
     async fn close_one(&self, public: String) -> BpResult<Vec<String>> {
         let raw = {
             let mut st = self.broker.state();
-            st.live_lease(
-                &self.scope.principal,
-                &self.scope.workspace_id,
-                &self.scope.lease_id,
-            )?;
+            self.live(&mut st)?;
             let raw = raw_target(&mut st, &self.scope, &public)?;
             match st.controllers.get(&raw) {
                 Some(l) if *l != self.scope.lease_id => {
@@ -122,11 +125,7 @@ impl BrokerTabs {
     async fn close_set(&self) -> BpResult<Vec<String>> {
         let raws = {
             let mut st = self.broker.state();
-            st.live_lease(
-                &self.scope.principal,
-                &self.scope.workspace_id,
-                &self.scope.lease_id,
-            )?;
+            self.live(&mut st)?;
             let ws = st.workspace(&self.scope.principal, &self.scope.workspace_id)?;
             let mut raws: Vec<String> = ws.managed.iter().cloned().collect();
             raws.sort();
