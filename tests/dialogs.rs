@@ -129,3 +129,36 @@ fn dialogs_are_private_and_watched() {
         "dialog text must not be in events"
     );
 }
+
+#[test]
+fn navigation_held_by_beforeunload_returns_promptly() {
+    let env = Env::new();
+    env.launch();
+    env.open("dialogs.html");
+    let obs = env.snapshot(None);
+    // A trusted click gives the page the user activation beforeunload needs.
+    env.ok(&["click", &find_ref(&obs, "button", "Warn before leaving")]);
+    let started = std::time::Instant::now();
+    let (code, run) = env.err(&["open", &env.url("next.html"), "--json"]);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "the navigation hung on the dialog"
+    );
+    assert_eq!(code, "unknown_outcome", "{}", run.stdout());
+    let v: serde_json::Value = serde_json::from_str(run.stdout().trim()).unwrap();
+    assert_eq!(v["error"]["context"]["reason"], "dialog_opened", "{v}");
+    assert_eq!(v["error"]["context"]["step"], "goto");
+    let pending = env.json(&["dialogs"]);
+    assert_eq!(pending["dialogs"][0]["type"], "beforeunload", "{pending}");
+    // Leaving is the user's (or agent's) answer; then the page changes.
+    env.ok(&["dialog", "accept"]);
+    let mut text = String::new();
+    for _ in 0..50 {
+        text = env.ok(&["read"]);
+        if text.contains("You arrived") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(text.contains("You arrived"), "{text}");
+}

@@ -40,16 +40,28 @@ impl BrokerTabs {
         // Creation is ordered before the target.attached pump, so the new
         // tab is never announced to another workspace.
         let creating = broker.creation.lock().await;
-        let first = {
+        let member = {
             let mut st = broker.state();
             self.live(&mut st)?;
-            st.workspace(&scope.principal, &scope.workspace_id)?
-                .managed
-                .is_empty()
+            let ws = st.workspace(&scope.principal, &scope.workspace_id)?;
+            let mut members: Vec<&String> = ws.managed.iter().collect();
+            members.sort();
+            members
+                .into_iter()
+                .find(|r| conn.registry.with(r, |t| !t.closed).unwrap_or(false))
+                .cloned()
         };
         self.dispatched.store(true, Ordering::SeqCst);
-        // The first tab of a ManagedTabSet gets its own window.
-        let raw = conn.create_tab(first).await?;
+        // The first tab of a ManagedTabSet gets its own window. CDP cannot
+        // name a window for later tabs; Chromium puts a new tab in the
+        // last active window, so bring a member of the set forward first.
+        if let Some(member) = &member {
+            let _ = conn
+                .cdp
+                .call("Target.activateTarget", None, json!({"targetId": member}))
+                .await;
+        }
+        let raw = conn.create_tab(member.is_none()).await?;
         let public = {
             let mut st = broker.state();
             st.acquire(&scope.lease_id, &raw)?;

@@ -544,7 +544,9 @@ impl TargetCall {
             )));
         }
         self.mark_dispatched();
-        let reply = self.send("Page.navigate", json!({"url": url})).await?;
+        let reply = self
+            .navigation_step("goto", "Page.navigate", json!({"url": url}))
+            .await?;
         if let Some(err) = reply["errorText"].as_str().filter(|e| !e.is_empty()) {
             return Err(
                 BpError::new(Code::ActionNotVerified, format!("navigation failed: {err}"))
@@ -563,7 +565,8 @@ impl TargetCall {
         match action {
             HistoryAction::Reload => {
                 self.mark_dispatched();
-                self.send("Page.reload", json!({})).await?;
+                self.navigation_step("reload", "Page.reload", json!({}))
+                    .await?;
             }
             HistoryAction::Back | HistoryAction::Forward => {
                 let h = self.send("Page.getNavigationHistory", json!({})).await?;
@@ -580,7 +583,8 @@ impl TargetCall {
                         BpError::invalid("there is no history entry in that direction")
                     })?;
                 self.mark_dispatched();
-                self.send(
+                self.navigation_step(
+                    "history",
                     "Page.navigateToHistoryEntry",
                     json!({"entryId": entry["id"]}),
                 )
@@ -699,6 +703,19 @@ impl TargetCall {
     }
 
     async fn input_event_on(&self, session: &str, method: &str, params: Value) -> BpResult<()> {
+        self.send_unless_dialog(session, method, params)
+            .await
+            .map(|_| ())
+    }
+
+    /// Send, but stop waiting when a JavaScript dialog opens first (the
+    /// browser holds the reply until it is answered): `None` then.
+    async fn send_unless_dialog(
+        &self,
+        session: &str,
+        method: &str,
+        params: Value,
+    ) -> BpResult<Option<Value>> {
         let mut rx = self
             .registry
             .watch(&self.raw_id)
@@ -707,13 +724,27 @@ impl TargetCall {
         tokio::pin!(send);
         loop {
             tokio::select! {
-                r = &mut send => return r.map(|_| ()),
+                r = &mut send => return r.map(Some),
                 changed = rx.changed() => {
                     if changed.is_err() || self.doc().2 {
-                        return Ok(());
+                        return Ok(None);
                     }
                 }
             }
+        }
+    }
+
+    /// A navigation step that a dialog (such as `beforeunload`) paused:
+    /// whether it goes ahead depends on the answer.
+    async fn navigation_step(&self, step: &str, method: &str, params: Value) -> BpResult<Value> {
+        match self.send_unless_dialog(&self.session, method, params).await? {
+            Some(reply) => Ok(reply),
+            None => Err(BpError::new(
+                Code::UnknownOutcome,
+                "a JavaScript dialog opened during the navigation (for example beforeunload); answer it with browser.dialogs.respond",
+            )
+            .with_context(json!({"action": "navigate", "step": step, "reason": "dialog_opened",
+                                 "dispatchedSteps": 1, "remainingStepsStopped": 0}))),
         }
     }
 
