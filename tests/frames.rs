@@ -233,3 +233,36 @@ fn bp_frame_lists_and_selects() {
     let (code, _) = env.err(&["frame", "f42-nope"]);
     assert_eq!(code, "invalid_argument");
 }
+
+#[test]
+fn network_rules_reach_out_of_process_frames() {
+    let env = Env::new();
+    env.launch();
+    let other = FixtureServer::start();
+    let mut b = Bridge::start(&env);
+    let s = b.session("rules", 60_000);
+    b.tool_ok(&s, "browser.tabs.open", json!({}));
+    // Only the cross-site frame's request matches.
+    let pattern = format!("http://localhost:{}/api/data", other.port);
+    b.tool_ok(
+        &s,
+        "browser.network.rules.add",
+        json!({"pattern": pattern, "action": "mock",
+               "mock": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": "{\"source\":\"mock\"}"}}),
+    );
+    b.tool_ok(
+        &s,
+        "browser.navigate",
+        json!({"url": format!("{}?x={}", env.url("frames.html"), other.port)}),
+    );
+    observe_with(&mut b, &s, &["Data: cross mock", "Data: same server"]);
+    let log = b.tool_ok(&s, "browser.network.log", json!({}));
+    let mocked: Vec<&Value> = log["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["outcome"] == "mocked")
+        .collect();
+    assert_eq!(mocked.len(), 1, "{log}");
+    assert_eq!(mocked[0]["url"], pattern.as_str());
+}

@@ -120,7 +120,8 @@ async fn run_component_inner(
         }
     }
     let conn = broker.browser().await.map_err(fail)?;
-    if entry.info.capabilities.iter().all(|c| c == "tabs-manage") {
+    let caps = &entry.info.capabilities;
+    if !caps.is_empty() && caps.iter().all(|c| c == "tabs-manage") {
         return run_tabs_tool(broker, scope, name, &args, dispatched, conn.generation).await;
     }
 

@@ -57,6 +57,11 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
                 if let Some(lease) = st.controllers.get(&raw).cloned() {
                     st.release_target(&lease, &raw);
                 }
+                // A closed tab leaves its ManagedTabSet.
+                for ws in st.workspaces.values_mut() {
+                    ws.managed.remove(&raw);
+                    ws.popups.remove(&raw);
+                }
                 for ws in st.workspaces_mapping(&raw) {
                     st.publish(
                         &ws,

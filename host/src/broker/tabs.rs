@@ -44,8 +44,15 @@ impl BrokerTabs {
             let mut st = broker.state();
             self.live(&mut st)?;
             let ws = st.workspace(&scope.principal, &scope.workspace_id)?;
-            let mut members: Vec<&String> = ws.managed.iter().collect();
-            members.sort();
+            // A tab the workspace opened itself (popup windows have no tab
+            // strip), the current one first.
+            let current = ws.current_target.as_ref().and_then(|p| ws.targets.get(p));
+            let mut members: Vec<&String> = ws
+                .managed
+                .iter()
+                .filter(|r| !ws.popups.contains(*r))
+                .collect();
+            members.sort_by_key(|r| (Some(*r) != current, (*r).clone()));
             members
                 .into_iter()
                 .find(|r| conn.registry.with(r, |t| !t.closed).unwrap_or(false))
@@ -96,10 +103,19 @@ impl BrokerTabs {
     async fn close_raws(&self, raws: Vec<(String, String)>) -> BpResult<Vec<String>> {
         let conn = self.broker.browser().await?;
         let mut closed = Vec::new();
+        let mut failed = None;
         for (raw, public) in raws {
-            self.dispatched.store(true, Ordering::SeqCst);
-            conn.close_target(&raw).await?;
-            conn.registry.update(&raw, |t| t.closed = true);
+            // Already gone: nothing to close, only to forget.
+            let open = conn.registry.with(&raw, |t| !t.closed).unwrap_or(false);
+            if open {
+                self.dispatched.store(true, Ordering::SeqCst);
+                if let Err(e) = conn.close_target(&raw).await {
+                    // Keep closing the rest; report the first failure.
+                    failed.get_or_insert(e);
+                    continue;
+                }
+                conn.registry.update(&raw, |t| t.closed = true);
+            }
             let mut st = self.broker.state();
             if let Some(lease) = st.controllers.get(&raw).cloned() {
                 st.release_target(&lease, &raw);
@@ -111,9 +127,14 @@ impl BrokerTabs {
                     ws.current_target = None;
                 }
             }
-            closed.push(public);
+            if open {
+                closed.push(public);
+            }
         }
-        Ok(closed)
+        match failed {
+            Some(e) if closed.is_empty() => Err(e),
+            _ => Ok(closed),
+        }
     }
 
     async fn close_one(&self, public: String) -> BpResult<Vec<String>> {

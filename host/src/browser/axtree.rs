@@ -5,7 +5,7 @@
 //! already.
 
 use super::call::TargetCall;
-use crate::error::BpResult;
+use crate::error::{BpError, BpResult};
 use crate::runtime::bindings::page_read::{AxNode, AxSnapshot};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -15,8 +15,8 @@ const MAX_FRAMES: usize = 32;
 
 /// The accessibility nodes of one frame document.
 struct FrameTree {
-    /// `None`: the main frame.
-    frame: Option<String>,
+    /// `None`: the main frame; else the frame and its loader when read.
+    frame: Option<(String, Option<String>)>,
     session: String,
     nodes: Vec<Value>,
     index: HashMap<String, usize>,
@@ -41,7 +41,7 @@ impl TargetCall {
     /// The accessibility nodes of `frame` and which child frame each
     /// `<iframe>` element shows.
     async fn frame_tree(&self, frame: Option<String>) -> BpResult<FrameTree> {
-        let (session, own_session, children) = self
+        let (session, own_session, children, loader) = self
             .registry
             .with(&self.raw_id, |t| {
                 let parent = frame.clone().or_else(|| t.main_frame.clone());
@@ -55,9 +55,13 @@ impl TargetCall {
                     .as_ref()
                     .and_then(|f| t.frames.get(f))
                     .is_some_and(|f| f.session.is_some());
-                (t.session_for(frame.as_deref()), own, children)
+                let loader = frame
+                    .as_ref()
+                    .and_then(|f| t.frames.get(f))
+                    .and_then(|f| f.loader.clone());
+                (t.session_for(frame.as_deref()), own, children, loader)
             })
-            .unwrap_or((None, false, Vec::new()));
+            .unwrap_or((None, false, Vec::new(), None));
         let session = session.unwrap_or_else(|| self.session.clone());
         // A frame with its own session is that session's root document.
         let params = match &frame {
@@ -83,7 +87,7 @@ impl TargetCall {
             }
         }
         Ok(FrameTree {
-            frame,
+            frame: frame.map(|f| (f, loader)),
             session,
             nodes,
             index,
@@ -91,18 +95,23 @@ impl TargetCall {
         })
     }
 
-    /// The selected frame, if it still exists.
-    pub(super) fn selected_frame(&self) -> Option<String> {
+    /// The selected frame (`None`: the main frame). A selected frame that
+    /// is gone is `stale-ref` `frame_detached`; the broker clears the
+    /// selection and announces it when it processes the detach.
+    pub(super) fn selected_frame(&self) -> BpResult<Option<String>> {
         let ws = &self.caller.workspace_id;
-        let selected = self.frames.selected(ws, &self.raw_id)?;
+        let Some(selected) = self.frames.selected(ws, &self.raw_id) else {
+            return Ok(None);
+        };
         let alive = self
             .registry
             .with(&self.raw_id, |t| t.frames.contains_key(&selected))
             .unwrap_or(false);
-        if !alive {
-            self.frames.select(ws, &self.raw_id, None);
+        if alive {
+            Ok(Some(selected))
+        } else {
+            Err(BpError::stale("frame_detached"))
         }
-        alive.then_some(selected)
     }
 
     pub async fn accessibility_tree(
@@ -113,7 +122,7 @@ impl TargetCall {
         self.check()?;
         let info = self.current_page().await?;
         let (doc_gen, loader, ..) = self.doc();
-        let scope = self.selected_frame();
+        let scope = self.selected_frame()?;
         let mut trees = vec![self.frame_tree(scope.clone()).await?];
         let mut out = Vec::new();
         let (mut depth_limited, mut node_limited) = (false, false);
@@ -147,7 +156,9 @@ impl TargetCall {
                 .and_then(|b| trees[ti].owners.get(&b).cloned());
             if let Some(child) = child.filter(|_| trees.len() < MAX_FRAMES) {
                 // A frame that went away meanwhile is simply left out.
-                if let Ok(tree) = self.frame_tree(Some(child)).await {
+                if depth + 1 > max_depth {
+                    depth_limited = true;
+                } else if let Ok(tree) = self.frame_tree(Some(child)).await {
                     let root = tree.root();
                     trees.push(tree);
                     stack.push((trees.len() - 1, root, depth + 1));
@@ -163,7 +174,13 @@ impl TargetCall {
         })
     }
 
-    fn ax_node(&mut self, n: &Value, depth: u32, frame: Option<String>, session: String) -> AxNode {
+    fn ax_node(
+        &mut self,
+        n: &Value,
+        depth: u32,
+        frame: Option<(String, Option<String>)>,
+        session: String,
+    ) -> AxNode {
         let prop = |name: &str| {
             n["properties"]
                 .as_array()

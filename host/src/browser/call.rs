@@ -34,8 +34,9 @@ pub struct Caller {
 pub(super) struct Handle {
     pub(super) backend: i64,
     object: Option<String>,
-    /// The child frame the node lives in (`None`: the main frame).
-    pub(super) frame: Option<String>,
+    /// The child frame the node lives in (`None`: the main frame), with
+    /// that frame's loader when the node was found.
+    pub(super) frame: Option<(String, Option<String>)>,
     /// The session that renders that frame.
     pub(super) session: String,
 }
@@ -211,7 +212,7 @@ impl TargetCall {
     pub(super) fn new_handle(
         &mut self,
         backend: i64,
-        frame: Option<String>,
+        frame: Option<(String, Option<String>)>,
         session: String,
     ) -> u32 {
         self.handles.push(Handle {
@@ -336,18 +337,9 @@ impl TargetCall {
                 ));
             }
             let h = self.handle(e.handle)?;
-            let frame = h.frame.clone().map(|f| {
-                let loader = self
-                    .registry
-                    .with(&self.raw_id, |t| {
-                        t.frames.get(&f).and_then(|s| s.loader.clone())
-                    })
-                    .flatten();
-                (f, loader)
-            });
             refs.push(RefNode {
                 backend: h.backend,
-                frame,
+                frame: h.frame.clone(),
             });
         }
         let id = crate::ids::new_id("obs");
@@ -422,14 +414,16 @@ impl TargetCall {
                     .flatten();
                 match now {
                     None => return Err(BpError::stale("frame_detached")),
-                    Some((l, _)) if l != *frame_loader => {
+                    // (A loader not yet known when observed cannot be
+                    // compared; the live check below still applies.)
+                    Some((l, _)) if frame_loader.is_some() && l != *frame_loader => {
                         return Err(BpError::stale("frame_changed"))
                     }
                     Some((_, s)) => s.ok_or_else(|| BpError::stale("frame_detached"))?,
                 }
             }
         };
-        let handle = self.new_handle(node.backend, node.frame.map(|(f, _)| f), session);
+        let handle = self.new_handle(node.backend, node.frame, session);
         // Live revalidation: the node must still resolve and be connected.
         let connected = self
             .call_on(
@@ -658,7 +652,7 @@ impl TargetCall {
     pub async fn hit_test(&mut self, handle: u32, at: Point) -> BpResult<Hit> {
         self.check()?;
         // The page-side test works in the coordinates of the node's frame.
-        let frame = self.handle(handle)?.frame.clone();
+        let frame = self.handle(handle)?.frame.clone().map(|(f, _)| f);
         let offset = self.frame_offset(frame.as_deref()).await?;
         let (x, y) = (at.x - offset.x, at.y - offset.y);
         let hit = self
@@ -858,11 +852,22 @@ impl TargetCall {
 
 impl Drop for TargetCall {
     fn drop(&mut self) {
-        if self.handles.iter().any(|h| h.object.is_some()) {
-            let cdp = self.cdp.clone();
-            let session = self.session.clone();
-            if let Ok(rt) = tokio::runtime::Handle::try_current() {
-                rt.spawn(async move {
+        // Remote objects live in the session of their frame.
+        let mut sessions: Vec<String> = self
+            .handles
+            .iter()
+            .filter(|h| h.object.is_some())
+            .map(|h| h.session.clone())
+            .collect();
+        sessions.sort();
+        sessions.dedup();
+        if sessions.is_empty() {
+            return;
+        }
+        let cdp = self.cdp.clone();
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move {
+                for session in sessions {
                     let _ = cdp
                         .call(
                             "Runtime.releaseObjectGroup",
@@ -870,8 +875,8 @@ impl Drop for TargetCall {
                             json!({"objectGroup": GROUP}),
                         )
                         .await;
-                });
-            }
+                }
+            });
         }
     }
 }

@@ -10,8 +10,17 @@ use serde_json::{json, Value};
 use std::sync::Arc;
 
 /// Auto-attach to out-of-process frames, flat, without pausing them.
+/// Only frames: workers and other targets are not ours to drive. A new
+/// out-of-process frame waits until its session is set up (see
+/// `enable_frame_session`), so network rules cover its first request.
 fn auto_attach() -> Value {
-    json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true})
+    json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true,
+           "filter": [{"type": "iframe", "exclude": false}]})
+}
+
+/// `Fetch.enable` for request interception (request stage, with auth).
+pub fn fetch_params() -> Value {
+    json!({"patterns": [{"urlPattern": "*", "requestStage": "Request"}], "handleAuthRequests": true})
 }
 
 /// The broker's live browser connection.
@@ -88,6 +97,8 @@ impl BrowserConn {
             .call("Target.setAutoAttach", s, auto_attach())
             .await?;
         let tree = self.cdp.call("Page.getFrameTree", s, json!({})).await?;
+        // Frames known from an earlier session are not trusted.
+        self.registry.update(raw_id, |t| t.frames.clear());
         self.registry.frame_tree_seen(raw_id, &tree["frameTree"]);
         let frame = &tree["frameTree"]["frame"];
         self.registry.update(raw_id, |t| {
@@ -116,8 +127,24 @@ impl BrowserConn {
             .cdp
             .call("Target.setAutoAttach", s, auto_attach())
             .await;
+        // Requests of a page whose workspace has rules pass the broker too.
+        if self
+            .registry
+            .with(raw_id, |t| t.intercepting)
+            .unwrap_or(false)
+        {
+            let _ = self.cdp.call("Fetch.enable", s, fetch_params()).await;
+        }
+        // Always let the frame run, whatever failed above.
+        let _ = self
+            .cdp
+            .call("Runtime.runIfWaitingForDebugger", s, json!({}))
+            .await;
         if let Ok(tree) = self.cdp.call("Page.getFrameTree", s, json!({})).await {
-            self.registry.frame_tree_seen(raw_id, &tree["frameTree"]);
+            // Unless the frame went away meanwhile.
+            if self.registry.child_session_live(raw_id, session) {
+                self.registry.frame_tree_seen(raw_id, &tree["frameTree"]);
+            }
         }
     }
 

@@ -69,7 +69,8 @@ impl TargetCall {
     pub fn list_frames(&self) -> BpResult<Vec<FrameInfo>> {
         self.check()?;
         let ws = &self.caller.workspace_id;
-        let selected = self.selected_frame();
+        // A selected frame that is gone shows as the main frame here.
+        let selected = self.selected_frame().unwrap_or(None);
         let (main, main_url, mut frames) = self
             .registry
             .with(&self.raw_id, |t| {

@@ -65,10 +65,29 @@ impl TargetCall {
         {
             return Ok(());
         }
-        let params = json!({"patterns": [{"urlPattern": "*", "requestStage": "Request"}], "handleAuthRequests": true});
-        self.send("Fetch.enable", params).await?;
+        // Flag first: a frame session that appears meanwhile enables
+        // itself (see `enable_frame_session`).
         self.registry
             .update(&self.raw_id, |t| t.intercepting = true);
+        let params = super::connection::fetch_params();
+        if let Err(e) = self.send("Fetch.enable", params.clone()).await {
+            self.registry
+                .update(&self.raw_id, |t| t.intercepting = false);
+            return Err(e);
+        }
+        // Out-of-process frames send their requests on their own sessions.
+        let children: Vec<String> = self
+            .registry
+            .with(&self.raw_id, |t| {
+                t.frames
+                    .values()
+                    .filter_map(|f| f.session.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        for child in children {
+            let _ = self.send_on(&child, "Fetch.enable", params.clone()).await;
+        }
         Ok(())
     }
 

@@ -127,19 +127,31 @@ impl TargetState {
             .map(|(id, _)| id.clone())
     }
 
-    /// Remove `frame` and its descendants; returns the removed IDs.
-    fn remove_frame(&mut self, frame: &str) -> Vec<String> {
+    /// Remove `frame` and its descendants; returns them.
+    fn remove_frame(&mut self, frame: &str) -> Vec<(String, FrameState)> {
+        let mut removed = self.remove_descendants(frame);
+        if let Some(state) = self.frames.remove(frame) {
+            removed.push((frame.to_string(), state));
+        }
+        removed
+    }
+
+    /// Remove the descendants of `frame`; returns them.
+    fn remove_descendants(&mut self, frame: &str) -> Vec<(String, FrameState)> {
         let mut removed = Vec::new();
-        let mut queue = vec![frame.to_string()];
-        while let Some(f) = queue.pop() {
-            if self.frames.remove(&f).is_some() {
-                queue.extend(
-                    self.frames
-                        .iter()
-                        .filter(|(_, s)| s.parent.as_deref() == Some(f.as_str()))
-                        .map(|(id, _)| id.clone()),
-                );
-                removed.push(f);
+        let mut parents = vec![frame.to_string()];
+        while let Some(p) = parents.pop() {
+            let children: Vec<String> = self
+                .frames
+                .iter()
+                .filter(|(_, s)| s.parent.as_deref() == Some(p.as_str()))
+                .map(|(id, _)| id.clone())
+                .collect();
+            for c in children {
+                if let Some(state) = self.frames.remove(&c) {
+                    removed.push((c.clone(), state));
+                    parents.push(c);
+                }
             }
         }
         removed
@@ -406,13 +418,16 @@ impl Registry {
                 };
                 let child = self.lock().child_sessions.remove(&session);
                 if let Some(raw) = child {
+                    // The out-of-process frame went away with its session
+                    // (if it moved back into its parent's process, the
+                    // parent reports it again).
+                    let mut gone = Vec::new();
                     self.update(&raw, |t| {
-                        for f in t.frames.values_mut() {
-                            if f.session.as_deref() == Some(session.as_str()) {
-                                f.session = None;
-                            }
+                        if let Some(frame) = t.frame_of_session(&session) {
+                            gone = t.remove_frame(&frame);
                         }
                     });
+                    self.frames_gone(&raw, gone);
                     return;
                 }
                 let raw = self.lock().by_session.remove(&session);
@@ -472,13 +487,40 @@ impl Registry {
         let (Some(id), Some(parent)) = (s(frame, "id"), s(frame, "parentId")) else {
             return;
         };
+        let loader = s(frame, "loaderId");
+        let mut gone = Vec::new();
         self.update(raw, |t| {
+            let known = t.frames.get(&id).map(|f| f.loader.clone());
+            if matches!(&known, Some(Some(old)) if loader.as_ref() != Some(old)) {
+                // A new document in the frame has none of the old frames.
+                gone = t.remove_descendants(&id);
+            }
             let f = t.frames.entry(id).or_insert_with(FrameState::default);
             f.parent = Some(parent);
             f.url = s(frame, "url").unwrap_or_default();
             f.name = s(frame, "name").unwrap_or_default();
-            f.loader = s(frame, "loaderId");
+            f.loader = loader;
         });
+        self.frames_gone(raw, gone);
+    }
+
+    /// Forget the sessions of removed frames and report each one.
+    fn frames_gone(&self, raw: &str, gone: Vec<(String, FrameState)>) {
+        for (frame, state) in gone {
+            if let Some(session) = state.session {
+                self.lock().child_sessions.remove(&session);
+            }
+            self.signal(Signal::FrameDetached {
+                raw: raw.to_string(),
+                frame,
+            });
+        }
+    }
+
+    /// Whether `session` is still the live session of an out-of-process
+    /// frame of `raw`.
+    pub fn child_session_live(&self, raw: &str, session: &str) -> bool {
+        self.lock().child_sessions.get(session).map(String::as_str) == Some(raw)
     }
 
     /// Record every child frame of a `Page.getFrameTree` result.
@@ -513,12 +555,7 @@ impl Registry {
                 let Some(id) = s(p, "frameId") else { return };
                 let mut removed = Vec::new();
                 self.update(raw, |t| removed = t.remove_frame(&id));
-                for frame in removed {
-                    self.signal(Signal::FrameDetached {
-                        raw: raw.to_string(),
-                        frame,
-                    });
-                }
+                self.frames_gone(raw, removed);
             }
             _ => {}
         }
@@ -549,7 +586,7 @@ impl Registry {
         }
         // An out-of-process frame's session reports its frames (above) and
         // its requests; page-level state comes from the page's own session.
-        if child && !ev.method.starts_with("Network.") {
+        if child && !ev.method.starts_with("Network.") && !ev.method.starts_with("Fetch.") {
             return;
         }
         let p = &ev.params;
@@ -559,6 +596,7 @@ impl Registry {
             "Page.frameNavigated" => {
                 let Some(frame) = p.get("frame") else { return };
                 let mut committed = false;
+                let mut gone = Vec::new();
                 self.update(&raw, |t| {
                     t.main_frame = s(frame, "id");
                     let loader = s(frame, "loaderId");
@@ -566,9 +604,12 @@ impl Registry {
                         t.doc_gen += 1;
                         t.loader = loader;
                         committed = true;
+                        // A new document has none of the old one's frames.
+                        gone = t.frames.drain().collect();
                     }
                     t.url = s(frame, "url").unwrap_or_default();
                 });
+                self.frames_gone(&raw, gone);
                 if committed {
                     let url = s(frame, "url").unwrap_or_default();
                     self.signal(Signal::Navigated {

@@ -153,18 +153,30 @@ where
     let (start_generation, _) = page_read::document_state()?;
     let mut focused: Option<String> = None;
     for (i, step) in steps.iter().enumerate() {
-        if i == focus_from {
-            focused = Some(page_read::active_element()?);
-        }
         let (generation, dialog_open) = page_read::document_state()?;
         let reason = if dialog_open {
             Some(StaleReason::DialogOpened)
         } else if generation != start_generation {
             Some(StaleReason::Navigation)
-        } else if i > focus_from && focused != Some(page_read::active_element()?) {
-            Some(StaleReason::FocusChanged)
-        } else {
+        } else if i < focus_from {
             None
+        } else {
+            // Reading focus can fail when the page changes at that moment;
+            // once a step ran, that is an interruption like any other.
+            match page_read::active_element() {
+                Ok(now) if i == focus_from => {
+                    focused = Some(now);
+                    None
+                }
+                Ok(now) if focused.as_ref() == Some(&now) => None,
+                Ok(_) => Some(StaleReason::FocusChanged),
+                Err(e) if i == 0 => return Err(e),
+                Err(_) => Some(match page_read::document_state()? {
+                    (_, true) => StaleReason::DialogOpened,
+                    (g, _) if g != start_generation => StaleReason::Navigation,
+                    _ => StaleReason::FocusChanged,
+                }),
+            }
         };
         match reason {
             None => run(i)?,
