@@ -176,6 +176,7 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
         cli[4].push(ms(t));
     }
     let mut bridge = bridge_workflow(&home, &url, iterations.max(1))?;
+    let mut keyboard = bridge_keyboard(&home, &url, iterations.max(1))?;
     bp(&home, &["broker", "stop"]).ok();
 
     let direct = direct_cdp(&url, iterations.max(1), &home).await?;
@@ -205,8 +206,51 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
         total_cli / total_direct,
         total_bridge / total_direct
     );
+    let k = median(&mut keyboard);
+    println!(
+        "keyboard: {} keys in {k:.1} ms over the bridge ({:.2} ms per key, each checked against document, dialog and focus)",
+        KEYS.len(),
+        k / KEYS.len() as f64
+    );
     drop(cleanup);
     Ok(())
+}
+
+/// Text typed key by key in the keyboard measurement.
+const KEYS: &str = "abcdefghijklmnopqrst";
+
+/// `browser.keyboard` into a focused field: the cost of per-key pinning.
+fn bridge_keyboard(home: &Path, url: &str, iterations: usize) -> BpResult<Vec<f64>> {
+    let mut b = BridgeClient::start(home)?;
+    b.call(
+        "initialize",
+        json!({"client": {"name": "bench-keys"}, "protocol": {"min": "1.0", "max": "1.1"}}),
+    )?;
+    let ws = b.call("workspaces/create", json!({}))?["workspaceId"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let lease = b.call("leases/create", json!({"workspaceId": ws}))?["leaseId"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    b.tool(&ws, &lease, "browser.tabs.open", json!({"url": url}))?;
+    let mut out = Vec::new();
+    for _ in 0..iterations {
+        let obs = b.tool(&ws, &lease, "browser.observe", json!({}))?;
+        let name: u64 = find_ref(&obs, "textbox", "Name")?.parse().unwrap_or(0);
+        let id = obs["observationId"].clone();
+        b.tool(
+            &ws,
+            &lease,
+            "browser.type",
+            json!({"observationId": id, "ref": name, "text": "", "clear": true}),
+        )?;
+        let t = Instant::now();
+        b.tool(&ws, &lease, "browser.keyboard", json!({"text": KEYS}))?;
+        out.push(ms(t.elapsed()));
+    }
+    Ok(out)
 }
 
 /// A persistent `bp bridge --stdio` client for the benchmark.

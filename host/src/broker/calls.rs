@@ -22,12 +22,13 @@ pub struct PendingCall {
     args: Value,
     dispatched: Arc<AtomicBool>,
     deadline: Option<Instant>,
+    overtakes: bool,
 }
 
 impl PendingCall {
-    /// Dialog tools run beside the connection's ordered calls.
+    /// Whether it runs beside the connection's ordered calls.
     pub fn overtakes(&self) -> bool {
-        self.name.starts_with("browser.dialogs.")
+        self.overtakes
     }
 }
 
@@ -72,6 +73,7 @@ pub fn accept(
     Ok(match accepted {
         Accepted::Duplicate(reply) => Intake::Reply(reply),
         Accepted::New { id, dispatched } => Intake::Run(Box::new(PendingCall {
+            overtakes: broker.runtime.overtakes(&name),
             scope: CallScope {
                 principal: principal.to_string(),
                 workspace_id: ws,

@@ -173,7 +173,7 @@ async fn run_component_inner(
         .with(&raw, |t| t.lane.clone())
         .ok_or_else(|| fail(BpError::stale("target_closed")))?;
     // Dialog answers overtake: a paused page holds its lane until answered.
-    let overtakes = entry.info.capabilities.iter().any(|c| c == "dialogs");
+    let overtakes = broker.runtime.overtakes(name);
     let _turn = if overtakes {
         None
     } else {

@@ -62,6 +62,8 @@ pub struct TargetCall {
     pub(super) caller: Caller,
     lease_guard: LeaseGuard,
     handles: Vec<Handle>,
+    /// Sessions holding other remote objects of this call's group.
+    pub(super) group_sessions: std::collections::BTreeSet<String>,
     /// Document (and selected frame) the last accessibility read came from.
     pub(super) tree_doc: Option<(u64, Option<String>, Option<String>)>,
     /// Set just before the first browser mutation of the call.
@@ -115,6 +117,7 @@ impl TargetCall {
             caller: s.caller,
             lease_guard: s.lease_guard,
             handles: Vec::new(),
+            group_sessions: std::collections::BTreeSet::new(),
             tree_doc: None,
             dispatched: s.dispatched,
         })
@@ -858,6 +861,7 @@ impl Drop for TargetCall {
             .iter()
             .filter(|h| h.object.is_some())
             .map(|h| h.session.clone())
+            .chain(self.group_sessions.iter().cloned())
             .collect();
         sessions.sort();
         sessions.dedup();

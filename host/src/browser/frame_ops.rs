@@ -174,13 +174,8 @@ impl TargetCall {
             let node = self
                 .send_on(&session, "DOM.describeNode", json!({"objectId": object}))
                 .await?;
-            let _ = self
-                .send_on(
-                    &session,
-                    "Runtime.releaseObject",
-                    json!({"objectId": object}),
-                )
-                .await;
+            // Released with the call's object group when the call ends.
+            self.group_sessions.insert(session.clone());
             let backend = node["node"]["backendNodeId"].as_i64().unwrap_or(0);
             token.push_str(&format!("{backend}/"));
             // Focus inside an out-of-process frame: continue in its session.

@@ -220,6 +220,14 @@ impl Runtime {
         self.tools.get(name)
     }
 
+    /// Whether calls of `name` overtake: they run beside the connection's
+    /// ordered calls and the target's lane (dialog answers, which a page
+    /// paused by its dialog would otherwise wait for forever).
+    pub fn overtakes(&self, name: &str) -> bool {
+        self.tool(name)
+            .is_some_and(|t| t.info.capabilities.iter().any(|c| c == "dialogs"))
+    }
+
     /// Whether the policy lets `tool` run.
     pub fn callable(&self, tool: &ToolEntry) -> bool {
         tool.denied.is_empty()
