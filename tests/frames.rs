@@ -48,14 +48,16 @@ fn has_button(obs: &Value, name: &str) -> bool {
 
 /// Observe until every named button is there (frames load after the page).
 fn observe_with(b: &mut Bridge, s: &Session, names: &[&str]) -> Value {
+    let mut last = Value::Null;
     for _ in 0..50 {
         let obs = b.tool_ok(s, "browser.observe", json!({}));
         if names.iter().all(|n| has_button(&obs, n)) {
             return obs;
         }
+        last = obs;
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    panic!("{names:?} never appeared");
+    panic!("{names:?} never appeared in {}", last["elements"]);
 }
 
 #[test]
@@ -265,4 +267,66 @@ fn network_rules_reach_out_of_process_frames() {
         .collect();
     assert_eq!(mocked.len(), 1, "{log}");
     assert_eq!(mocked[0]["url"], pattern.as_str());
+}
+
+/// Open a tab the way a user would (DevTools HTTP endpoint), not through
+/// the broker: the broker first attaches to it with its frames loaded.
+fn user_tab(env: &Env, url: &str) {
+    use std::io::{Read, Write};
+    let status = env.json(&["tool", "call", "browser.status"]);
+    let endpoint = status["connection"]["endpoint"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no endpoint in {status}"))
+        .to_string();
+    let port: u16 = endpoint
+        .split("127.0.0.1:")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {endpoint}"));
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        s,
+        "PUT /json/new?{url} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    // The endpoint may keep the connection open: read the status line.
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    let mut head = [0u8; 12];
+    s.read_exact(&mut head).unwrap();
+    let head = String::from_utf8_lossy(&head);
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+}
+
+#[test]
+fn a_user_tab_with_frames_already_loaded_is_observed_and_clicked() {
+    let env = Env::new();
+    env.launch();
+    let other = FixtureServer::start();
+    let url = format!("{}?x={}", env.url("frames.html"), other.port);
+    user_tab(&env, &url);
+    let mut b = Bridge::start(&env);
+    let s = b.session("late", 60_000);
+    let mut target = None;
+    for _ in 0..50 {
+        let tabs = b.tool_ok(&s, "browser.tabs.list", json!({}));
+        target = tabs["tabs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["url"] == url.as_str() && t["origin"] == "user_tab")
+            .map(|t| t["targetId"].clone());
+        if target.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let target = target.expect("the user tab is listed");
+    // Let its cross-site frame finish loading before the broker attaches.
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    b.tool_ok(&s, "browser.tabs.acquire", json!({"targetId": target}));
+    let obs = observe_with(&mut b, &s, &["Frame button (cross)", "Data: cross server"]);
+    click(&mut b, &s, &obs, "Frame button (cross)");
+    wait_text(&mut b, &s, "Frame clicked: cross");
 }

@@ -132,8 +132,17 @@ impl BrokerTabs {
             }
         }
         match failed {
+            None => Ok(closed),
             Some(e) if closed.is_empty() => Err(e),
-            _ => Ok(closed),
+            // Say which ones did close: the error alone would hide that.
+            Some(e) => Err(BpError::new(
+                e.code,
+                format!(
+                    "closed {} but not every tab: {}",
+                    closed.join(", "),
+                    e.message
+                ),
+            )),
         }
     }
 
@@ -152,6 +161,10 @@ impl BrokerTabs {
                 _ => raw,
             }
         };
+        let conn = self.broker.browser().await?;
+        if !conn.registry.with(&raw, |t| !t.closed).unwrap_or(false) {
+            return Err(BpError::stale("target_closed"));
+        }
         self.close_raws(vec![(raw, public)]).await
     }
 

@@ -19,7 +19,8 @@ use std::time::Duration;
 /// Longest wait for a page load after an action or navigation.
 const LOAD_WAIT: Duration = Duration::from_secs(20);
 /// Object group for remote objects made during one call.
-pub(super) const GROUP: &str = "browser-pilot-call";
+/// Prefix of the per-call object group of remote objects.
+const GROUP_PREFIX: &str = "browser-pilot-call-";
 
 /// Re-checks that the calling lease still controls the target.
 pub type LeaseGuard = Arc<dyn Fn() -> BpResult<()> + Send + Sync>;
@@ -62,6 +63,9 @@ pub struct TargetCall {
     pub(super) caller: Caller,
     lease_guard: LeaseGuard,
     handles: Vec<Handle>,
+    /// This call's own object group: released when the call ends, never
+    /// touching another call's objects.
+    pub(super) group: String,
     /// Sessions holding other remote objects of this call's group.
     pub(super) group_sessions: std::collections::BTreeSet<String>,
     /// Document (and selected frame) the last accessibility read came from.
@@ -117,6 +121,7 @@ impl TargetCall {
             caller: s.caller,
             lease_guard: s.lease_guard,
             handles: Vec::new(),
+            group: format!("{GROUP_PREFIX}{}", crate::ids::random_hex(6)),
             group_sessions: std::collections::BTreeSet::new(),
             tree_doc: None,
             dispatched: s.dispatched,
@@ -137,17 +142,19 @@ impl TargetCall {
     /// The one checkpoint: lease, generation, target and session are still
     /// what this call started with.
     pub(super) fn check(&self) -> BpResult<()> {
-        (self.lease_guard)()?;
-        if self.current_generation.load(Ordering::SeqCst) != self.generation || self.cdp.is_closed()
-        {
-            return Err(BpError::disconnected());
-        }
+        // A closed target first: closing also releases its control, and
+        // "closed" is what the caller needs to hear.
         let (closed, serial) = self
             .registry
             .with(&self.raw_id, |t| (t.closed, t.session_serial))
             .ok_or_else(|| BpError::stale("target_closed"))?;
         if closed {
-            return Err(BpError::new(Code::TargetNotOwned, "the target was closed"));
+            return Err(BpError::stale("target_closed"));
+        }
+        (self.lease_guard)()?;
+        if self.current_generation.load(Ordering::SeqCst) != self.generation || self.cdp.is_closed()
+        {
+            return Err(BpError::disconnected());
         }
         if serial != self.session_serial {
             return Err(BpError::stale("session_replaced"));
@@ -237,7 +244,7 @@ impl TargetCall {
             .send_for(
                 handle,
                 "DOM.resolveNode",
-                json!({"backendNodeId": backend, "objectGroup": GROUP}),
+                json!({"backendNodeId": backend, "objectGroup": self.group}),
             )
             .await
             .map_err(|_| BpError::stale("document_replaced"))?;
@@ -264,7 +271,7 @@ impl TargetCall {
                 handle,
                 "Runtime.callFunctionOn",
                 json!({"objectId": object, "functionDeclaration": function, "arguments": args,
-                       "returnByValue": by_value, "awaitPromise": false, "objectGroup": GROUP}),
+                       "returnByValue": by_value, "awaitPromise": false, "objectGroup": self.group}),
             )
             .await?;
         if reply.get("exceptionDetails").is_some() {
@@ -706,7 +713,8 @@ impl TargetCall {
     }
 
     /// Send, but stop waiting when a JavaScript dialog opens first (the
-    /// browser holds the reply until it is answered): `None` then.
+    /// browser holds the reply until it is answered) or the target goes
+    /// away: `None` then.
     async fn send_unless_dialog(
         &self,
         session: &str,
@@ -736,6 +744,7 @@ impl TargetCall {
     async fn navigation_step(&self, step: &str, method: &str, params: Value) -> BpResult<Value> {
         match self.send_unless_dialog(&self.session, method, params).await? {
             Some(reply) => Ok(reply),
+            None if !self.doc().2 => Err(BpError::stale("target_closed")),
             None => Err(BpError::new(
                 Code::UnknownOutcome,
                 "a JavaScript dialog opened during the navigation (for example beforeunload); answer it with browser.dialogs.respond",
@@ -869,6 +878,7 @@ impl Drop for TargetCall {
             return;
         }
         let cdp = self.cdp.clone();
+        let group = self.group.clone();
         if let Ok(rt) = tokio::runtime::Handle::try_current() {
             rt.spawn(async move {
                 for session in sessions {
@@ -876,7 +886,7 @@ impl Drop for TargetCall {
                         .call(
                             "Runtime.releaseObjectGroup",
                             Some(&session),
-                            json!({"objectGroup": GROUP}),
+                            json!({"objectGroup": group}),
                         )
                         .await;
                 }

@@ -92,13 +92,14 @@ impl BrowserConn {
         self.cdp
             .call("Network.enable", s, json!({"maxPostDataSize": 0}))
             .await?;
+        // Frames known from an earlier session are not trusted (cleared
+        // before auto-attach records the out-of-process ones).
+        self.registry.update(raw_id, |t| t.frames.clear());
         // Out-of-process (cross-site) frames get sessions of their own.
         self.cdp
             .call("Target.setAutoAttach", s, auto_attach())
             .await?;
         let tree = self.cdp.call("Page.getFrameTree", s, json!({})).await?;
-        // Frames known from an earlier session are not trusted.
-        self.registry.update(raw_id, |t| t.frames.clear());
         self.registry.frame_tree_seen(raw_id, &tree["frameTree"]);
         let frame = &tree["frameTree"]["frame"];
         self.registry.update(raw_id, |t| {

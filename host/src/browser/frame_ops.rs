@@ -165,7 +165,7 @@ impl TargetCall {
                 .send_on(
                     &session,
                     "Runtime.evaluate",
-                    json!({"expression": super::js::ACTIVE_ELEMENT, "objectGroup": super::call::GROUP}),
+                    json!({"expression": super::js::ACTIVE_ELEMENT, "objectGroup": self.group}),
                 )
                 .await?;
             let Some(object) = reply["result"]["objectId"].as_str() else {

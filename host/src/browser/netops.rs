@@ -86,7 +86,15 @@ impl TargetCall {
             })
             .unwrap_or_default();
         for child in children {
-            let _ = self.send_on(&child, "Fetch.enable", params.clone()).await;
+            // Not `send_on`: a frame session answers even while the page
+            // shows a dialog.
+            if let Err(e) = self
+                .cdp
+                .call("Fetch.enable", Some(&child), params.clone())
+                .await
+            {
+                tracing::info!("interception unavailable for a frame: {}", e.message);
+            }
         }
         Ok(())
     }

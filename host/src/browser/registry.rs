@@ -37,6 +37,8 @@ pub struct TargetState {
     pub intercepting: bool,
     /// Child frames (not the main frame) by raw frame ID.
     pub frames: HashMap<String, FrameState>,
+    /// Recently removed frames, which a late snapshot must not revive.
+    gone_frames: std::collections::HashSet<String>,
     /// Bumped on every change above; waiters watch it.
     changed: watch::Sender<u64>,
     /// Serialises commands on this target (its command lane).
@@ -64,6 +66,7 @@ impl TargetState {
             dialog: None,
             intercepting: false,
             frames: HashMap::new(),
+            gone_frames: Default::default(),
             changed: watch::channel(0).0,
             lane: Arc::new(tokio::sync::Mutex::new(())),
         }
@@ -85,6 +88,9 @@ impl TargetState {
         !self.closed && self.kind == "page" && !internal.iter().any(|p| self.url.starts_with(p))
     }
 }
+
+/// Removed frame IDs remembered per target at most.
+const MAX_GONE_FRAMES: usize = 1024;
 
 /// A child frame of a page target.
 #[derive(Debug, Clone, Default)]
@@ -418,13 +424,17 @@ impl Registry {
                 };
                 let child = self.lock().child_sessions.remove(&session);
                 if let Some(raw) = child {
-                    // The out-of-process frame went away with its session
-                    // (if it moved back into its parent's process, the
-                    // parent reports it again).
+                    // The frame's own removal is reported by its parent
+                    // (`Page.frameDetached`, which comes first); here it
+                    // may just be moving back into its parent's process.
+                    // What its session rendered below it is gone.
                     let mut gone = Vec::new();
                     self.update(&raw, |t| {
                         if let Some(frame) = t.frame_of_session(&session) {
-                            gone = t.remove_frame(&frame);
+                            gone = t.remove_descendants(&frame);
+                            if let Some(f) = t.frames.get_mut(&frame) {
+                                f.session = None;
+                            }
                         }
                     });
                     self.frames_gone(&raw, gone);
@@ -506,6 +516,14 @@ impl Registry {
 
     /// Forget the sessions of removed frames and report each one.
     fn frames_gone(&self, raw: &str, gone: Vec<(String, FrameState)>) {
+        if !gone.is_empty() {
+            self.update(raw, |t| {
+                if t.gone_frames.len() > MAX_GONE_FRAMES {
+                    t.gone_frames.clear();
+                }
+                t.gone_frames.extend(gone.iter().map(|(id, _)| id.clone()));
+            });
+        }
         for (frame, state) in gone {
             if let Some(session) = state.session {
                 self.lock().child_sessions.remove(&session);
@@ -523,11 +541,30 @@ impl Registry {
         self.lock().child_sessions.get(session).map(String::as_str) == Some(raw)
     }
 
-    /// Record every child frame of a `Page.getFrameTree` result.
+    /// Record the child frames of a `Page.getFrameTree` result that are
+    /// not known yet. A snapshot can be older than events already applied,
+    /// so it never changes a known frame or revives a removed one.
     pub fn frame_tree_seen(&self, raw: &str, tree: &Value) {
         let mut stack = vec![tree];
         while let Some(node) = stack.pop() {
-            self.frame_seen(raw, &node["frame"]);
+            let frame = &node["frame"];
+            let Some(id) = s(frame, "id") else { continue };
+            let known = self.with(raw, |t| {
+                (t.frames.contains_key(&id), t.gone_frames.contains(&id))
+            });
+            match known {
+                Some((false, false)) => self.frame_seen(raw, frame),
+                // Known only from its session's attach: fill in the rest.
+                Some((true, _)) => self.update(raw, |t| {
+                    if let Some(f) = t.frames.get_mut(&id).filter(|f| f.parent.is_none()) {
+                        f.parent = s(frame, "parentId");
+                        f.url = s(frame, "url").unwrap_or_default();
+                        f.name = s(frame, "name").unwrap_or_default();
+                        f.loader = s(frame, "loaderId");
+                    }
+                }),
+                _ => {}
+            }
             stack.extend(node["childFrames"].as_array().into_iter().flatten());
         }
     }
@@ -573,7 +610,22 @@ impl Registry {
             ) {
                 (Some(raw), _) => (raw.clone(), false),
                 (None, Some(raw)) => (raw.clone(), true),
-                (None, None) => return,
+                (None, None) => {
+                    drop(inner);
+                    // A paused request of a session we no longer track
+                    // (a frame just removed) must not hang: no owner, so
+                    // it is let through unchanged.
+                    if ev.method.starts_with("Fetch.") {
+                        if let Some(event) = net_event(&ev.method, &ev.params) {
+                            self.signal(Signal::Net {
+                                raw: String::new(),
+                                session: session.to_string(),
+                                event,
+                            });
+                        }
+                    }
+                    return;
+                }
             }
         };
         if matches!(

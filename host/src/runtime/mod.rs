@@ -224,8 +224,10 @@ impl Runtime {
     /// ordered calls and the target's lane (dialog answers, which a page
     /// paused by its dialog would otherwise wait for forever).
     pub fn overtakes(&self, name: &str) -> bool {
-        self.tool(name)
-            .is_some_and(|t| t.info.capabilities.iter().any(|c| c == "dialogs"))
+        self.tool(name).is_some_and(|t| {
+            let caps = &t.info.capabilities;
+            !caps.is_empty() && caps.iter().all(|c| c == "dialogs")
+        })
     }
 
     /// Whether the policy lets `tool` run.

@@ -4,7 +4,7 @@ use crate::browser_pilot::tools::input::{self as host_input, MouseButton};
 use crate::browser_pilot::tools::page_read;
 use crate::evidence::{self, Snapshot};
 use bp_sdk::spec::{target_id_schema, with_common};
-use bp_sdk::{invalid, Args, NotVerified, ToolError, ToolSpec};
+use bp_sdk::{invalid, Args, NotVerified, StaleReason, ToolError, ToolSpec};
 use serde_json::{json, Map, Value};
 
 pub fn spec() -> ToolSpec {
@@ -78,7 +78,16 @@ pub fn click(mut args: Args) -> Result<Value, ToolError> {
         host_input::click(at, button, count)?;
         "trusted_input"
     };
-    let after = Snapshot::take(Some(node))?;
+    let after = match Snapshot::take(Some(node)) {
+        // The click closed its own tab (for example `window.close()`).
+        Err(ToolError::StaleRef(StaleReason::TargetClosed)) => {
+            return Ok(json!({
+                "evidence": evidence::evidence("click", "verified", &["target_closed"], route, &trust),
+                "hints": [],
+            }))
+        }
+        other => other?,
+    };
     let signals = evidence::signals(&before, &after);
     let mut status = evidence::status_from(&signals);
     // A checkbox or radio that was clicked but did not change state is an
