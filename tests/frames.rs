@@ -330,3 +330,42 @@ fn a_user_tab_with_frames_already_loaded_is_observed_and_clicked() {
     click(&mut b, &s, &obs, "Frame button (cross)");
     wait_text(&mut b, &s, "Frame clicked: cross");
 }
+
+#[test]
+fn a_dialog_in_a_cross_site_frame_is_held_and_answered() {
+    let env = Env::new();
+    env.launch();
+    let other = FixtureServer::start();
+    let mut b = Bridge::start(&env);
+    let s = b.session("frame-dialog", 60_000);
+    b.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": format!("{}?x={}", env.url("frames.html"), other.port)}),
+    );
+    let obs = observe_with(&mut b, &s, &["Frame alert (cross)"]);
+    let r = find_ref(&obs, "button", "Frame alert (cross)")
+        .parse::<u32>()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let clicked = b.tool_ok(
+        &s,
+        "browser.click",
+        json!({"observationId": obs["observationId"], "ref": r}),
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(
+        clicked["evidence"]["signals"],
+        json!(["dialog_opened"]),
+        "{clicked}"
+    );
+    let listed = b.tool_ok(&s, "browser.dialogs.list", json!({}));
+    assert_eq!(listed["dialogs"][0]["type"], "alert", "{listed}");
+    let id = listed["dialogs"][0]["dialogId"].clone();
+    b.tool_ok(
+        &s,
+        "browser.dialogs.respond",
+        json!({"dialogId": id, "accept": true}),
+    );
+    observe_with(&mut b, &s, &["Frame alert answered (cross)"]);
+}

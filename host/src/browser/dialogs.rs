@@ -35,12 +35,15 @@ impl TargetCall {
         text: Option<String>,
     ) -> BpResult<()> {
         self.check_lease()?;
+        // Answered on the session it opened on.
         let found = self.controlled.iter().find_map(|(raw, _)| {
             self.registry
                 .with(raw, |t| {
-                    (t.dialog.as_ref().is_some_and(|d| d.id == id)).then(|| t.session.clone())
+                    t.dialog
+                        .as_ref()
+                        .filter(|d| d.id == id)
+                        .map(|d| d.session.clone())
                 })
-                .flatten()
                 .flatten()
         });
         let session =

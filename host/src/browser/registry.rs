@@ -247,6 +247,8 @@ pub struct PendingDialog {
     pub opened: std::time::Instant,
     /// The unhandled-dialog watchdog already fired for it.
     pub watchdog_sent: bool,
+    /// The session it opened on (an out-of-process frame's, or the page's).
+    pub session: String,
 }
 
 /// Every target of one browser connection.
@@ -636,9 +638,11 @@ impl Registry {
             self.on_frame_event(&raw, ev);
             return;
         }
-        // An out-of-process frame's session reports its frames (above) and
-        // its requests; page-level state comes from the page's own session.
-        if child && !ev.method.starts_with("Network.") && !ev.method.starts_with("Fetch.") {
+        // An out-of-process frame's session reports its frames (above), its
+        // requests and its dialogs (which pause the page's work as well);
+        // page-level state comes from the page's own session.
+        let frame_level = ["Network.", "Fetch.", "Page.javascriptDialog"];
+        if child && !frame_level.iter().any(|p| ev.method.starts_with(p)) {
             return;
         }
         let p = &ev.params;
@@ -741,6 +745,7 @@ impl Registry {
                         .unwrap_or(0),
                     opened: std::time::Instant::now(),
                     watchdog_sent: false,
+                    session: session.to_string(),
                 };
                 let info = (dialog.id.clone(), dialog.kind.clone());
                 self.update(&raw, |t| {
