@@ -221,19 +221,7 @@ const KEYS: &str = "abcdefghijklmnopqrst";
 
 /// `browser.keyboard` into a focused field: the cost of per-key pinning.
 fn bridge_keyboard(home: &Path, url: &str, iterations: usize) -> BpResult<Vec<f64>> {
-    let mut b = BridgeClient::start(home)?;
-    b.call(
-        "initialize",
-        json!({"client": {"name": "bench-keys"}, "protocol": {"min": "1.0", "max": "1.1"}}),
-    )?;
-    let ws = b.call("workspaces/create", json!({}))?["workspaceId"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    let lease = b.call("leases/create", json!({"workspaceId": ws}))?["leaseId"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let (mut b, ws, lease) = BridgeClient::session(home, "bench-keys")?;
     b.tool(&ws, &lease, "browser.tabs.open", json!({"url": url}))?;
     let mut out = Vec::new();
     for _ in 0..iterations {
@@ -262,6 +250,24 @@ struct BridgeClient {
 }
 
 impl BridgeClient {
+    /// A started bridge, initialised, with a workspace and a lease.
+    fn session(home: &Path, name: &str) -> BpResult<(Self, String, String)> {
+        let mut b = Self::start(home)?;
+        b.call(
+            "initialize",
+            json!({"client": {"name": name}, "protocol": {"min": "1.0", "max": "1.1"}}),
+        )?;
+        let ws = b.call("workspaces/create", json!({}))?["workspaceId"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let lease = b.call("leases/create", json!({"workspaceId": ws}))?["leaseId"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        Ok((b, ws, lease))
+    }
+
     fn start(home: &Path) -> BpResult<Self> {
         let mut child = Command::new(exe())
             .args(["bridge", "--stdio"])
@@ -332,19 +338,7 @@ impl Drop for BridgeClient {
 
 /// The workflow through one persistent bridge connection.
 fn bridge_workflow(home: &Path, url: &str, iterations: usize) -> BpResult<Vec<Vec<f64>>> {
-    let mut b = BridgeClient::start(home)?;
-    b.call(
-        "initialize",
-        json!({"client": {"name": "bench"}, "protocol": {"min": "1.0", "max": "1.1"}}),
-    )?;
-    let ws = b.call("workspaces/create", json!({}))?["workspaceId"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    let lease = b.call("leases/create", json!({"workspaceId": ws}))?["leaseId"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let (mut b, ws, lease) = BridgeClient::session(home, "bench")?;
     b.tool(&ws, &lease, "browser.tabs.open", json!({}))?;
     let mut out: Vec<Vec<f64>> = vec![Vec::new(); STEPS.len()];
     for _ in 0..iterations {
