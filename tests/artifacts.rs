@@ -5,7 +5,7 @@
 mod support;
 use serde_json::json;
 use std::os::unix::fs::MetadataExt;
-use support::bridge::{two_clients, Bridge};
+use support::bridge::{two_clients, Bridge, Session};
 use support::{find_ref, root, Env};
 
 /// (width, height, distinct colours among sampled pixels)
@@ -125,18 +125,21 @@ fn uploads_only_take_imported_files() {
     assert_eq!(code, "invalid_argument");
 }
 
-#[test]
-fn artifacts_belong_to_their_workspace_and_expire() {
+/// A broker with the small-artifacts policy and two clients; client A has
+/// `page` open in a managed tab.
+fn small_artifacts_clients(page: &str) -> (Env, Bridge, Session, Bridge, Session) {
     let mut env = Env::new();
     let policy = root().join("fixtures/policies/small-artifacts.toml");
     env.serve(&["--policy", policy.to_str().unwrap()]);
     env.launch();
-    let (mut a, sa, mut b, sb) = two_clients(&env, 60_000);
-    a.tool_ok(
-        &sa,
-        "browser.tabs.open",
-        json!({"url": env.url("form.html")}),
-    );
+    let (mut a, sa, b, sb) = two_clients(&env, 60_000);
+    a.tool_ok(&sa, "browser.tabs.open", json!({"url": env.url(page)}));
+    (env, a, sa, b, sb)
+}
+
+#[test]
+fn artifacts_belong_to_their_workspace_and_expire() {
+    let (env, mut a, sa, mut b, sb) = small_artifacts_clients("form.html");
     let shot = a.tool_ok(&sa, "browser.screenshot", json!({}));
     let id = shot["artifact"]["artifactId"].as_str().unwrap().to_string();
     let path = std::path::PathBuf::from(shot["artifact"]["path"].as_str().unwrap());
@@ -235,42 +238,9 @@ fn reference_adapter_turns_a_screenshot_into_an_image_block() {
     );
 }
 
-/// Poll `events/poll` until an event of `kind` appears; returns it.
-fn wait_event(b: &mut Bridge, ws: &str, cursor: &str, kind: &str) -> serde_json::Value {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    loop {
-        let page = b.call(
-            "events/poll",
-            json!({"workspaceId": ws, "cursor": cursor, "limit": 500}),
-        );
-        if let Some(e) = page["events"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|e| e["type"] == kind)
-        {
-            return e.clone();
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "no {kind} event: {page}"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-}
-
 #[test]
 fn downloads_become_workspace_artifacts_before_their_event() {
-    let mut env = Env::new();
-    let policy = root().join("fixtures/policies/small-artifacts.toml");
-    env.serve(&["--policy", policy.to_str().unwrap()]);
-    env.launch();
-    let (mut a, sa, mut b, sb) = two_clients(&env, 60_000);
-    a.tool_ok(
-        &sa,
-        "browser.tabs.open",
-        json!({"url": env.url("upload.html")}),
-    );
+    let (env, mut a, sa, mut b, sb) = small_artifacts_clients("upload.html");
     let obs = a.tool_ok(&sa, "browser.observe", json!({}));
     let link = find_ref(&obs, "link", "Download report")
         .parse::<u32>()
@@ -280,7 +250,7 @@ fn downloads_become_workspace_artifacts_before_their_event() {
         "browser.click",
         json!({"observationId": obs["observationId"], "ref": link}),
     );
-    let event = wait_event(&mut a, &sa.workspace, &sa.cursor, "download");
+    let event = a.wait_event(&sa.workspace, &sa.cursor, "download");
     assert_eq!(event["payload"]["state"], "completed", "{event}");
     assert!(
         event["payload"].get("path").is_none(),
@@ -321,7 +291,7 @@ fn downloads_become_workspace_artifacts_before_their_event() {
         "browser.click",
         json!({"observationId": obs["observationId"], "ref": big}),
     );
-    let event = wait_event(&mut a, &sa.workspace, &cursor, "download");
+    let event = a.wait_event(&sa.workspace, &cursor, "download");
     assert_eq!(event["payload"]["state"], "oversized", "{event}");
     assert!(
         event["payload"].get("artifactId").is_none() && event["payload"].get("path").is_none(),

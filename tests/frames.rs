@@ -117,10 +117,16 @@ fn cross_origin_frame_and_shadow_root_buttons_click_through_refs() {
         &b.tool_ok(&s, "browser.observe", json!({})),
         "Main button"
     ));
-    assert_eq!(
-        b.tool_code(&s, "browser.frames.select", json!({"frameId": "f99-nope"})),
-        "invalid_argument"
-    );
+    for bad in [
+        json!({"frameId": "f99-nope"}),
+        json!({"frameId": 5}),
+        json!({"frame": "x"}),
+    ] {
+        assert_eq!(
+            b.tool_code(&s, "browser.frames.select", bad),
+            "invalid_argument"
+        );
+    }
 }
 
 #[test]
@@ -149,23 +155,12 @@ fn detaching_the_selected_frame_clears_it_and_warns() {
     // The frame removes itself a moment after this click.
     click(&mut b, &s, &obs, "Remove this frame");
 
-    let mut kinds = Vec::new();
-    for _ in 0..50 {
-        let events = b.call(
-            "events/poll",
-            json!({"workspaceId": s.workspace, "cursor": s.cursor, "limit": 500}),
-        );
-        kinds = events["events"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| (e["type"].clone(), e["payload"].clone()))
-            .collect::<Vec<_>>();
-        if kinds.iter().any(|(t, _)| t == "watchdog.frame_detached") {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    b.wait_event(&s.workspace, &s.cursor, "watchdog.frame_detached");
+    let kinds: Vec<(Value, Value)> = b
+        .events(&s)
+        .iter()
+        .map(|e| (e["type"].clone(), e["payload"].clone()))
+        .collect();
     let watchdog: Vec<&Value> = kinds
         .iter()
         .filter(|(t, _)| t == "watchdog.frame_detached")

@@ -39,13 +39,7 @@ fn click_button(b: &mut Bridge, s: &Session, target: &str, name: &str) {
 }
 
 fn event_payloads(b: &mut Bridge, s: &Session, kind: &str) -> Vec<Value> {
-    let events = b.call(
-        "events/poll",
-        json!({"workspaceId": s.workspace, "cursor": s.cursor, "limit": 500}),
-    );
-    events["events"]
-        .as_array()
-        .unwrap()
+    b.events(s)
         .iter()
         .filter(|e| e["type"] == kind)
         .map(|e| e["payload"].clone())
@@ -184,6 +178,14 @@ fn close_all_closes_the_managed_set_and_never_a_user_tab() {
     assert_eq!(code, "stale_ref");
     let (code, _) = env.err(&["close", "t999-nope"]);
     assert_eq!(code, "target_not_owned");
+    for bad in [
+        r#"{"targetId": "x", "all": true}"#,
+        "{}",
+        r#"{"all": "yes"}"#,
+    ] {
+        let (code, run) = env.err(&["tool", "call", "browser.tabs.close", "--input", bad]);
+        assert_eq!(code, "invalid_argument", "{bad}: {}", run.stderr());
+    }
     // A user tab closes only when named.
     assert_eq!(
         env.json(&["close", &user])["closed"],

@@ -239,6 +239,44 @@ impl Bridge {
     }
 }
 
+impl Bridge {
+    /// Events of `workspace` after `cursor` (up to 500).
+    pub fn events_since(&mut self, workspace: &str, cursor: &str) -> Vec<Value> {
+        let page = self.call(
+            "events/poll",
+            json!({"workspaceId": workspace, "cursor": cursor, "limit": 500}),
+        );
+        page["events"].as_array().cloned().unwrap_or_default()
+    }
+
+    /// Events of the session's workspace since it was created.
+    pub fn events(&mut self, s: &Session) -> Vec<Value> {
+        self.events_since(&s.workspace, &s.cursor)
+    }
+
+    /// The `type` of each of those events, in order.
+    pub fn event_kinds(&mut self, s: &Session) -> Vec<String> {
+        self.events(s)
+            .iter()
+            .filter_map(|e| e["type"].as_str().map(str::to_string))
+            .collect()
+    }
+
+    /// Poll until an event of `kind` appears after `cursor` (20 s at
+    /// most); returns it.
+    pub fn wait_event(&mut self, workspace: &str, cursor: &str, kind: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let events = self.events_since(workspace, cursor);
+            if let Some(e) = events.iter().find(|e| e["type"] == kind) {
+                return e.clone();
+            }
+            assert!(Instant::now() < deadline, "no {kind} event in {events:?}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
 /// Two unrelated clients ("agent-a" with `ttl_a`, "agent-b" with 60 s),
 /// each with its own workspace and lease.
 pub fn two_clients(env: &Env, ttl_a: u64) -> (Bridge, Session, Bridge, Session) {

@@ -6,7 +6,7 @@ use super::Broker;
 use crate::browser::call::{CallSetup, Caller, LeaseGuard, TargetCall};
 use crate::error::{BpError, BpResult, Code};
 use crate::runtime::bindings::types::CallContext;
-use crate::runtime::tabs::Scope;
+use crate::runtime::Scope;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

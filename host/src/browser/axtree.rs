@@ -40,7 +40,7 @@ fn as_str(v: &Value) -> String {
 impl TargetCall {
     /// The accessibility nodes of `frame` and which child frame each
     /// `<iframe>` element shows.
-    async fn frame_tree(&self, frame: Option<String>) -> BpResult<FrameTree> {
+    async fn frame_tree(&mut self, frame: Option<String>) -> BpResult<FrameTree> {
         let (session, own_session, children, loader) = self
             .registry
             .with(&self.raw_id, |t| {
@@ -79,10 +79,7 @@ impl TargetCall {
             .collect();
         let mut owners = HashMap::new();
         for child in children {
-            let owner = self
-                .send_on(&session, "DOM.getFrameOwner", json!({"frameId": child}))
-                .await;
-            if let Some(b) = owner.ok().and_then(|o| o["backendNodeId"].as_i64()) {
+            if let Some(b) = self.frame_owner(&session, &child).await {
                 owners.insert(b, child);
             }
         }

@@ -66,6 +66,9 @@ pub struct TargetCall {
     /// This call's own object group: released when the call ends, never
     /// touching another call's objects.
     pub(super) group: String,
+    /// `<iframe>` backend node of each (parent session, child frame),
+    /// learned in this call.
+    pub(super) frame_owners: std::collections::HashMap<(String, String), i64>,
     /// Sessions holding other remote objects of this call's group.
     pub(super) group_sessions: std::collections::BTreeSet<String>,
     /// Document (and selected frame) the last accessibility read came from.
@@ -123,6 +126,7 @@ impl TargetCall {
             handles: Vec::new(),
             group: format!("{GROUP_PREFIX}{}", crate::ids::random_hex(6)),
             group_sessions: std::collections::BTreeSet::new(),
+            frame_owners: std::collections::HashMap::new(),
             tree_doc: None,
             dispatched: s.dispatched,
         })

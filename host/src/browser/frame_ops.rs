@@ -12,9 +12,30 @@ use serde_json::json;
 const MAX_NESTING: usize = 16;
 
 impl TargetCall {
+    /// The `<iframe>` element (backend node in `parent_session`, the
+    /// session rendering the frame's parent) that shows `frame`. Asked
+    /// once per call and frame.
+    pub(super) async fn frame_owner(&mut self, parent_session: &str, frame: &str) -> Option<i64> {
+        let key = (parent_session.to_string(), frame.to_string());
+        if let Some(owner) = self.frame_owners.get(&key) {
+            return Some(*owner);
+        }
+        let reply = self
+            .send_on(
+                parent_session,
+                "DOM.getFrameOwner",
+                json!({"frameId": frame}),
+            )
+            .await
+            .ok()?;
+        let owner = reply["backendNodeId"].as_i64()?;
+        self.frame_owners.insert(key, owner);
+        Some(owner)
+    }
+
     /// Where `frame`'s viewport origin lies in the top-level viewport
     /// (`None`: the main frame, at the origin).
-    pub(super) async fn frame_offset(&self, frame: Option<&str>) -> BpResult<Point> {
+    pub(super) async fn frame_offset(&mut self, frame: Option<&str>) -> BpResult<Point> {
         let mut total = Point { x: 0.0, y: 0.0 };
         let mut cur = frame.map(str::to_string);
         for _ in 0..MAX_NESTING {
@@ -28,14 +49,14 @@ impl TargetCall {
                 .flatten()
                 .ok_or_else(|| BpError::stale("frame_detached"))?;
             let owner = self
-                .send_on(&parent_session, "DOM.getFrameOwner", json!({"frameId": f}))
+                .frame_owner(&parent_session, &f)
                 .await
-                .map_err(|_| BpError::stale("frame_detached"))?;
+                .ok_or_else(|| BpError::stale("frame_detached"))?;
             let model = self
                 .send_on(
                     &parent_session,
                     "DOM.getBoxModel",
-                    json!({"backendNodeId": owner["backendNodeId"]}),
+                    json!({"backendNodeId": owner}),
                 )
                 .await
                 .map_err(|_| BpError::stale("frame_detached"))?;
@@ -59,7 +80,7 @@ impl TargetCall {
     }
 
     /// Where the root viewport of `session` lies in the top-level viewport.
-    pub(super) async fn session_offset(&self, session: &str) -> BpResult<Point> {
+    pub(super) async fn session_offset(&mut self, session: &str) -> BpResult<Point> {
         match self.session_root(session) {
             None => Ok(Point { x: 0.0, y: 0.0 }),
             Some(root) => self.frame_offset(Some(&root)).await,
@@ -198,7 +219,7 @@ impl TargetCall {
 
     /// The session of the out-of-process frame shown by the `<iframe>`
     /// `owner` (a backend node in `session`), if any.
-    async fn oop_frame_owned_by(&self, session: &str, owner: i64) -> Option<String> {
+    async fn oop_frame_owned_by(&mut self, session: &str, owner: i64) -> Option<String> {
         let candidates: Vec<(String, String)> = self
             .registry
             .with(&self.raw_id, |t| {
@@ -209,10 +230,7 @@ impl TargetCall {
             })
             .unwrap_or_default();
         for (frame, child) in candidates {
-            let o = self
-                .send_on(session, "DOM.getFrameOwner", json!({"frameId": frame}))
-                .await;
-            if o.ok().and_then(|o| o["backendNodeId"].as_i64()) == Some(owner) {
+            if self.frame_owner(session, &frame).await == Some(owner) {
                 return Some(child);
             }
         }

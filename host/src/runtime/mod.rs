@@ -27,6 +27,12 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 /// Epoch tick used for call deadlines.
 const TICK: Duration = Duration::from_millis(10);
 
+/// What one call may touch: a target, or the workspace's tabs.
+pub enum Scope {
+    Target(Box<TargetCall>),
+    Tabs(std::sync::Arc<dyn tabs::TabsHost>),
+}
+
 /// Per-call store data: an empty WASI context and the call's browser scope.
 pub struct HostState {
     wasi: WasiCtx,
@@ -171,10 +177,10 @@ impl Runtime {
         Ok(runtime)
     }
 
-    fn new_store(&self, scope: Option<tabs::Scope>) -> Store<HostState> {
+    fn new_store(&self, scope: Option<Scope>) -> Store<HostState> {
         let (call, tabs) = match scope {
-            Some(tabs::Scope::Target(c)) => (Some(*c), None),
-            Some(tabs::Scope::Tabs(t)) => (None, Some(t)),
+            Some(Scope::Target(c)) => (Some(*c), None),
+            Some(Scope::Tabs(t)) => (None, Some(t)),
             None => (None, None),
         };
         let limits = StoreLimitsBuilder::new()
@@ -282,7 +288,7 @@ impl Runtime {
     pub async fn call(
         &self,
         tool: &str,
-        scope: tabs::Scope,
+        scope: Scope,
         ctx: CallContext,
         input: &str,
     ) -> BpResult<String> {

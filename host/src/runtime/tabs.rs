@@ -26,9 +26,3 @@ pub trait TabsHost: Send + Sync {
     /// Close the workspace's ManagedTabSet.
     fn close_managed(&self) -> TabsFuture<'_, Vec<String>>;
 }
-
-/// What one call may touch: a target, or the workspace's tabs.
-pub enum Scope {
-    Target(Box<crate::browser::call::TargetCall>),
-    Tabs(std::sync::Arc<dyn TabsHost>),
-}
