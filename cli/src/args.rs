@@ -16,7 +16,8 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// Connect the broker to a browser (launch its own, or a loopback endpoint).
+    /// Connect the broker to a browser: with no flags, the one running
+    /// browser that has remote debugging on (see `bp browsers`).
     Connect {
         /// Launch a broker-owned Chromium with a temporary profile.
         #[arg(long)]
@@ -30,9 +31,25 @@ pub enum Command {
         /// A DevTools endpoint on loopback (http://127.0.0.1:9222 or ws://...).
         #[arg(long, conflicts_with_all = ["launch", "headless", "executable"])]
         endpoint: Option<String>,
+        /// A browser ID from `bp browsers`; remembered as the preference.
+        #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "endpoint"])]
+        browser: Option<String>,
     },
-    /// Disconnect the browser and release this CLI's workspace.
-    Disconnect,
+    /// Release this CLI's workspace and close its tabs; the browser
+    /// connection ends too unless other clients still hold live leases.
+    Disconnect {
+        /// End the connection even while other clients use it.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Chromium-family browsers of this user, running or installed, with
+    /// their remote-debugging state (never connects to any of them).
+    Browsers,
+    /// Read-only readiness report: browsers, broker, components, cache.
+    Doctor,
+    /// Internal: the janitor child process of a broker.
+    #[command(hide = true)]
+    Janitor,
     /// Load a URL in the current tab (opening a managed tab if needed).
     Open { url: String },
     /// Observe the current tab: numbered interactive elements.
@@ -296,6 +313,11 @@ pub enum BrokerCommand {
     },
     /// Show the running broker.
     Status,
-    /// Stop the running broker (and a browser it launched).
-    Stop,
+    /// Stop the running broker (and a browser it launched); refused while
+    /// other clients hold live leases, unless --force.
+    Stop {
+        /// Stop even while other clients hold live leases.
+        #[arg(long)]
+        force: bool,
+    },
 }

@@ -23,7 +23,7 @@ struct Cleanup {
 impl Drop for Cleanup {
     fn drop(&mut self) {
         let _ = Command::new(exe())
-            .args(["broker", "stop"])
+            .args(["broker", "stop", "--force"])
             .env("BROWSER_PILOT_HOME", &self.home)
             .output();
         for c in &mut self.children {
@@ -38,12 +38,12 @@ fn exe() -> PathBuf {
     std::env::current_exe().unwrap_or_else(|_| PathBuf::from("browser-pilot"))
 }
 
-fn median(v: &mut [f64]) -> f64 {
+pub(crate) fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-fn ms(d: Duration) -> f64 {
+pub(crate) fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
@@ -81,7 +81,7 @@ fn serve_fixtures(dir: &Path) -> BpResult<(Child, u16)> {
 }
 
 /// Run `bp ARGS --json` in the bench home; returns (elapsed, parsed JSON).
-fn bp(home: &Path, args: &[&str]) -> BpResult<(Duration, Value)> {
+pub(crate) fn bp(home: &Path, args: &[&str]) -> BpResult<(Duration, Value)> {
     let start = Instant::now();
     let out = Command::new(exe())
         .args(args)
@@ -177,7 +177,7 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
     }
     let mut bridge = bridge_workflow(&home, &url, iterations.max(1))?;
     let mut keyboard = bridge_keyboard(&home, &url, iterations.max(1))?;
-    bp(&home, &["broker", "stop"]).ok();
+    bp(&home, &["broker", "stop", "--force"]).ok();
 
     let direct = direct_cdp(&url, iterations.max(1), &home).await?;
     println!("Browser Pilot benchmark: form workflow x{iterations} (medians, ms)");
@@ -212,6 +212,7 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
         KEYS.len(),
         k / KEYS.len() as f64
     );
+    crate::bench_own::run(&home, &url, iterations.max(1)).await?;
     drop(cleanup);
     Ok(())
 }

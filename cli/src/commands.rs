@@ -58,6 +58,9 @@ pub async fn run(cli: Cli) -> BpResult<()> {
             fixtures,
         } => crate::bench::run(iterations, fixtures).await,
         Command::Bridge { .. } => crate::bridge::run().await,
+        Command::Janitor => browser_pilot_host::janitor::run().await,
+        Command::Browsers => crate::doctor::browsers(json),
+        Command::Doctor => crate::doctor::doctor(json).await,
         Command::Tool {
             command: ToolCommand::List,
         } => {
@@ -87,38 +90,35 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             headless,
             executable,
             endpoint,
+            browser,
         } => {
-            let args = match endpoint {
-                Some(endpoint) => json!({"endpoint": endpoint}),
-                None if launch => {
+            let args = match (endpoint, browser) {
+                (Some(endpoint), _) => json!({"endpoint": endpoint}),
+                (None, Some(id)) => json!({"browser": id}),
+                (None, None) if launch => {
                     let mut opts = json!({"headless": headless});
                     if let Some(exe) = executable {
                         opts["executable"] = json!(exe);
                     }
                     json!({"launch": opts})
                 }
-                None => {
+                (None, None) if headless || executable.is_some() => {
                     return Err(BpError::invalid(
-                        "give --launch [--headless] or --endpoint URL",
+                        "--headless and --executable need --launch",
                     ))
                 }
+                (None, None) => json!({}),
             };
             let v = s.tool("browser.connect", args).await?;
-            emit(json, &v, |v| {
-                let c = &v["connection"];
-                let pid = c["browserPid"]
-                    .as_u64()
-                    .map(|p| format!(", browser pid {p}"))
-                    .unwrap_or_default();
-                format!("connected (generation {}{pid})", c["generation"])
-            });
+            emit(json, &v, output::connected);
         }
-        Command::Disconnect => {
-            let v = s.tool("browser.disconnect", json!({})).await?;
+        Command::Disconnect { force } => {
+            let args = json!({"force": force, "keepIfInUse": !force});
+            let v = s.tool("browser.disconnect", args).await?;
             let ws = s.workspace_id.clone();
             s.request("workspaces/release", json!({"workspaceId": ws}))
                 .await?;
-            emit(json, &v, |_| "disconnected".to_string());
+            emit(json, &v, output::disconnected);
         }
         Command::Open { url } => {
             let current = s
@@ -412,7 +412,10 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
         Command::Broker { .. }
         | Command::Bench { .. }
         | Command::Bridge { .. }
-        | Command::Tool { .. } => return Err(BpError::internal("unreachable command routing")),
+        | Command::Tool { .. }
+        | Command::Browsers
+        | Command::Doctor
+        | Command::Janitor => return Err(BpError::internal("unreachable command routing")),
     }
     Ok(())
 }
@@ -441,10 +444,31 @@ async fn broker(command: BrokerCommand, json: bool) -> BpResult<()> {
             });
             Ok(())
         }
-        BrokerCommand::Stop => {
+        BrokerCommand::Stop { force } => {
+            let paths = Paths::from_env()?;
+            let locator = browser_pilot_host::broker::locator::Locator::read(&paths);
             let mut client = existing_broker().await?;
             let status = client.request("broker/status", json!({})).await?;
-            client.request("broker/stop", json!({})).await?;
+            // Compare-and-stop: only the broker the locator names, and only
+            // one of this installation (unless forced).
+            let own = std::env::current_exe()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+            let named = locator.as_ref().map(|l| (l.pid, l.executable.clone()));
+            if let Some((_, exe)) = &named {
+                if *exe != own && !force {
+                    return Err(BpError::new(
+                        Code::ProtocolIncompatible,
+                        format!("the running broker belongs to another installation ({exe}); stop it with that executable, or pass --force"),
+                    ));
+                }
+            }
+            let mut params = json!({"force": force});
+            if let Some((pid, exe)) = named {
+                params["pid"] = json!(pid);
+                params["executable"] = json!(exe);
+            }
+            client.request("broker/stop", params).await?;
             // Wait for the process to go away so callers can rely on it.
             if let Some(pid) = status["pid"].as_u64().and_then(|p| u32::try_from(p).ok()) {
                 for _ in 0..500 {

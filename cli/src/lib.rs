@@ -3,8 +3,10 @@
 
 mod args;
 mod bench;
+mod bench_own;
 mod bridge;
 mod commands;
+mod doctor;
 mod net_commands;
 mod output;
 mod session;

@@ -155,3 +155,71 @@ pub fn tool_list(v: &Value) -> String {
     }
     out
 }
+
+/// `bp connect`.
+pub fn connected(v: &Value) -> String {
+    let c = &v["connection"];
+    let pid = c["browserPid"]
+        .as_u64()
+        .map(|p| format!(", browser pid {p}"))
+        .unwrap_or_default();
+    let browser = c["browser"]
+        .as_str()
+        .map(|b| format!(" to {b}"))
+        .unwrap_or_default();
+    let already = if v["alreadyConnected"] == true {
+        "already connected"
+    } else {
+        "connected"
+    };
+    format!("{already}{browser} (generation {}{pid})", c["generation"])
+}
+
+/// `bp disconnect`.
+pub fn disconnected(v: &Value) -> String {
+    if v["kept"] == true {
+        format!(
+            "released this CLI's workspace ({} tab(s) closed); the browser connection stays up for {} other client(s)",
+            v["closedTabs"], v["liveWorkspaces"]
+        )
+    } else {
+        format!("disconnected ({} tab(s) closed)", v["closedTabs"])
+    }
+}
+
+/// `bp browsers`: one line per candidate, and how to fix the ones that
+/// cannot be attached.
+pub fn browsers(list: &[Value]) -> String {
+    if list.is_empty() {
+        return "no Chromium-family browser found (install chromium or google-chrome)\n".into();
+    }
+    let mut out = format!(
+        "{:<28} {:<8} {:<24} {:<12} {}\n",
+        "ID", "PID", "DEBUGGING", "AUTH", "PROFILE"
+    );
+    for c in list {
+        let debugging = match c["debugging"]["port"].as_u64() {
+            Some(port) => format!("{} :{port}", s(&c["debugging"], "state")),
+            None => s(&c["debugging"], "state").to_string(),
+        };
+        let pid = c["pid"]
+            .as_u64()
+            .map_or_else(|| "-".to_string(), |p| p.to_string());
+        let viable = if c["viable"] == true { "*" } else { " " };
+        out.push_str(&format!(
+            "{viable}{:<27} {:<8} {:<24} {:<12} {}\n",
+            s(c, "id"),
+            pid,
+            debugging,
+            s(c, "authorization"),
+            s(c, "userDataDir")
+        ));
+    }
+    for c in list {
+        if let Some(fix) = c["remediation"].as_str() {
+            out.push_str(&format!("  {}: {fix}\n", s(c, "id")));
+        }
+    }
+    out.push_str("(* can be attached with `bp connect`)\n");
+    out
+}

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod bridge;
+pub mod user_browser;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -13,6 +14,11 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// A number unique within this test process.
+pub fn unique() -> usize {
+    COUNTER.fetch_add(1, Ordering::SeqCst)
+}
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -228,7 +234,7 @@ pub fn find_ref(obs: &Value, role: &str, name: &str) -> String {
 impl Drop for Env {
     fn drop(&mut self) {
         let pid = self.broker_pid();
-        let _ = self.run(&["broker", "stop"]);
+        let _ = self.run(&["broker", "stop", "--force"]);
         if let Some(pid) = pid {
             // We started this broker; make sure it is gone.
             // SAFETY: signalling a process we started.

@@ -81,6 +81,7 @@ pub fn accept(
                 compat: principal == CLI_PRINCIPAL,
                 eval_granted,
                 command_id: id,
+                generation: broker.generation(),
             },
             name,
             args: params.get("arguments").cloned().unwrap_or(Value::Null),
@@ -108,6 +109,15 @@ pub async fn execute(broker: &Arc<Broker>, call: PendingCall) -> Value {
         .state()
         .commands
         .start(&call.scope.principal, &id, native);
+    // Lifecycle tools act on whatever connection there is; every other
+    // command belongs to the generation it was accepted under.
+    let preflight = preflight.and_then(|()| {
+        if super::native::generation_free(&call.name) {
+            Ok(())
+        } else {
+            dispatch::same_generation(&call.scope, broker.generation())
+        }
+    });
     let authorised = preflight.and_then(|()| {
         broker
             .state()
@@ -166,10 +176,29 @@ pub async fn execute(broker: &Arc<Broker>, call: PendingCall) -> Value {
         Err(e) if e.code == Code::CommandExpired => CmdState::Expired,
         Err(_) => CmdState::Failed,
     };
+    // Lost certainty is reported as such, whatever failed underneath.
+    let result = match outcome.result {
+        Err(e) if state == CmdState::UnknownOutcome && e.code != Code::UnknownOutcome => {
+            let cause = if broker.browser().await.is_err() {
+                "browser_disconnected"
+            } else {
+                e.code.as_str()
+            };
+            Err(BpError::new(
+                Code::UnknownOutcome,
+                format!(
+                    "the command reached the browser, then certainty was lost ({}); observe before deciding what remains",
+                    e.message
+                ),
+            )
+            .with_context(json!({"interruption": cause})))
+        }
+        other => other,
+    };
     let mut st = broker.state();
     let reply = st
         .commands
-        .finish(&call.scope.principal, &id, state, outcome.result);
+        .finish(&call.scope.principal, &id, state, result);
     let status = json!({"commandId": id, "state": reply["command"]["state"], "tool": call.name});
     st.publish(
         &call.scope.workspace_id,

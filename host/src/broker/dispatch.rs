@@ -23,6 +23,21 @@ pub struct CallScope {
     /// The connection was granted `developer.eval`.
     pub eval_granted: bool,
     pub command_id: String,
+    /// The browser connection generation when the command was accepted: a
+    /// command never reaches a later generation.
+    pub generation: u64,
+}
+
+/// Refuse a command accepted under an earlier connection generation.
+pub fn same_generation(scope: &CallScope, current: u64) -> BpResult<()> {
+    if scope.generation == current {
+        return Ok(());
+    }
+    Err(BpError::new(
+        Code::BrowserDisconnected,
+        "the browser was reconnected after this command was accepted; it was not run",
+    )
+    .with_context(json!({"acceptedGeneration": scope.generation, "generation": current})))
 }
 
 /// The outcome of one call: result or error, and whether the browser was
@@ -46,6 +61,28 @@ pub fn raw_target(st: &mut State, scope: &CallScope, public: &str) -> BpResult<S
             "no such target in this workspace; list tabs again",
         )
     })
+}
+
+/// A ref into an observation of an earlier connection generation:
+/// `stale_ref` (`browser_reconnected`), whatever target it named.
+fn retired_ref(broker: &Broker, scope: &CallScope, args: &Value) -> Option<BpError> {
+    let retired = match args.get("observationId").and_then(Value::as_str) {
+        Some(id) => broker.observations.is_retired(id),
+        // The CLI's bare refs mean the latest observation of the current
+        // tab; a reconnect took both away.
+        None => {
+            scope.compat
+                && args.get("ref").is_some()
+                && args.get("targetId").is_none()
+                && broker.observations.workspace_retired(&scope.workspace_id)
+                && broker
+                    .state()
+                    .workspaces
+                    .get(&scope.workspace_id)
+                    .is_some_and(|w| w.current_target.is_none())
+        }
+    };
+    retired.then(|| BpError::stale("browser_reconnected"))
 }
 
 /// Run a tool for an authorised caller. `dispatched` is set immediately
@@ -120,11 +157,15 @@ async fn run_component_inner(
         }
     }
     let conn = broker.browser().await.map_err(fail)?;
+    same_generation(scope, conn.generation).map_err(fail)?;
     let caps = &entry.info.capabilities;
     if !caps.is_empty() && caps.iter().all(|c| c == "tabs-manage") {
         return run_tabs_tool(broker, scope, name, &args, dispatched, conn.generation).await;
     }
 
+    if let Some(e) = retired_ref(broker, scope, &args) {
+        return Err(fail(e));
+    }
     // Pick and authorise the target.
     let (public, raw) = {
         let mut st = broker.state();

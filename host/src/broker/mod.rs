@@ -3,11 +3,13 @@
 //! owner-only local socket.
 mod calls;
 mod commands;
+pub mod connect;
 mod dispatch;
 mod events;
 pub mod locator;
 pub mod native;
 mod netflow;
+pub mod preference;
 pub mod rpc;
 mod server;
 mod signals;
@@ -59,6 +61,11 @@ pub struct Broker {
     pub creation: tokio::sync::Mutex<()>,
     /// Every published event, for the connections of its principal.
     pub events: tokio::sync::broadcast::Sender<state::Notification>,
+    /// The user's browser this broker attached to (kept across
+    /// disconnects, so a reconnect returns to the same profile).
+    selection: Mutex<Option<connect::Selection>>,
+    /// The last authorization outcome per discovered browser.
+    authorization: Mutex<std::collections::HashMap<String, &'static str>>,
 }
 
 impl Broker {
@@ -93,6 +100,8 @@ impl Broker {
             shutdown: Notify::new(),
             connections: AtomicU64::new(0),
             retired_commands: AtomicU64::new(0),
+            selection: Mutex::new(None),
+            authorization: Mutex::default(),
         }))
     }
 
@@ -107,6 +116,48 @@ impl Broker {
             Some(b) if !b.cdp.is_closed() => Ok(b.clone()),
             _ => Err(BpError::disconnected()),
         }
+    }
+
+    /// The user's browser chosen earlier in this broker's life.
+    pub fn selection(&self) -> Option<connect::Selection> {
+        self.selection
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    pub fn set_selection(&self, selection: Option<connect::Selection>) {
+        *self.selection.lock().unwrap_or_else(|p| p.into_inner()) = selection;
+    }
+
+    /// Remember how a browser answered a connection attempt.
+    pub fn note_authorization<T>(&self, candidate_id: &str, outcome: &BpResult<T>) {
+        let state = match outcome {
+            Ok(_) => "allowed",
+            Err(e) => match e
+                .context
+                .as_ref()
+                .and_then(|c| c.get("authorization"))
+                .and_then(serde_json::Value::as_str)
+            {
+                Some("refused") => "refused",
+                Some("waiting_for_user") => "waiting_for_user",
+                _ => return,
+            },
+        };
+        self.authorization
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(candidate_id.to_string(), state);
+    }
+
+    /// The last authorization outcome for a discovered browser.
+    pub fn authorization_of(&self, candidate_id: &str) -> Option<&'static str> {
+        self.authorization
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(candidate_id)
+            .copied()
     }
 
     /// A shared handle on the generation counter.
@@ -136,11 +187,29 @@ impl Broker {
             .any(|t| t["name"] == name && t["mutates"] == true)
     }
 
+    /// A new connection generation is about to be exposed: target
+    /// mappings, ManagedTabSets, target control, frames, selections and
+    /// observations of the earlier one are gone.
+    pub fn forget_connection_state(&self) {
+        {
+            let mut st = self.state();
+            for ws in st.workspaces.values_mut() {
+                ws.forget_targets();
+            }
+            st.controllers.clear();
+        }
+        self.frames.clear();
+        self.observations.retire_all();
+    }
+
     /// Drop the browser connection (and a broker-owned browser with it).
     pub async fn drop_browser(&self) -> bool {
         let old = self.browser.write().await.take();
         match old {
             Some(b) => {
+                if let Some(janitor) = &b.janitor {
+                    janitor.forget();
+                }
                 self.retired_commands
                     .fetch_add(b.cdp.commands_sent(), Ordering::Relaxed);
                 self.state().controllers.clear();

@@ -4,8 +4,7 @@
 use super::dispatch::CallScope;
 use super::Broker;
 use crate::browser::connection::BrowserConn;
-use crate::cdp::launch;
-use crate::error::{BpError, BpResult};
+use crate::error::{BpError, BpResult, Code};
 use serde_json::{json, Value};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -19,6 +18,15 @@ pub const NATIVE: &[&str] = &[
     "browser.tabs.acquire",
     "browser.tabs.release",
 ];
+
+/// Native tools that act on the connection itself, whatever its
+/// generation.
+pub fn generation_free(name: &str) -> bool {
+    matches!(
+        name,
+        "browser.status" | "browser.connect" | "browser.disconnect"
+    )
+}
 
 /// Whether `name` is a broker-native tool.
 pub fn is_native(name: &str) -> bool {
@@ -49,14 +57,22 @@ pub fn manifest() -> Vec<Value> {
         entry("browser.status", "Browser connection state.", false, none.clone()),
         entry(
             "browser.connect",
-            "Connect the broker to a browser: launch its own Chromium or attach to a loopback DevTools endpoint.",
+            "Connect the broker to a browser: the one discovered browser with debugging on (no arguments), a discovered one by ID, a loopback DevTools endpoint, or a broker-launched Chromium.",
             true,
             json!({"type": "object", "additionalProperties": false, "properties": {
                 "launch": {"type": "object", "additionalProperties": false, "properties": {
                     "headless": {"type": "boolean", "default": true}, "executable": {"type": "string"}}},
-                "endpoint": {"type": "string", "description": "http:// or ws:// URL on 127.0.0.1, localhost or ::1"}}}),
+                "endpoint": {"type": "string", "description": "http:// or ws:// URL on 127.0.0.1, localhost or ::1"},
+                "browser": {"type": "string", "description": "a candidate ID from browser.status; remembered as the preference"}}}),
         ),
-        entry("browser.disconnect", "Close the browser connection (a broker-launched browser exits).", true, none.clone()),
+        entry(
+            "browser.disconnect",
+            "Close this workspace's managed tabs and the browser connection (a broker-launched browser exits). Refused with broker_in_use while other workspaces hold live leases, unless keepIfInUse (keep the connection for them) or force (end their work too).",
+            true,
+            json!({"type": "object", "additionalProperties": false, "properties": {
+                "force": {"type": "boolean", "default": false},
+                "keepIfInUse": {"type": "boolean", "default": false}}}),
+        ),
         entry("browser.tabs.list", "Managed tabs and eligible user tabs, with opaque per-workspace IDs.", false, none),
         entry("browser.tabs.acquire", "Take control of a listed tab for the calling lease.", true, target.clone()),
         entry("browser.tabs.release", "Release the calling lease's control of a tab.", true, target),
@@ -68,15 +84,21 @@ fn connection_state(broker: &Broker, conn: Option<&BrowserConn>) -> Value {
         Some(c) if !c.cdp.is_closed() => json!({
             "state": "connected",
             "generation": broker.generation(),
-            "endpoint": c.endpoint,
+            // Host and port only: the browser's WebSocket path is not echoed.
+            "endpoint": url::Url::parse(&c.endpoint).ok().map(|u| {
+                format!("{}:{}", u.host_str().unwrap_or(""), u.port().unwrap_or(0))
+            }),
             "launched": c.launched.is_some(),
             "browserPid": c.launched.as_ref().and_then(|l| l.pid()),
+            "browser": (c.launched.is_none())
+                .then(|| broker.selection().map(|s| s.candidate_id))
+                .flatten(),
         }),
         _ => json!({"state": "disconnected", "generation": broker.generation()}),
     }
 }
 
-fn no_args(args: &Value) -> BpResult<()> {
+pub(super) fn no_args(args: &Value) -> BpResult<()> {
     match args.as_object() {
         Some(m) if m.is_empty() => Ok(()),
         None if args.is_null() => Ok(()),
@@ -84,7 +106,7 @@ fn no_args(args: &Value) -> BpResult<()> {
     }
 }
 
-fn str_arg<'a>(args: &'a Value, key: &str) -> BpResult<Option<&'a str>> {
+pub(super) fn str_arg<'a>(args: &'a Value, key: &str) -> BpResult<Option<&'a str>> {
     match args.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
@@ -92,7 +114,7 @@ fn str_arg<'a>(args: &'a Value, key: &str) -> BpResult<Option<&'a str>> {
     }
 }
 
-fn only_keys(args: &Value, keys: &[&str]) -> BpResult<()> {
+pub(super) fn only_keys(args: &Value, keys: &[&str]) -> BpResult<()> {
     if let Some(unknown) = args
         .as_object()
         .into_iter()
@@ -116,28 +138,12 @@ pub async fn call(
         "browser.status" => {
             no_args(args)?;
             let conn = broker.browser().await.ok();
-            Ok(json!({"candidates": [], "connection": connection_state(broker, conn.as_deref())}))
+            Ok(json!({"candidates": candidates(broker),
+                      "preference": super::preference::load(&broker.paths),
+                      "connection": connection_state(broker, conn.as_deref())}))
         }
         "browser.connect" => connect(broker, args).await,
-        "browser.disconnect" => {
-            no_args(args)?;
-            let _guard = broker.connect_lock.lock().await;
-            // Close this workspace's managed tabs (never user tabs) first, so
-            // an attached user browser is left as it was.
-            let managed: Vec<String> = {
-                let mut st = broker.state();
-                let ws = st.workspace(&scope.principal, &scope.workspace_id)?;
-                ws.current_target = None;
-                ws.managed.drain().collect()
-            };
-            if let Ok(conn) = broker.browser().await {
-                for raw in &managed {
-                    let _ = conn.close_target(raw).await;
-                }
-            }
-            broker.drop_browser().await;
-            Ok(json!({"connection": connection_state(broker, None), "closedTabs": managed.len()}))
-        }
+        "browser.disconnect" => disconnect(broker, scope, args).await,
         "browser.tabs.list" => {
             no_args(args)?;
             tabs_list(broker, scope).await
@@ -163,17 +169,6 @@ pub async fn call(
 }
 
 async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
-    only_keys(args, &["launch", "endpoint"])?;
-    let endpoint = str_arg(args, "endpoint")?;
-    let launch_opts = args.get("launch").filter(|v| !v.is_null());
-    if endpoint.is_some() == launch_opts.is_some() {
-        return Err(BpError::invalid(
-            "give exactly one of `launch` or `endpoint`",
-        ));
-    }
-    if let Some(e) = endpoint {
-        launch::check_endpoint(e)?;
-    }
     let _guard = broker.connect_lock.lock().await;
     if let Ok(conn) = broker.browser().await {
         return Ok(
@@ -181,37 +176,92 @@ async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
         );
     }
     let next_gen = broker.generation() + 1;
-    let (signals, signal_rx) = tokio::sync::mpsc::unbounded_channel();
-    let conn = if let Some(opts) = launch_opts {
-        only_keys(opts, &["headless", "executable"])?;
-        let headless = match opts.get("headless") {
-            None | Some(Value::Null) => true,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(BpError::invalid("`launch.headless` must be true or false")),
-        };
-        let exe = str_arg(opts, "executable")?.map(std::path::PathBuf::from);
-        let launched = launch::launch(exe, headless, &broker.paths.profiles).await?;
-        let ws = launched.ws_url.clone();
-        BrowserConn::open(
-            &ws,
-            Some(launched),
-            next_gen,
-            signals,
-            broker.paths.downloads.clone(),
-        )
-        .await?
-    } else {
-        let ws = launch::resolve_endpoint(endpoint.unwrap_or_default()).await?;
-        BrowserConn::open(&ws, None, next_gen, signals, broker.paths.downloads.clone()).await?
-    };
+    let attached = super::connect::attach(broker, args, next_gen).await?;
+    broker.drop_browser().await;
+    // Nothing of the earlier generation survives into the new one.
+    broker.forget_connection_state();
+    if attached.selection.is_some() {
+        broker.set_selection(attached.selection);
+    }
     // The generation advances only once the connection is up.
     broker.generation.store(next_gen, Ordering::SeqCst);
-    broker.drop_browser().await;
-    let conn = Arc::new(conn);
+    let conn = Arc::new(attached.conn);
     *broker.browser.write().await = Some(conn.clone());
-    tokio::spawn(super::signals::pump(broker.clone(), signal_rx));
     super::signals::connection_restored(broker, next_gen);
     Ok(json!({"connection": connection_state(broker, Some(&conn))}))
+}
+
+/// Close the browser connection for the caller. Other workspaces holding
+/// live leases keep it: the call is refused (`broker_in_use`), keeps the
+/// connection (`keepIfInUse`, what `bp disconnect` asks) or, with `force`,
+/// ends their work too and says so.
+async fn disconnect(broker: &Arc<Broker>, scope: &CallScope, args: &Value) -> BpResult<Value> {
+    only_keys(args, &["force", "keepIfInUse"])?;
+    let flag = |key: &str| match args.get(key) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(BpError::invalid(format!("`{key}` must be true or false"))),
+    };
+    let (force, keep) = (flag("force")?, flag("keepIfInUse")?);
+    let _guard = broker.connect_lock.lock().await;
+    let others = broker
+        .state()
+        .live_workspaces(Some(&scope.workspace_id), &[]);
+    if !others.is_empty() && !force && !keep {
+        return Err(in_use(&others, "disconnect the browser"));
+    }
+    // This workspace's managed tabs close (never user tabs), so an
+    // attached user browser is left as it was.
+    let managed: Vec<String> = {
+        let mut st = broker.state();
+        let ws = st.workspace(&scope.principal, &scope.workspace_id)?;
+        ws.current_target = None;
+        ws.managed.drain().collect()
+    };
+    if let Ok(conn) = broker.browser().await {
+        for raw in &managed {
+            let _ = conn.close_target(raw).await;
+        }
+    }
+    if !others.is_empty() && !force {
+        let conn = broker.browser().await.ok();
+        return Ok(
+            json!({"connection": connection_state(broker, conn.as_deref()),
+                         "closedTabs": managed.len(), "kept": true,
+                         "liveWorkspaces": others.len()}),
+        );
+    }
+    broker.drop_browser().await;
+    Ok(
+        json!({"connection": connection_state(broker, None), "closedTabs": managed.len(),
+              "kept": false, "endedWorkspaces": others.len()}),
+    )
+}
+
+/// `broker_in_use`: other workspaces hold live leases.
+pub fn in_use(others: &[String], what: &str) -> BpError {
+    BpError::new(
+        Code::BrokerInUse,
+        format!(
+            "{} other workspace(s) hold live leases; refusing to {what} (force ends their work too)",
+            others.len()
+        ),
+    )
+    .with_context(json!({"liveWorkspaces": others.len()}))
+}
+
+/// Discovered browsers with the last authorization outcome seen for each.
+fn candidates(broker: &Broker) -> Vec<Value> {
+    crate::discovery::discover()
+        .iter()
+        .map(|c| {
+            let mut v = c.to_json();
+            if let Some(seen) = broker.authorization_of(&c.id) {
+                v["authorization"] = json!(seen);
+            }
+            v
+        })
+        .collect()
 }
 
 async fn tabs_list(broker: &Arc<Broker>, scope: &CallScope) -> BpResult<Value> {

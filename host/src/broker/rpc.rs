@@ -101,7 +101,11 @@ pub async fn handle(
             Ok(result)
         }
         // Owner-level daemon management (the socket is owner-only).
-        "broker/status" | "broker/stop" => handle_initialized(broker, "", method, params).await,
+        "broker/status" => handle_initialized(broker, "", method, params).await,
+        "broker/stop" => {
+            let caller = conn.principal.clone().unwrap_or_default();
+            stop(broker, &caller, &params)
+        }
         "tools/list" => {
             conn.principal()?;
             let mut tools = super::native::manifest();
@@ -128,10 +132,7 @@ pub async fn handle_initialized(
 ) -> BpResult<Value> {
     match method {
         "broker/status" => status(broker).await,
-        "broker/stop" => {
-            broker.shutdown.notify_one();
-            Ok(json!({"stopping": true}))
-        }
+        "broker/stop" => stop(broker, principal, &params),
 
         "workspaces/create" => {
             let label = opt_str(&params, "label").map(str::to_string);
@@ -324,6 +325,44 @@ fn initialize(conn: &mut Connection, params: &Value, eval_allowed: bool) -> BpRe
         "broker": {"processId": std::process::id(), "connectionId": conn.id},
         "limits": {"maxMessageBytes": conn.max_message, "maxResultBytes": conn.max_result},
     }))
+}
+
+/// `broker/stop`: compare-and-stop. The caller names the broker it means
+/// (`pid`, `executable`, from the locator); another broker is never
+/// stopped. Live leases of other clients refuse the stop unless `force`.
+fn stop(broker: &Arc<Broker>, caller: &str, params: &Value) -> BpResult<Value> {
+    let mismatch = |what: &str| {
+        BpError::new(
+            Code::ProtocolIncompatible,
+            format!("this broker is not the one named ({what} differs); nothing was stopped"),
+        )
+    };
+    if let Some(pid) = params.get("pid").filter(|v| !v.is_null()) {
+        if pid.as_u64() != Some(u64::from(std::process::id())) {
+            return Err(mismatch("process ID"));
+        }
+    }
+    if let Some(exe) = params.get("executable").filter(|v| !v.is_null()) {
+        let own = std::env::current_exe()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        if exe.as_str() != Some(own.as_str()) {
+            return Err(mismatch("installation"));
+        }
+    }
+    let force = match params.get("force") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(BpError::invalid("`force` must be true or false")),
+    };
+    let others = broker
+        .state()
+        .live_workspaces(None, &[CLI_PRINCIPAL, caller]);
+    if !others.is_empty() && !force {
+        return Err(super::native::in_use(&others, "stop the broker"));
+    }
+    broker.shutdown.notify_one();
+    Ok(json!({"stopping": true, "endedWorkspaces": others.len()}))
 }
 
 async fn browser_state(broker: &Arc<Broker>) -> Value {

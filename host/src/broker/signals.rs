@@ -24,6 +24,12 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
             }
             continue;
         }
+        if let Signal::Worker { parent, session } = signal {
+            if let Ok(conn) = broker.browser().await {
+                tokio::spawn(async move { conn.release_worker(&parent, &session).await });
+            }
+            continue;
+        }
         // A new tab's opener (reported by the browser, not the page).
         let opener = match &signal {
             Signal::Created { raw } => match broker.browser().await {
@@ -32,6 +38,12 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
             },
             _ => None,
         };
+        // A popup adopted into a ManagedTabSet is the janitor's to close.
+        let conn_now = match &signal {
+            Signal::Created { .. } => broker.browser().await.ok(),
+            _ => None,
+        };
+        let janitor = conn_now.as_ref().and_then(|c| c.janitor.as_ref());
         // Wait for any tab creation in flight to record its owner.
         let _settled = broker.creation.lock().await;
         let mut st = broker.state();
@@ -52,7 +64,13 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
                     }
                 }
             }
-            Signal::Created { raw } => announce_tab(&mut st, &raw, opener.as_deref()),
+            Signal::Created { raw } => {
+                if announce_tab(&mut st, &raw, opener.as_deref()) {
+                    if let Some(janitor) = janitor.as_ref() {
+                        janitor.track(&raw);
+                    }
+                }
+            }
             Signal::Destroyed { raw } => {
                 if let Some(lease) = st.controllers.get(&raw).cloned() {
                     st.release_target(&lease, &raw);
@@ -119,7 +137,7 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
                     }
                 }
             }
-            Signal::Net { .. } | Signal::FrameSession { .. } => {}
+            Signal::Net { .. } | Signal::FrameSession { .. } | Signal::Worker { .. } => {}
             Signal::Disconnected => {
                 let all: Vec<String> = st.workspaces.keys().cloned().collect();
                 for ws in all {
@@ -136,7 +154,8 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
 /// same check, so the opener chain is verified all the way to the set. Any
 /// other tab (a user tab's popup too) is an ordinary user tab for all; a
 /// tab the broker created is announced only to its own workspace.
-fn announce_tab(st: &mut super::state::State, raw: &str, opener: Option<&str>) {
+/// Returns whether the tab joined a ManagedTabSet as a popup.
+fn announce_tab(st: &mut super::state::State, raw: &str, opener: Option<&str>) -> bool {
     let owner = opener.and_then(|o| {
         st.workspaces
             .values()
@@ -145,7 +164,7 @@ fn announce_tab(st: &mut super::state::State, raw: &str, opener: Option<&str>) {
     });
     if let (Some(ws_id), Some(opener)) = (owner, opener) {
         let Some(ws) = st.workspaces.get_mut(&ws_id) else {
-            return;
+            return false;
         };
         ws.managed.insert(raw.to_string());
         ws.popups.insert(raw.to_string());
@@ -153,7 +172,7 @@ fn announce_tab(st: &mut super::state::State, raw: &str, opener: Option<&str>) {
         let payload = json!({"origin": "managed_popup", "openerTargetId": opener_id,
                              "managedTabSetId": ws.tab_set_id(raw)});
         st.publish(&ws_id, "target.attached", None, Some(raw), payload);
-        return;
+        return true;
     }
     let all: Vec<String> = st
         .workspaces
@@ -175,6 +194,7 @@ fn announce_tab(st: &mut super::state::State, raw: &str, opener: Option<&str>) {
         }
         st.publish(&ws_id, "target.attached", None, Some(raw), payload);
     }
+    false
 }
 
 /// The staged file of a finished download: the suggested name, or the

@@ -57,6 +57,16 @@ impl Workspace {
         }
     }
 
+    /// Forget every target mapping and the ManagedTabSet: they belonged to
+    /// an earlier browser connection. Public IDs are never reused.
+    pub fn forget_targets(&mut self) {
+        self.targets.clear();
+        self.by_raw.clear();
+        self.current_target = None;
+        self.managed.clear();
+        self.popups.clear();
+    }
+
     /// The ManagedTabSet's ID, for tabs in it.
     pub fn tab_set_id(&self, raw: &str) -> Option<String> {
         self.managed
@@ -364,6 +374,30 @@ impl State {
         for id in expired {
             self.drop_lease(&id, true);
         }
+    }
+
+    /// Workspaces holding a live lease, other than `except` and other than
+    /// those of `skip_principals`: the work a disconnect or stop would end.
+    pub fn live_workspaces(
+        &mut self,
+        except: Option<&str>,
+        skip_principals: &[&str],
+    ) -> Vec<String> {
+        self.expire_leases();
+        let mut live: Vec<String> = self
+            .leases
+            .values()
+            .map(|l| l.workspace_id.clone())
+            .filter(|ws| Some(ws.as_str()) != except)
+            .filter(|ws| {
+                self.workspaces
+                    .get(ws)
+                    .is_some_and(|w| !skip_principals.contains(&w.principal.as_str()))
+            })
+            .collect();
+        live.sort();
+        live.dedup();
+        live
     }
 
     /// Release a lease explicitly.

@@ -9,13 +9,20 @@ use crate::error::{BpError, BpResult};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
-/// Auto-attach to out-of-process frames, flat, without pausing them.
-/// Only frames: workers and other targets are not ours to drive. A new
-/// out-of-process frame waits until its session is set up (see
-/// `enable_frame_session`), so network rules cover its first request.
+/// Auto-attach, flat, to out-of-process frames and to every other child
+/// target (workers of all kinds, worklets). A new out-of-process frame
+/// waits until its session is set up (see `enable_frame_session`), so
+/// network rules cover its first request. A child that waits for the
+/// debugger because auto-attach is on must never be left waiting (a
+/// filtered-out worker could stay paused forever), so everything but pages
+/// is attached, and what is not a frame is resumed and detached at once
+/// (`release_worker`).
 fn auto_attach() -> Value {
     json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true,
-           "filter": [{"type": "iframe", "exclude": false}]})
+           "filter": [{"type": "page", "exclude": true},
+                      {"type": "tab", "exclude": true},
+                      {"type": "browser", "exclude": true},
+                      {}]})
 }
 
 /// `Fetch.enable` for request interception (request stage, with auth).
@@ -30,6 +37,9 @@ pub struct BrowserConn {
     pub endpoint: String,
     pub generation: u64,
     pub launched: Option<LaunchedBrowser>,
+    /// Closes the tabs the broker opened in a user's browser if the broker
+    /// dies (none for a broker-launched browser, which dies with it).
+    pub janitor: Option<crate::janitor::Janitor>,
     /// Root of the private download staging directories.
     downloads: std::path::PathBuf,
 }
@@ -61,6 +71,7 @@ impl BrowserConn {
             endpoint: ws_url.to_string(),
             generation,
             launched,
+            janitor: None,
             downloads,
         })
     }
@@ -149,6 +160,23 @@ impl BrowserConn {
         }
     }
 
+    /// Let an auto-attached worker run and detach from it: attaching must
+    /// never change how a page runs.
+    pub async fn release_worker(&self, parent: &str, session: &str) {
+        let _ = self
+            .cdp
+            .call("Runtime.runIfWaitingForDebugger", Some(session), json!({}))
+            .await;
+        let _ = self
+            .cdp
+            .call(
+                "Target.detachFromTarget",
+                Some(parent),
+                json!({"sessionId": session}),
+            )
+            .await;
+    }
+
     /// Refresh every target's URL and title from the browser.
     pub async fn refresh_targets(&self) -> BpResult<()> {
         let reply = self.cdp.call("Target.getTargets", None, json!({})).await?;
@@ -191,6 +219,9 @@ impl BrowserConn {
             .and_then(Value::as_str)
             .ok_or_else(|| BpError::internal("createTarget returned no target"))?
             .to_string();
+        if let Some(janitor) = &self.janitor {
+            janitor.track(&raw);
+        }
         // The targetCreated event normally arrived first; make sure the
         // registry knows the tab even if it did not.
         self.registry.update(&raw, |t| {

@@ -80,6 +80,11 @@ impl FrameBook {
     }
 
     /// Forget a workspace's frames.
+    /// Forget every frame mapping and selection (a new connection).
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
+
     pub fn remove_workspace(&self, ws: &str) {
         self.lock().retain(|(w, _), _| w != ws);
     }

@@ -49,6 +49,12 @@ struct Inner {
     latest: HashMap<(String, String), String>,
     /// Observations invalidated before their document changed, and why.
     invalid: HashMap<String, &'static str>,
+    /// IDs of observations of earlier connection generations (only the
+    /// IDs: their content is gone), oldest first.
+    retired: VecDeque<String>,
+    retired_set: std::collections::HashSet<String>,
+    /// Workspaces whose latest observations were of an earlier generation.
+    retired_workspaces: std::collections::HashSet<String>,
 }
 
 impl Observations {
@@ -59,6 +65,7 @@ impl Observations {
     /// Store `obs`, evicting the oldest beyond the cap.
     pub fn insert(&self, obs: Observation) {
         let mut inner = self.lock();
+        inner.retired_workspaces.remove(&obs.workspace_id);
         inner.latest.insert(
             (obs.workspace_id.clone(), obs.raw_target.clone()),
             obs.id.clone(),
@@ -110,6 +117,47 @@ impl Observations {
         self.lock().invalid.get(id).copied()
     }
 
+    /// A new connection generation is up: every observation taken before
+    /// is dropped, and only its ID is kept so a ref into it is answered
+    /// `stale_ref` (`browser_reconnected`) rather than "unknown".
+    pub fn retire_all(&self) {
+        let mut inner = self.lock();
+        let Inner {
+            map,
+            order,
+            latest,
+            invalid,
+            retired,
+            retired_set,
+            retired_workspaces,
+        } = &mut *inner;
+        retired_workspaces.extend(latest.keys().map(|(ws, _)| ws.clone()));
+        for id in order.drain(..) {
+            if retired_set.insert(id.clone()) {
+                retired.push_back(id);
+            }
+        }
+        while retired.len() > MAX_OBSERVATIONS {
+            if let Some(old) = retired.pop_front() {
+                retired_set.remove(&old);
+            }
+        }
+        map.clear();
+        latest.clear();
+        invalid.clear();
+    }
+
+    /// Whether `id` was taken under an earlier connection generation.
+    pub fn is_retired(&self, id: &str) -> bool {
+        self.lock().retired_set.contains(id)
+    }
+
+    /// Whether a workspace's latest observations were retired by a
+    /// reconnect and it has observed nothing since.
+    pub fn workspace_retired(&self, workspace_id: &str) -> bool {
+        self.lock().retired_workspaces.contains(workspace_id)
+    }
+
     /// Forget every observation of a workspace.
     pub fn remove_workspace(&self, workspace_id: &str) {
         let mut inner = self.lock();
@@ -123,5 +171,44 @@ impl Observations {
         } = &mut *inner;
         order.retain(|id| map.contains_key(id));
         invalid.retain(|id, _| map.contains_key(id));
+        inner.retired_workspaces.remove(workspace_id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obs(id: &str, ws: &str) -> Observation {
+        Observation {
+            id: id.into(),
+            workspace_id: ws.into(),
+            lease_id: "l".into(),
+            raw_target: "T".into(),
+            generation: 1,
+            session_serial: 1,
+            doc_gen: 1,
+            loader: None,
+            created: Instant::now(),
+            frame_scope: None,
+            refs: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn reconnect_retires_every_observation_but_keeps_its_id() {
+        let store = Observations::default();
+        store.insert(obs("o1", "ws1"));
+        store.insert(obs("o2", "ws2"));
+        store.retire_all();
+        assert!(store.get("o1").is_none() && store.get("o2").is_none());
+        assert!(store.is_retired("o1") && store.is_retired("o2"));
+        assert!(!store.is_retired("o3"));
+        assert!(store.latest("ws1", "T").is_none());
+        assert!(store.workspace_retired("ws1"));
+        // A new observation of the workspace clears the marker.
+        store.insert(obs("o3", "ws1"));
+        assert!(!store.workspace_retired("ws1"));
+        assert!(store.workspace_retired("ws2"));
     }
 }

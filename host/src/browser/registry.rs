@@ -198,6 +198,9 @@ pub enum Signal {
     /// An out-of-process frame of `raw` got its own session, which still
     /// needs its domains enabled.
     FrameSession { raw: String, session: String },
+    /// A worker (or worklet) was auto-attached under one of our sessions,
+    /// maybe paused waiting for a debugger: it must be let run and detached.
+    Worker { parent: String, session: String },
     /// The browser connection closed.
     Disconnected,
 }
@@ -396,7 +399,9 @@ impl Registry {
                 let Some(info) = p.get("targetInfo") else {
                     return;
                 };
-                if ev.method == "Target.attachedToTarget" && self.attach_frame(ev, info) {
+                if ev.method == "Target.attachedToTarget"
+                    && (self.attach_worker(ev, info) || self.attach_frame(ev, info))
+                {
                     return;
                 }
                 let known =
@@ -453,6 +458,21 @@ impl Registry {
             }
             _ => self.on_session_event(ev),
         }
+    }
+
+    /// A child other than a frame (a worker of any kind, a worklet)
+    /// auto-attached under one of our sessions: never ours to drive, so it
+    /// is only let run and detached.
+    fn attach_worker(&self, ev: &CdpEvent, info: &Value) -> bool {
+        let kind = s(info, "type").unwrap_or_default();
+        if matches!(kind.as_str(), "iframe" | "page" | "tab" | "browser") || ev.session_id.is_none()
+        {
+            return false;
+        }
+        if let (Some(parent), Some(session)) = (ev.session_id.clone(), s(&ev.params, "sessionId")) {
+            self.signal(Signal::Worker { parent, session });
+        }
+        true
     }
 
     /// An out-of-process frame attached under one of our page sessions

@@ -1,11 +1,9 @@
-//! Starting a broker-owned Chromium with an isolated temporary profile, and
-//! resolving an explicit loopback endpoint to its WebSocket URL.
+//! Starting a broker-owned Chromium with an isolated temporary profile.
 
 use crate::error::{BpError, BpResult, Code};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, Command};
 
 /// Flags every broker-owned Chromium gets: quiet, isolated, no traffic of
@@ -24,6 +22,9 @@ const FLAGS: &[&str] = &[
     "--password-store=basic",
     "--use-mock-keychain",
     "--remote-debugging-port=0",
+    // Chromium ignores unknown switches; discovery uses this one to tell
+    // browsers Browser Pilot launched from the user's own.
+    "--bp-broker-owned",
     "--remote-allow-origins=http://127.0.0.1",
 ];
 
@@ -166,121 +167,4 @@ pub async fn launch(
         ws_url,
         executable,
     })
-}
-
-/// Resolve an explicit endpoint (`ws://` used as is, `http://` asked for
-/// `/json/version`). Only loopback hosts are accepted.
-pub async fn resolve_endpoint(endpoint: &str) -> BpResult<String> {
-    let url = check_endpoint(endpoint)?;
-    let host = url.host_str().unwrap_or("");
-    match url.scheme() {
-        "ws" => Ok(endpoint.to_string()),
-        "http" => {
-            let port = url.port().unwrap_or(80);
-            let body = http_get(host, port, "/json/version").await?;
-            let v: serde_json::Value = serde_json::from_str(&body).map_err(|_| {
-                BpError::new(
-                    Code::BrowserNotFound,
-                    "the endpoint did not answer /json/version with JSON",
-                )
-            })?;
-            let ws = v
-                .get("webSocketDebuggerUrl")
-                .and_then(serde_json::Value::as_str)
-                .ok_or_else(|| {
-                    BpError::new(
-                        Code::BrowserNotFound,
-                        "the endpoint gave no webSocketDebuggerUrl",
-                    )
-                })?;
-            check_endpoint(ws)?;
-            Ok(ws.to_string())
-        }
-        other => Err(BpError::invalid(format!(
-            "endpoint scheme must be http or ws, not {other}"
-        ))),
-    }
-}
-
-/// Parse an endpoint URL and require a loopback host and http/ws scheme.
-pub fn check_endpoint(endpoint: &str) -> BpResult<url::Url> {
-    let url = url::Url::parse(endpoint)
-        .map_err(|e| BpError::invalid(format!("bad endpoint URL: {e}")))?;
-    let host = url.host_str().unwrap_or("");
-    if !matches!(host, "127.0.0.1" | "localhost" | "[::1]" | "::1") {
-        return Err(BpError::invalid(
-            "only loopback endpoints (127.0.0.1, localhost, ::1) are accepted",
-        ));
-    }
-    if !matches!(url.scheme(), "http" | "ws") {
-        return Err(BpError::invalid(format!(
-            "endpoint scheme must be http or ws, not {}",
-            url.scheme()
-        )));
-    }
-    Ok(url)
-}
-
-async fn http_get(host: &str, port: u16, path: &str) -> BpResult<String> {
-    let unreachable = |e: std::io::Error| {
-        BpError::new(
-            Code::BrowserNotFound,
-            format!("cannot reach {host}:{port}: {e}"),
-        )
-    };
-    let mut stream = tokio::time::timeout(
-        Duration::from_secs(5),
-        tokio::net::TcpStream::connect((host, port)),
-    )
-    .await
-    .map_err(|_| {
-        BpError::new(
-            Code::BrowserNotFound,
-            "the endpoint did not answer within 5 s",
-        )
-    })?
-    .map_err(unreachable)?;
-    let req = format!("GET {path} HTTP/1.0\r\nHost: {host}:{port}\r\n\r\n");
-    stream
-        .write_all(req.as_bytes())
-        .await
-        .map_err(unreachable)?;
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 8192];
-    // DevTools keeps the connection open: read until the body is complete.
-    loop {
-        let n = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut chunk))
-            .await
-            .map_err(|_| BpError::new(Code::BrowserNotFound, "the endpoint stalled"))?
-            .map_err(unreachable)?;
-        if n == 0 {
-            break;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-        if buf.len() > 1 << 20 {
-            return Err(BpError::new(
-                Code::BrowserNotFound,
-                "the endpoint answer is too large",
-            ));
-        }
-        let text = String::from_utf8_lossy(&buf);
-        if let Some((head, body)) = text.split_once("\r\n\r\n") {
-            let len = head
-                .lines()
-                .find_map(|l| {
-                    l.to_ascii_lowercase()
-                        .strip_prefix("content-length:")
-                        .map(|v| v.trim().to_string())
-                })
-                .and_then(|v| v.parse::<usize>().ok());
-            if len.is_some_and(|len| body.len() >= len) {
-                return Ok(body.to_string());
-            }
-        }
-    }
-    let text = String::from_utf8_lossy(&buf).to_string();
-    Ok(text
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())
-        .unwrap_or_default())
 }

@@ -5,6 +5,7 @@
 //! this module adds request/response correlation, an event fan-out and a
 //! counter of commands sent (used to prove a denied call sent nothing).
 
+pub mod endpoint;
 pub mod event;
 pub mod launch;
 
@@ -21,6 +22,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, oneshot};
+
+/// Longest the WebSocket handshake may take. A browser whose debugging was
+/// turned on at chrome://inspect may hold it while it asks the user.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Longest a single CDP command may take before the caller gives up.
 pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
@@ -49,12 +54,7 @@ impl Cdp {
     /// `sink` sees every event before any later response is delivered, so
     /// state it keeps is current whenever a command returns.
     pub async fn connect(ws_url: &str, sink: EventSink) -> BpResult<Self> {
-        let conn = Connection::<CdpEvent>::connect(ws_url).await.map_err(|e| {
-            BpError::new(
-                Code::BrowserNotFound,
-                format!("cannot open the DevTools WebSocket: {e}"),
-            )
-        })?;
+        let conn = open_socket(ws_url).await?;
         let (tx, rx) = mpsc::unbounded_channel();
         let (events, _) = broadcast::channel(4096);
         let cdp = Self {
@@ -120,6 +120,39 @@ impl Cdp {
     /// Whether the WebSocket has closed.
     pub fn is_closed(&self) -> bool {
         self.closed.load(Ordering::Relaxed)
+    }
+}
+
+/// Open the WebSocket, telling a refusal or an unanswered handshake (the
+/// browser asking its user) apart from an unreachable endpoint.
+async fn open_socket(ws_url: &str) -> BpResult<Connection<CdpEvent>> {
+    use async_tungstenite::tungstenite::Error as WsError;
+    use chromiumoxide::error::CdpError;
+    match tokio::time::timeout(CONNECT_TIMEOUT, Connection::<CdpEvent>::connect(ws_url)).await {
+        Ok(Ok(conn)) => Ok(conn),
+        Err(_) => Err(BpError::new(
+            Code::BrowserNotAuthorized,
+            "the browser did not accept the DevTools connection within 20 s: it is probably \
+             asking its user to allow it. Click Allow in the browser, then run `bp connect` again",
+        )
+        .with_context(serde_json::json!({"authorization": "waiting_for_user"}))),
+        Ok(Err(CdpError::Ws(WsError::Http(resp)))) => {
+            let status = resp.status().as_u16();
+            Err(BpError::new(
+                Code::BrowserNotAuthorized,
+                format!(
+                    "the browser refused the DevTools connection (HTTP {status}): the user \
+                     declined it or remote debugging is off; turn it on (chrome://inspect/#remote-debugging \
+                     or --remote-debugging-port) and allow the client"
+                ),
+            )
+            .with_context(serde_json::json!({"authorization": "refused", "httpStatus": status})))
+        }
+        Ok(Err(e)) => Err(BpError::new(
+            Code::BrowserNotFound,
+            format!("cannot open the DevTools WebSocket: {e}"),
+        )
+        .with_context(serde_json::json!({"reason": "unreachable"}))),
     }
 }
 

@@ -1,0 +1,192 @@
+//! `bp bench`, the user's-own-browser part: discovery time with 0, 1 and 3
+//! user browsers running, attach time (`bp connect` to a running browser)
+//! and the janitor's cleanup latency after the broker is `SIGKILL`ed.
+
+use super::bench::{bp, median, ms};
+use browser_pilot_host::cdp::Cdp;
+use browser_pilot_host::discovery;
+use browser_pilot_host::{BpError, BpResult};
+use serde_json::{json, Value};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A Chromium started as a user starts one (not by the broker).
+struct UserBrowser {
+    child: Child,
+    profile: PathBuf,
+    port: u16,
+}
+
+impl UserBrowser {
+    fn start(dir: &Path, n: usize, url: &str) -> BpResult<Self> {
+        let exe = browser_pilot_host::cdp::launch::find_executable()?;
+        let profile = dir.join(format!("user-{n}"));
+        std::fs::create_dir_all(&profile).map_err(|e| BpError::internal(e.to_string()))?;
+        let child = Command::new(exe)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--remote-debugging-port=0",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(url)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .map_err(|e| BpError::internal(format!("start chromium: {e}")))?;
+        let started = Instant::now();
+        let port = loop {
+            let text = std::fs::read_to_string(profile.join("DevToolsActivePort"));
+            if let Some(p) = text
+                .ok()
+                .and_then(|t| t.lines().next()?.trim().parse().ok())
+            {
+                break p;
+            }
+            if started.elapsed() > Duration::from_secs(20) {
+                return Err(BpError::internal(
+                    "chromium did not write DevToolsActivePort",
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        Ok(Self {
+            child,
+            profile,
+            port,
+        })
+    }
+
+    fn ws_url(&self) -> Option<String> {
+        let text = std::fs::read_to_string(self.profile.join("DevToolsActivePort")).ok()?;
+        let path = text.lines().nth(1)?.trim().to_string();
+        Some(format!("ws://127.0.0.1:{}{path}", self.port))
+    }
+}
+
+impl Drop for UserBrowser {
+    fn drop(&mut self) {
+        // SAFETY: signalling the process group this benchmark started.
+        unsafe {
+            libc::kill(-(self.child.id() as i32), libc::SIGKILL);
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// Median of `runs` in-process discoveries.
+fn discovery_ms(runs: usize) -> f64 {
+    let mut t: Vec<f64> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            let _ = discovery::discover();
+            ms(start.elapsed())
+        })
+        .collect();
+    median(&mut t)
+}
+
+/// Run the measurements and print them.
+pub async fn run(home: &Path, url: &str, iterations: usize) -> BpResult<()> {
+    let dir = home.join("own-browsers");
+    let mut browsers: Vec<UserBrowser> = Vec::new();
+    let mut discovery = Vec::new();
+    for want in [0usize, 1, 3] {
+        while browsers.len() < want {
+            browsers.push(UserBrowser::start(&dir, browsers.len(), url)?);
+        }
+        discovery.push((want, discovery_ms(20)));
+    }
+    // Attach to the first of them, by ID.
+    let id = discovery::discover()
+        .into_iter()
+        .find(|c| {
+            browsers
+                .first()
+                .is_some_and(|b| c.pid == Some(b.child.id()))
+        })
+        .map(|c| c.id)
+        .ok_or_else(|| BpError::internal("the benchmark's browser was not discovered"))?;
+    bp(home, &["tool", "list"])?;
+    let mut attach = Vec::new();
+    for _ in 0..iterations {
+        let (t, _) = bp(home, &["connect", "--browser", &id])?;
+        attach.push(ms(t));
+        bp(home, &["disconnect"])?;
+    }
+    let mut cleanup = Vec::new();
+    let first = browsers
+        .first()
+        .ok_or_else(|| BpError::internal("no browser"))?;
+    let ws = first
+        .ws_url()
+        .ok_or_else(|| BpError::internal("no DevToolsActivePort"))?;
+    let cdp = Cdp::connect(&ws, Arc::new(|_| {})).await?;
+    for _ in 0..iterations.clamp(1, 5) {
+        bp(home, &["connect", "--browser", &id])?;
+        let (_, opened) = bp(home, &["open", url])?;
+        let before = page_ids(&cdp).await?;
+        let pid = broker_pid(home).ok_or_else(|| BpError::internal("no broker locator"))?;
+        let start = Instant::now();
+        // SAFETY: the broker this benchmark started.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+        loop {
+            let now = page_ids(&cdp).await?;
+            if now.len() < before.len() {
+                break;
+            }
+            if start.elapsed() > Duration::from_secs(10) {
+                return Err(BpError::internal(format!(
+                    "the janitor did not close the managed tab ({opened})"
+                )));
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        cleanup.push(ms(start.elapsed()));
+        // Let the stale locator be found dead before the next round.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    println!("\nuser's own browser (started like a user does, --remote-debugging-port=0)");
+    for (n, t) in discovery {
+        println!("discovery with {n} user browser(s) running: {t:.2} ms");
+    }
+    println!(
+        "attach (bp connect --browser ID, warm broker): {:.1} ms",
+        median(&mut attach)
+    );
+    println!(
+        "janitor cleanup after SIGKILL of the broker: {:.1} ms until its tab is gone",
+        median(&mut cleanup)
+    );
+    Ok(())
+}
+
+async fn page_ids(cdp: &Cdp) -> BpResult<Vec<String>> {
+    let reply = cdp.call("Target.getTargets", None, json!({})).await?;
+    Ok(reply["targetInfos"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| t["type"] == "page")
+        .filter_map(|t| t["targetId"].as_str().map(str::to_string))
+        .collect::<Vec<_>>())
+}
+
+fn broker_pid(home: &Path) -> Option<i32> {
+    let text = std::fs::read(home.join("broker.json")).ok()?;
+    let v: Value = serde_json::from_slice(&text).ok()?;
+    v["pid"].as_i64().and_then(|p| i32::try_from(p).ok())
+}

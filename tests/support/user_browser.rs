@@ -1,0 +1,152 @@
+//! A Chromium started the way a user starts one: not by the broker, with
+//! its own profile and `--remote-debugging-port=0`, so its port is known
+//! only from `DevToolsActivePort`. Its whole process group is killed in
+//! `Drop`, also when a test fails.
+
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct UserBrowser {
+    child: Option<Child>,
+    pub profile: PathBuf,
+    pub port: u16,
+}
+
+fn chromium() -> PathBuf {
+    for name in ["chromium", "chromium-browser", "google-chrome"] {
+        for dir in std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()) {
+            let p = dir.join(name);
+            if p.is_file() {
+                return p;
+            }
+        }
+    }
+    panic!("no Chromium on PATH");
+}
+
+impl UserBrowser {
+    /// Start a user browser with a fresh profile, showing `url`.
+    pub fn start(tag: &str, url: &str) -> Self {
+        let profile = std::env::temp_dir().join(format!(
+            "bp-user-{tag}-{}-{}",
+            std::process::id(),
+            crate::support::unique()
+        ));
+        let _ = std::fs::remove_dir_all(&profile);
+        std::fs::create_dir_all(&profile).expect("profile dir");
+        let mut b = Self {
+            child: None,
+            profile,
+            port: 0,
+        };
+        b.relaunch(url);
+        b
+    }
+
+    /// Start (again) on the same profile.
+    pub fn relaunch(&mut self, url: &str) {
+        let _ = std::fs::remove_file(self.profile.join("DevToolsActivePort"));
+        let child = Command::new(chromium())
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--remote-debugging-port=0",
+            ])
+            .arg(format!("--user-data-dir={}", self.profile.display()))
+            .arg(url)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("start chromium");
+        self.child = Some(child);
+        let started = Instant::now();
+        self.port = loop {
+            if let Ok(text) = std::fs::read_to_string(self.profile.join("DevToolsActivePort")) {
+                if let Some(port) = text.lines().next().and_then(|l| l.trim().parse().ok()) {
+                    break port;
+                }
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "chromium did not write DevToolsActivePort"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+    }
+
+    /// The `http://` endpoint a user would type.
+    pub fn endpoint(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// The browser's main process ID.
+    pub fn pid(&self) -> i32 {
+        self.child.as_ref().map_or(0, |c| c.id() as i32)
+    }
+
+    /// Kill the whole browser (SIGKILL to its process group).
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            // SAFETY: signalling the process group we started.
+            unsafe {
+                libc::kill(-(c.id() as i32), libc::SIGKILL);
+            }
+            let _ = c.wait();
+        }
+    }
+
+    /// A plain HTTP request to the DevTools endpoint, as the user's own
+    /// tooling would make (this is the test acting as the user).
+    fn http(&self, method: &str, path: &str) -> String {
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", self.port)).expect("devtools http");
+        s.set_read_timeout(Some(Duration::from_secs(5))).ok();
+        write!(
+            s,
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+            self.port
+        )
+        .expect("write");
+        let mut out = String::new();
+        let _ = s.read_to_string(&mut out);
+        out.split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_string())
+            .unwrap_or_default()
+    }
+
+    /// The user opens a new tab at `url`.
+    pub fn user_opens(&self, url: &str) {
+        let body = self.http("PUT", &format!("/json/new?{url}"));
+        assert!(body.contains("\"id\""), "could not open a user tab: {body}");
+    }
+
+    /// URLs of the browser's page targets.
+    pub fn page_urls(&self) -> Vec<String> {
+        let body = self.http("GET", "/json/list");
+        let list: Value = serde_json::from_str(body.trim()).unwrap_or(Value::Null);
+        list.as_array()
+            .into_iter()
+            .flatten()
+            .filter(|t| t["type"] == "page")
+            .filter_map(|t| t["url"].as_str().map(str::to_string))
+            .collect()
+    }
+}
+
+impl Drop for UserBrowser {
+    fn drop(&mut self) {
+        self.kill();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
