@@ -5,13 +5,23 @@ use std::path::PathBuf;
 
 /// Let local agents drive a real Chromium through a per-user broker.
 #[derive(Parser)]
-#[command(name = "browser-pilot", version, about)]
+#[command(
+    name = "browser-pilot",
+    about,
+    disable_version_flag = true,
+    disable_help_subcommand = true,
+    arg_required_else_help = true
+)]
 pub struct Cli {
     /// Print the tool's typed result as JSON instead of text.
     #[arg(long, global = true)]
     pub json: bool,
+    /// Print the version (with --json: protocol range, WIT package,
+    /// component hashes and build profile).
+    #[arg(short = 'V', long)]
+    pub version: bool,
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -47,6 +57,16 @@ pub enum Command {
     Browsers,
     /// Read-only readiness report: browsers, broker, components, cache.
     Doctor,
+    /// Help on a command, or on a topic: `bp help agents` prints the guide
+    /// for LLM agents driving the CLI.
+    Help { topic: Option<String> },
+    /// Print shell completions for bash, zsh or fish.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff).
+    Man,
     /// Internal: the janitor child process of a broker.
     #[command(hide = true)]
     Janitor,

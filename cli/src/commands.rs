@@ -1,6 +1,6 @@
 //! One function per command family; each maps onto protocol calls.
 
-use crate::args::{ArtifactCommand, BrokerCommand, Cli, Command, DialogCommand, ToolCommand};
+use crate::args::{ArtifactCommand, BrokerCommand, Command, DialogCommand, ToolCommand};
 use crate::output;
 use crate::session::{existing_broker, Session};
 use browser_pilot_host::broker::{serve, Broker};
@@ -49,9 +49,14 @@ fn parse_ref(r: &str) -> BpResult<u64> {
         })
 }
 
-pub async fn run(cli: Cli) -> BpResult<()> {
-    let json = cli.json;
-    match cli.command {
+pub async fn run(command: Command, json: bool) -> BpResult<()> {
+    match command {
+        Command::Help { topic } => crate::about::help(topic.as_deref()),
+        Command::Completions { shell } => {
+            crate::about::completions(shell);
+            Ok(())
+        }
+        Command::Man => crate::about::man(),
         Command::Broker { command } => broker(command, json).await,
         Command::Bench {
             iterations,
@@ -83,7 +88,7 @@ pub async fn run(cli: Cli) -> BpResult<()> {
 }
 
 async fn browser(command: Command, json: bool) -> BpResult<()> {
-    let mut s = Session::open().await?;
+    let mut s = Session::open_with(crate::progress::wanted(json)).await?;
     match command {
         Command::Connect {
             launch,
@@ -415,6 +420,9 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
         | Command::Tool { .. }
         | Command::Browsers
         | Command::Doctor
+        | Command::Help { .. }
+        | Command::Completions { .. }
+        | Command::Man
         | Command::Janitor => return Err(BpError::internal("unreachable command routing")),
     }
     Ok(())

@@ -1,6 +1,7 @@
 //! The `browser-pilot` command line: argument parsing, the one-shot
 //! session with the broker, output for humans and `--json`.
 
+mod about;
 mod args;
 mod bench;
 mod bench_own;
@@ -9,6 +10,7 @@ mod commands;
 mod doctor;
 mod net_commands;
 mod output;
+mod progress;
 mod session;
 
 use browser_pilot_host::BpError;
@@ -18,8 +20,17 @@ use std::process::ExitCode;
 /// Parse arguments, run the command, print the result or the error.
 pub fn run() -> ExitCode {
     let cli = args::Cli::parse();
+    if cli.version {
+        about::version(cli.json);
+        return ExitCode::SUCCESS;
+    }
+    let Some(command) = cli.command else {
+        // arg_required_else_help covers a bare `bp`; `bp --json` lands here.
+        let _ = about::help(None);
+        return ExitCode::from(2);
+    };
     // The bridge's stdout carries protocol messages only.
-    let json = cli.json && !matches!(cli.command, args::Command::Bridge { .. });
+    let json = cli.json && !matches!(command, args::Command::Bridge { .. });
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -33,7 +44,7 @@ pub fn run() -> ExitCode {
             )
         }
     };
-    let outcome = runtime.block_on(commands::run(cli));
+    let outcome = runtime.block_on(commands::run(command, json));
     // Do not wait for blocking readers (the bridge's stdin) to finish.
     runtime.shutdown_background();
     match outcome {

@@ -1,6 +1,7 @@
 //! The one-shot CLI's session: start or reuse the broker, then use the
 //! compatibility principal's keyed workspace and renewable lease.
 
+use crate::progress::Progress;
 use browser_pilot_host::broker::{rpc as rpc_principal, VERSION};
 use browser_pilot_host::client::{ensure_broker, Client};
 use browser_pilot_host::paths::Paths;
@@ -14,6 +15,8 @@ const LEASE_TTL_MS: u64 = 300_000;
 
 pub struct Session {
     client: Client,
+    /// Show a progress line on long waits (human mode, terminal stderr).
+    pub progress: bool,
     pub workspace_id: String,
     pub lease_id: String,
 }
@@ -21,8 +24,16 @@ pub struct Session {
 impl Session {
     /// Start or reuse the broker and open the CLI's workspace and lease.
     pub async fn open() -> BpResult<Self> {
+        Self::open_with(false).await
+    }
+
+    /// [`Session::open`], showing progress while a broker starts (the
+    /// first run prepares the components).
+    pub async fn open_with(progress: bool) -> BpResult<Self> {
         let paths = Paths::from_env()?;
+        let waiting = Progress::start("starting the broker", progress);
         let mut client = ensure_broker(&paths, &["broker", "serve"]).await?;
+        drop(waiting);
         let init = client
             .request(
                 "initialize",
@@ -49,6 +60,7 @@ impl Session {
         let lease_id = lease["leaseId"].as_str().unwrap_or_default().to_string();
         Ok(Self {
             client,
+            progress,
             workspace_id,
             lease_id,
         })
@@ -56,6 +68,7 @@ impl Session {
 
     /// Call a tool; a tool error becomes `Err`.
     pub async fn tool(&mut self, name: &str, arguments: Value) -> BpResult<Value> {
+        let _waiting = Progress::start(&crate::progress::label(name), self.progress);
         let reply = self
             .client
             .request(

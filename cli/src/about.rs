@@ -1,0 +1,74 @@
+//! What the executable says about itself: `--version` (with `--json`),
+//! `bp help [COMMAND|agents]`, shell completions and the man page, all
+//! generated from the clap definition.
+
+use crate::args::Cli;
+use browser_pilot_host::broker::{PROTOCOL_MAX, PROTOCOL_MIN, VERSION};
+use browser_pilot_host::{components, BpError, BpResult};
+use clap::CommandFactory;
+use serde_json::json;
+
+/// The guide for LLM agents (`docs/agents.md`), built into the executable.
+pub const AGENTS_GUIDE: &str = include_str!("../../docs/agents.md");
+
+/// The WIT package the embedded components and this host speak.
+const WIT_PACKAGE: &str = "browser-pilot:tools@0.1.0";
+
+/// `bp --version [--json]`.
+pub fn version(json: bool) {
+    if !json {
+        println!("browser-pilot {VERSION}");
+        return;
+    }
+    let components: Vec<_> = components::embedded()
+        .iter()
+        .map(|(name, wasm)| {
+            json!({"name": name, "sha256": browser_pilot_host::runtime::cache::hex_digest(wasm),
+                   "bytes": wasm.len()})
+        })
+        .collect();
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    println!(
+        "{}",
+        json!({"version": VERSION, "protocol": {"min": PROTOCOL_MIN, "max": PROTOCOL_MAX},
+               "wit": WIT_PACKAGE, "components": components, "profile": profile})
+    );
+}
+
+/// `bp help [TOPIC]`.
+pub fn help(topic: Option<&str>) -> BpResult<()> {
+    let mut cmd = Cli::command();
+    let printed = match topic {
+        None => cmd.print_help(),
+        Some("agents") => {
+            print!("{AGENTS_GUIDE}");
+            Ok(())
+        }
+        Some(name) => match cmd.find_subcommand_mut(name) {
+            Some(sub) => sub.print_help(),
+            None => {
+                return Err(BpError::invalid(format!(
+                    "no command or topic `{name}`; topics: agents"
+                )))
+            }
+        },
+    };
+    printed.map_err(|e| BpError::internal(format!("printing help: {e}")))
+}
+
+/// `bp completions SHELL`.
+pub fn completions(shell: clap_complete::Shell) {
+    let mut cmd = Cli::command();
+    clap_complete::generate(shell, &mut cmd, "bp", &mut std::io::stdout());
+}
+
+/// `bp man`.
+pub fn man() -> BpResult<()> {
+    clap_mangen::Man::new(Cli::command())
+        .render(&mut std::io::stdout())
+        .map_err(|e| BpError::internal(format!("rendering the man page: {e}")))
+}

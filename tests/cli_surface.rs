@@ -1,0 +1,112 @@
+//! The CLI as a tool a user installs: `cargo install` into a temporary
+//! root gives a working `bp`, the executable describes itself (version
+//! JSON, completions, man page, the agents guide), and long waits show
+//! progress on a terminal only.
+
+mod support;
+
+use serde_json::Value;
+use std::process::Command;
+
+#[test]
+fn cargo_install_gives_a_working_bp() {
+    let root = std::env::temp_dir().join(format!("bp-install-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let repo = support::root();
+    // The same target dir and profile as the test build, so the install
+    // reuses what is built instead of building wasmtime again.
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["install", "--debug", "--locked", "--offline", "--path"])
+        .arg(repo.join("cli"))
+        .arg("--root")
+        .arg(&root)
+        .arg("--target-dir")
+        .arg(repo.join("target"))
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .status()
+        .expect("run cargo install");
+    assert!(status.success(), "cargo install failed");
+    let bp = root.join("bin/bp");
+    let out = Command::new(&bp).arg("--version").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("browser-pilot 0."), "{text}");
+    let out = Command::new(&bp)
+        .args(["--version", "--json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["wit"], "browser-pilot:tools@0.1.0", "{v}");
+    assert_eq!(v["protocol"]["max"], "1.1", "{v}");
+    let comps = v["components"].as_array().unwrap();
+    assert!(comps.iter().any(|c| c["name"] == "observe"), "{v}");
+    assert!(
+        comps
+            .iter()
+            .all(|c| c["sha256"].as_str().unwrap().len() == 64),
+        "{v}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn completions_man_page_and_agents_guide_come_from_the_executable() {
+    let bp = support::bp_exe();
+    for shell in ["bash", "zsh", "fish"] {
+        let out = Command::new(&bp)
+            .args(["completions", shell])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{shell}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("snapshot") && text.contains("connect"),
+            "{shell}: {text}"
+        );
+    }
+    let out = Command::new(&bp)
+        .args(["completions", "tcsh"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "an unknown shell must be refused");
+    let man = Command::new(&bp).arg("man").output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&man.stdout).contains(".TH"),
+        "not roff"
+    );
+    let guide = Command::new(&bp).args(["help", "agents"]).output().unwrap();
+    let text = String::from_utf8_lossy(&guide.stdout);
+    assert!(
+        text.contains("stale_ref") && text.contains("bp snapshot"),
+        "{text}"
+    );
+    let (code, _) = support::Env::new().err(&["help", "no-such-topic"]);
+    assert_eq!(code, "invalid_argument");
+}
+
+#[test]
+fn long_waits_show_progress_on_a_terminal_only() {
+    let env = support::Env::new();
+    env.launch();
+    let url = env.url("slow?ms=2500");
+    // A pseudo-terminal, as a person at a shell has.
+    let cmd = format!("{} open '{url}'", support::bp_exe().display());
+    let out = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env("BROWSER_PILOT_HOME", &env.home)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("waiting for the page..."),
+        "no progress line: {text:?}"
+    );
+    assert!(text.contains("Slow page"), "{text:?}");
+    // Pipes and --json stay clean.
+    let r = env.run(&["open", &url]);
+    assert!(r.ok(), "{}", r.stderr());
+    assert!(!r.stderr().contains("waiting"), "{}", r.stderr());
+    assert!(!r.stdout().contains("waiting"), "{}", r.stdout());
+}
