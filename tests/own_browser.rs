@@ -76,6 +76,8 @@ fn user_browser_is_discovered_attached_and_driven() {
     assert_eq!(c["debugging"]["port"], user.port, "{c}");
     assert_eq!(c["viable"], true, "{c}");
     assert_eq!(c["brokerOwned"], false, "{c}");
+    // The WebSocket path is as good as the endpoint: never echoed.
+    assert!(c["debugging"].get("wsPath").is_none(), "{c}");
     let doctor = env.json(&["doctor"]);
     assert_eq!(doctor["ok"], true, "{doctor}");
 
@@ -116,8 +118,11 @@ fn user_browser_is_discovered_attached_and_driven() {
     env.ok(&["tool", "call", "browser.tabs.open", "--input", &input]);
     read_until(&env, &WORKERS_READY);
 
-    // Disconnecting closes only bp's own tab; the user's stay.
-    env.ok(&["disconnect"]);
+    // Disconnecting closes only bp's own tab; the user's stay. Alone, the
+    // CLI takes the broker down with it.
+    let out = env.json(&["disconnect"]);
+    assert_eq!(out["kept"], false, "{out}");
+    assert_eq!(out["brokerStopped"], true, "{out}");
     let urls = user.page_urls();
     assert!(urls.iter().any(|u| u.ends_with("form.html")), "{urls:?}");
     assert_eq!(
@@ -256,6 +261,17 @@ fn browser_death_and_reconnect_follow_generations() {
     let mut user = UserBrowser::start("gen", &env.url("index.html"));
     let mut bridge = Bridge::start(&env);
     let s = bridge.session("agent", 120_000);
+    // Bad arguments are refused before anything is touched.
+    for bad in [
+        json!({"launch": false}),
+        json!("x"),
+        json!({"endpoint": "http://10.0.0.1:9222"}),
+    ] {
+        assert_eq!(
+            bridge.tool_code(&s, "browser.connect", bad),
+            "invalid_argument"
+        );
+    }
     let c = bridge.tool_ok(&s, "browser.connect", json!({}));
     assert_eq!(c["connection"]["generation"], 1, "{c}");
     bridge.tool_ok(
@@ -332,10 +348,17 @@ fn browser_death_and_reconnect_follow_generations() {
 }
 
 #[test]
-fn broker_sigkill_closes_its_tabs_and_never_the_users() {
+fn broker_stop_or_sigkill_closes_its_tabs_and_never_the_users() {
     let _one = serial();
     let env = Env::new();
     let user = UserBrowser::start("janitor", &env.url("form.html"));
+    // An orderly stop closes the broker's own tabs too.
+    env.ok(&["connect"]);
+    env.open("index.html");
+    assert!(user.page_urls().iter().any(|u| u.ends_with("index.html")));
+    env.ok(&["broker", "stop", "--force"]);
+    assert!(!user.page_urls().iter().any(|u| u.ends_with("index.html")));
+
     env.ok(&["connect"]);
     env.open("next.html");
     assert!(user.page_urls().iter().any(|u| u.ends_with("next.html")));

@@ -123,7 +123,8 @@ pub async fn run(home: &Path, url: &str, iterations: usize) -> BpResult<()> {
     for _ in 0..iterations {
         let (t, _) = bp(home, &["connect", "--browser", &id])?;
         attach.push(ms(t));
-        bp(home, &["disconnect"])?;
+        // The tool, not `bp disconnect`: that would stop the broker too.
+        bp(home, &["tool", "call", "browser.disconnect"])?;
     }
     let mut cleanup = Vec::new();
     let first = browsers

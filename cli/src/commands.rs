@@ -119,10 +119,15 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
         }
         Command::Disconnect { force } => {
             let args = json!({"force": force, "keepIfInUse": !force});
-            let v = s.tool("browser.disconnect", args).await?;
+            let mut v = s.tool("browser.disconnect", args).await?;
             let ws = s.workspace_id.clone();
             s.request("workspaces/release", json!({"workspaceId": ws}))
                 .await?;
+            // Alone, the CLI takes the broker down too (FLOW-1), and only
+            // the broker its locator names.
+            if v["kept"] == false {
+                v["brokerStopped"] = json!(stop_own_broker(&mut s).await.is_ok());
+            }
             emit(json, &v, output::disconnected);
         }
         Command::Open { url } => {
@@ -463,6 +468,12 @@ async fn broker(command: BrokerCommand, json: bool) -> BpResult<()> {
                 .map(|p| p.display().to_string())
                 .unwrap_or_default();
             let named = locator.as_ref().map(|l| (l.pid, l.executable.clone()));
+            if named.is_none() && !force {
+                return Err(BpError::new(
+                    Code::ProtocolIncompatible,
+                    "a broker answers but no locator names it; nothing was stopped (pass --force to stop it anyway)",
+                ));
+            }
             if let Some((_, exe)) = &named {
                 if *exe != own && !force {
                     return Err(BpError::new(
@@ -492,6 +503,19 @@ async fn broker(command: BrokerCommand, json: bool) -> BpResult<()> {
             Ok(())
         }
     }
+}
+
+/// Stop the broker this session talks to, compare-and-stop, refused (and
+/// kept) if another client took a lease meanwhile.
+async fn stop_own_broker(s: &mut Session) -> BpResult<Value> {
+    let paths = Paths::from_env()?;
+    let locator = browser_pilot_host::broker::locator::Locator::read(&paths)
+        .ok_or_else(|| BpError::internal("no broker locator"))?;
+    s.request(
+        "broker/stop",
+        json!({"pid": locator.pid, "executable": locator.executable}),
+    )
+    .await
 }
 
 async fn serve_broker(

@@ -182,6 +182,11 @@ pub fn disconnected(v: &Value) -> String {
             "released this CLI's workspace ({} tab(s) closed); the browser connection stays up for {} other client(s)",
             v["closedTabs"], v["liveWorkspaces"]
         )
+    } else if v["brokerStopped"] == true {
+        format!(
+            "disconnected ({} tab(s) closed); the broker stopped",
+            v["closedTabs"]
+        )
     } else {
         format!("disconnected ({} tab(s) closed)", v["closedTabs"])
     }

@@ -59,7 +59,8 @@ impl Janitor {
         let (tx, mut rx) = mpsc::unbounded_channel::<String>();
         tokio::spawn(async move {
             while let Some(line) = rx.recv().await {
-                if stdin.write_all(line.as_bytes()).await.is_err() {
+                if let Err(e) = stdin.write_all(line.as_bytes()).await {
+                    tracing::warn!("the janitor is gone ({e}); tabs opened from now on are not cleaned up if the broker dies");
                     break;
                 }
             }
@@ -88,14 +89,26 @@ impl Janitor {
     }
 }
 
-/// The janitor process: read the pipe until EOF, then clean up.
+/// The janitor process: read the pipe until EOF, then clean up. It also
+/// exits, closing nothing, once its own connection to the browser ends:
+/// the browser is gone, and a later browser on that port is not its own.
 pub async fn run() -> BpResult<()> {
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     let mut ws_url: Option<String> = None;
     let mut cdp: Option<Cdp> = None;
     let mut tracked: Vec<String> = Vec::new();
+    let mut tick = tokio::time::interval(Duration::from_millis(500));
     loop {
-        let line = match lines.next_line().await {
+        let line = tokio::select! {
+            line = lines.next_line() => line,
+            _ = tick.tick() => {
+                if cdp.as_ref().is_some_and(Cdp::is_closed) {
+                    return Ok(());
+                }
+                continue;
+            }
+        };
+        let line = match line {
             Ok(Some(line)) => line,
             // EOF or a broken pipe: the broker is gone.
             Ok(None) | Err(_) => break,
@@ -113,14 +126,10 @@ pub async fn run() -> BpResult<()> {
             _ => {}
         }
     }
-    if tracked.is_empty() {
+    // Only the connection made while the broker was alive is trusted.
+    let Some(cdp) = cdp.filter(|c| !c.is_closed()) else {
         return Ok(());
-    }
-    let cdp = match cdp.filter(|c| !c.is_closed()) {
-        Some(c) => Some(c),
-        None => open(ws_url.as_deref()).await,
     };
-    let Some(cdp) = cdp else { return Ok(()) };
     let cleanup = async {
         for target in tracked.iter().rev() {
             let _ = cdp

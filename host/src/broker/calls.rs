@@ -158,6 +158,14 @@ pub async fn execute(broker: &Arc<Broker>, call: PendingCall) -> Value {
         .tool(&call.name)
         .map(|t| t.info.mutates)
         .unwrap_or(true);
+    // Checked again once the executor returns: a result that straddled a
+    // reconnect is not returned as if it were current.
+    let mut outcome = outcome;
+    if outcome.result.is_ok() && !super::native::generation_free(&call.name) {
+        if let Err(e) = dispatch::same_generation(&call.scope, broker.generation()) {
+            outcome.result = Err(e);
+        }
+    }
     let state = match &outcome.result {
         Ok(_) => CmdState::Completed,
         Err(e) if e.code == Code::UnknownOutcome => CmdState::UnknownOutcome,

@@ -1,18 +1,21 @@
 //! `browser.connect`: launch a broker-owned Chromium, attach to an explicit
 //! loopback endpoint, or attach to a discovered browser of this user. An
 //! endpoint is proven to belong to a browser process of this user before
-//! any DevTools traffic, and proven again on every reconnect.
+//! any DevTools traffic, proven again on every reconnect, and then dialled
+//! at the literal address of the listener that was proven.
 
-use super::native::{only_keys, str_arg};
+use super::native::{bool_arg, object_args, only_keys, str_arg};
 use super::Broker;
 use crate::browser::connection::BrowserConn;
-use crate::cdp::endpoint::Endpoint;
+use crate::browser::registry::Signal;
+use crate::cdp::endpoint::{dial_host, Endpoint};
 use crate::cdp::launch;
-use crate::discovery::{self, ownership, Candidate};
+use crate::discovery::{self, ownership, Authorization, Candidate};
 use crate::error::{BpError, BpResult, Code};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::Arc;
+use tokio::sync::mpsc::UnboundedReceiver;
 
 /// The user's browser this broker attached to: an endpoint-less
 /// reconnect goes back to exactly this profile, never to another browser.
@@ -33,14 +36,35 @@ enum Route {
     Candidate(Box<Candidate>),
 }
 
-/// What was connected to, for the connection state.
+/// A new connection, not yet exposed: the caller installs it, then starts
+/// its signal pump.
 pub struct Attached {
     pub conn: BrowserConn,
     pub selection: Option<Selection>,
+    pub signals: UnboundedReceiver<Signal>,
 }
 
-/// Parse the arguments into a route (discovering when no route is named).
-fn route(broker: &Broker, args: &Value) -> BpResult<Route> {
+/// Discovery reads /proc synchronously: keep it off the async workers.
+async fn discover() -> Vec<Candidate> {
+    tokio::task::spawn_blocking(discovery::discover)
+        .await
+        .unwrap_or_default()
+}
+
+/// What the arguments ask for, checked before anything else happens.
+pub enum Request {
+    Launch {
+        headless: bool,
+        executable: Option<PathBuf>,
+    },
+    Endpoint(Endpoint),
+    Browser(String),
+    Discover,
+}
+
+/// Parse and check `browser.connect`'s arguments.
+pub fn parse(args: &Value) -> BpResult<Request> {
+    object_args(args)?;
     only_keys(args, &["launch", "endpoint", "browser"])?;
     let endpoint = str_arg(args, "endpoint")?;
     let browser = str_arg(args, "browser")?;
@@ -52,31 +76,51 @@ fn route(broker: &Broker, args: &Value) -> BpResult<Route> {
         ));
     }
     if let Some(opts) = launch_opts {
+        if !opts.is_object() {
+            return Err(BpError::invalid(
+                "`launch` must be an object ({} for the defaults)",
+            ));
+        }
         only_keys(opts, &["headless", "executable"])?;
-        let headless = match opts.get("headless") {
-            None | Some(Value::Null) => true,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(BpError::invalid("`launch.headless` must be true or false")),
-        };
+        let headless = bool_arg(opts, "headless")?.unwrap_or(true);
         let executable = str_arg(opts, "executable")?.map(PathBuf::from);
-        return Ok(Route::Launch {
+        return Ok(Request::Launch {
             headless,
             executable,
         });
     }
     if let Some(e) = endpoint {
-        return Endpoint::parse(e).map(Route::Endpoint);
+        return Endpoint::parse(e).map(Request::Endpoint);
     }
-    let candidates = discovery::discover();
-    if let Some(id) = browser {
-        let c = pick_by_id(&candidates, id)?;
-        super::preference::save(&broker.paths, &c.id)?;
-        return Ok(Route::Candidate(Box::new(c)));
-    }
-    let remembered = broker.selection();
-    let preferred = super::preference::load(&broker.paths);
-    choose(&candidates, remembered.as_ref(), preferred.as_deref())
-        .map(|c| Route::Candidate(Box::new(c)))
+    Ok(match browser {
+        Some(id) => Request::Browser(id.to_string()),
+        None => Request::Discover,
+    })
+}
+
+/// Where the request leads (discovering when no endpoint is named).
+async fn route(broker: &Broker, request: Request) -> BpResult<Route> {
+    Ok(match request {
+        Request::Launch {
+            headless,
+            executable,
+        } => Route::Launch {
+            headless,
+            executable,
+        },
+        Request::Endpoint(e) => Route::Endpoint(e),
+        Request::Browser(id) => Route::Candidate(Box::new(pick_by_id(&discover().await, &id)?)),
+        Request::Discover => {
+            let remembered = broker.selection();
+            let preferred = super::preference::load(&broker.paths);
+            let candidates = discover().await;
+            Route::Candidate(Box::new(choose(
+                &candidates,
+                remembered.as_ref(),
+                preferred.as_deref(),
+            )?))
+        }
+    })
 }
 
 fn pick_by_id(candidates: &[Candidate], id: &str) -> BpResult<Candidate> {
@@ -111,8 +155,10 @@ fn listing(candidates: &[Candidate]) -> Vec<Value> {
 }
 
 /// The endpoint-less choice: the profile chosen earlier in this broker,
-/// else the persisted preference when it is viable, else the only viable
-/// browser. Several viable browsers and no preference: refuse and list.
+/// else the persisted preference, else the only viable browser. Never a
+/// silent switch: a chosen or preferred browser that cannot be attached
+/// is an error, not a reason to take another. Several viable browsers and
+/// no preference: refuse and list them.
 pub fn choose(
     candidates: &[Candidate],
     remembered: Option<&Selection>,
@@ -120,27 +166,27 @@ pub fn choose(
 ) -> BpResult<Candidate> {
     if let Some(sel) = remembered {
         let same = candidates.iter().find(|c| {
-            c.running && c.product == sel.product && c.user_data_dir == sel.user_data_dir
+            c.running
+                && c.product == sel.product
+                && discovery::candidate::same_dir(&c.user_data_dir, &sel.user_data_dir)
         });
         return match same {
             Some(c) if c.viable() => Ok(c.clone()),
             Some(c) => Err(not_viable(c)),
-            None => Err(BpError::new(
-                Code::BrowserNotFound,
-                format!(
-                    "the browser chosen earlier ({}, profile {}) is not running; start it with \
-                     debugging on, or name another with --browser ID or --endpoint URL",
-                    sel.candidate_id,
-                    sel.user_data_dir.display()
-                ),
-            )
-            .with_context(json!({"reason": "selected_browser_gone", "browser": sel.candidate_id}))),
+            None => Err(gone(
+                &sel.candidate_id,
+                &sel.user_data_dir.display().to_string(),
+            )),
+        };
+    }
+    if let Some(id) = preferred {
+        return match candidates.iter().find(|c| c.id == id && c.running) {
+            Some(c) if c.viable() => Ok(c.clone()),
+            Some(c) => Err(not_viable(c)),
+            None => Err(gone(id, "the preferred profile")),
         };
     }
     let viable: Vec<&Candidate> = candidates.iter().filter(|c| c.viable()).collect();
-    if let Some(c) = preferred.and_then(|p| viable.iter().find(|c| c.id == p)) {
-        return Ok((*c).clone());
-    }
     match viable.as_slice() {
         [one] => Ok((*one).clone()),
         [] => {
@@ -171,9 +217,21 @@ pub fn choose(
     }
 }
 
+fn gone(id: &str, profile: &str) -> BpError {
+    BpError::new(
+        Code::BrowserNotFound,
+        format!(
+            "the browser chosen earlier ({id}, {profile}) is not running; start it with \
+             debugging on, or name another with --browser ID or --endpoint URL"
+        ),
+    )
+    .with_context(json!({"reason": "selected_browser_gone", "browser": id}))
+}
+
 /// Connect along `args`' route (or the discovered one).
-pub async fn attach(broker: &Arc<Broker>, args: &Value, generation: u64) -> BpResult<Attached> {
-    let (ws, launched, selection, candidate) = match route(broker, args)? {
+pub async fn attach(broker: &Arc<Broker>, request: Request, generation: u64) -> BpResult<Attached> {
+    let env = discovery::Env::system();
+    let (ws, launched, selection, candidate) = match route(broker, request).await? {
         Route::Launch {
             headless,
             executable,
@@ -182,36 +240,39 @@ pub async fn attach(broker: &Arc<Broker>, args: &Value, generation: u64) -> BpRe
             (launched.ws_url.clone(), Some(launched), None, None)
         }
         Route::Endpoint(endpoint) => {
-            let env = discovery::Env::system();
-            // Proven before any HTTP or WebSocket traffic reaches the port.
+            // Proven before any HTTP or WebSocket traffic reaches the port,
+            // then dialled at the proven listener's own address.
             let owner = ownership::prove_endpoint(&env, endpoint.port, None)?;
-            let ws = endpoint.websocket_url().await?;
-            let selection = discovery::discover_in(&env)
+            let ws = endpoint.pinned(owner.listen_addr)?.websocket_url().await?;
+            let found = discover()
+                .await
                 .into_iter()
-                .find(|c| c.pid == Some(owner.pid))
-                .map(|c| selection_of(&c));
-            (ws, None, selection, None)
+                .find(|c| c.pid == Some(owner.pid));
+            let selection = found.as_ref().map(selection_of);
+            (ws, None, selection, found)
         }
         Route::Candidate(c) => {
             let port = c.endpoint_port().ok_or_else(|| not_viable(&c))?;
-            let env = discovery::Env::system();
-            ownership::prove_endpoint(&env, port, Some(&c))?;
-            let ws = match c.ws_url() {
+            let owner = ownership::prove_endpoint(&env, port, Some(&c))?;
+            let host = dial_host(owner.listen_addr);
+            let ws = match c.ws_url(&host) {
                 Some(ws) => ws,
                 None => {
-                    Endpoint::parse(&format!("http://127.0.0.1:{port}"))?
+                    Endpoint::parse(&format!("http://{host}:{port}"))?
                         .websocket_url()
                         .await?
                 }
             };
-            (ws, None, Some(selection_of(&c)), Some(c.id.clone()))
+            (ws, None, Some(selection_of(&c)), Some(*c))
         }
     };
     let (signals, signal_rx) = tokio::sync::mpsc::unbounded_channel();
     let downloads = broker.paths.downloads.clone();
-    let outcome = BrowserConn::open(&ws, launched, generation, signals, downloads).await;
-    if let Some(id) = &candidate {
-        broker.note_authorization(id, &outcome);
+    let outcome = BrowserConn::open(&ws, launched, generation, signals, downloads)
+        .await
+        .map_err(|e| unanswered_is_not_consent(e, candidate.as_ref()));
+    if let Some(c) = &candidate {
+        broker.note_authorization(&c.id, &outcome);
     }
     let mut conn = outcome?;
     if conn.launched.is_none() {
@@ -219,8 +280,35 @@ pub async fn attach(broker: &Arc<Broker>, args: &Value, generation: u64) -> BpRe
             .map_err(|e| tracing::warn!("no janitor for this browser: {}", e.message))
             .ok();
     }
-    tokio::spawn(super::signals::pump(broker.clone(), signal_rx));
-    Ok(Attached { conn, selection })
+    // The user's choice persists only once it worked.
+    if let Some(c) = &candidate {
+        super::preference::save(&broker.paths, &c.id)?;
+    }
+    Ok(Attached {
+        conn,
+        selection,
+        signals: signal_rx,
+    })
+}
+
+/// Only a browser that may ask its user (debugging turned on at
+/// chrome://inspect) is "waiting for the user" when it does not answer;
+/// any other silent endpoint is simply unreachable.
+fn unanswered_is_not_consent(e: BpError, candidate: Option<&Candidate>) -> BpError {
+    let waiting = e
+        .context
+        .as_ref()
+        .and_then(|c| c.get("authorization"))
+        .is_some_and(|a| a == "waiting_for_user");
+    let may_prompt = candidate.is_some_and(|c| c.authorization == Authorization::MayPrompt);
+    if waiting && !may_prompt {
+        return BpError::new(
+            Code::BrowserNotFound,
+            "the browser did not accept the DevTools connection within 20 s",
+        )
+        .with_context(json!({"reason": "unresponsive"}));
+    }
+    e
 }
 
 fn selection_of(c: &Candidate) -> Selection {

@@ -207,15 +207,39 @@ impl Broker {
         let old = self.browser.write().await.take();
         match old {
             Some(b) => {
-                if let Some(janitor) = &b.janitor {
-                    janitor.forget();
-                }
-                self.retired_commands
-                    .fetch_add(b.cdp.commands_sent(), Ordering::Relaxed);
-                self.state().controllers.clear();
+                self.retire(&b);
                 true
             }
             None => false,
+        }
+    }
+
+    /// Let go of a connection: its janitor stands down, its socket closes
+    /// at once (calls still in flight fail rather than keep driving the
+    /// browser), and target control ends.
+    fn retire(&self, b: &BrowserConn) {
+        if let Some(janitor) = &b.janitor {
+            janitor.forget();
+        }
+        b.cdp.close();
+        self.retired_commands
+            .fetch_add(b.cdp.commands_sent(), Ordering::Relaxed);
+        self.state().controllers.clear();
+    }
+
+    /// Close every workspace's managed tabs (never a user tab): the broker
+    /// is going away, and nothing will own them.
+    pub async fn close_all_managed(&self) {
+        let managed: Vec<String> = self
+            .state()
+            .workspaces
+            .values_mut()
+            .flat_map(|ws| ws.managed.drain().collect::<Vec<_>>())
+            .collect();
+        if let Ok(conn) = self.browser().await {
+            for raw in managed {
+                let _ = conn.close_target(&raw).await;
+            }
         }
     }
 }

@@ -114,6 +114,23 @@ pub(super) fn str_arg<'a>(args: &'a Value, key: &str) -> BpResult<Option<&'a str
     }
 }
 
+pub(super) fn bool_arg(args: &Value, key: &str) -> BpResult<Option<bool>> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(_) => Err(BpError::invalid(format!("`{key}` must be true or false"))),
+    }
+}
+
+/// Arguments must be an object (or absent).
+pub(super) fn object_args(args: &Value) -> BpResult<()> {
+    if args.is_object() || args.is_null() {
+        Ok(())
+    } else {
+        Err(BpError::invalid("`arguments` must be an object"))
+    }
+}
+
 pub(super) fn only_keys(args: &Value, keys: &[&str]) -> BpResult<()> {
     if let Some(unknown) = args
         .as_object()
@@ -138,7 +155,7 @@ pub async fn call(
         "browser.status" => {
             no_args(args)?;
             let conn = broker.browser().await.ok();
-            Ok(json!({"candidates": candidates(broker),
+            Ok(json!({"candidates": candidates(broker).await,
                       "preference": super::preference::load(&broker.paths),
                       "connection": connection_state(broker, conn.as_deref())}))
         }
@@ -169,6 +186,7 @@ pub async fn call(
 }
 
 async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
+    let request = super::connect::parse(args)?;
     let _guard = broker.connect_lock.lock().await;
     if let Ok(conn) = broker.browser().await {
         return Ok(
@@ -176,33 +194,45 @@ async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
         );
     }
     let next_gen = broker.generation() + 1;
-    let attached = super::connect::attach(broker, args, next_gen).await?;
-    broker.drop_browser().await;
+    let attached = super::connect::attach(broker, request, next_gen).await?;
+    // From here on nothing awaits before the new generation is complete,
+    // so a deadline cannot leave it half installed.
+    let conn = Arc::new(attached.conn);
+    let mut slot = broker.browser.write().await;
+    if let Some(old) = slot.take() {
+        broker.retire(&old);
+    }
     // Nothing of the earlier generation survives into the new one.
     broker.forget_connection_state();
     if attached.selection.is_some() {
         broker.set_selection(attached.selection);
     }
-    // The generation advances only once the connection is up.
     broker.generation.store(next_gen, Ordering::SeqCst);
-    let conn = Arc::new(attached.conn);
-    *broker.browser.write().await = Some(conn.clone());
+    *slot = Some(conn.clone());
+    drop(slot);
     super::signals::connection_restored(broker, next_gen);
+    tokio::spawn(super::signals::pump(
+        broker.clone(),
+        conn.clone(),
+        attached.signals,
+    ));
     Ok(json!({"connection": connection_state(broker, Some(&conn))}))
 }
 
 /// Close the browser connection for the caller. Other workspaces holding
 /// live leases keep it: the call is refused (`broker_in_use`), keeps the
 /// connection (`keepIfInUse`, what `bp disconnect` asks) or, with `force`,
-/// ends their work too and says so.
+/// ends their work too (their managed tabs close as well) and says so.
 async fn disconnect(broker: &Arc<Broker>, scope: &CallScope, args: &Value) -> BpResult<Value> {
+    object_args(args)?;
     only_keys(args, &["force", "keepIfInUse"])?;
-    let flag = |key: &str| match args.get(key) {
-        None | Some(Value::Null) => Ok(false),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(_) => Err(BpError::invalid(format!("`{key}` must be true or false"))),
-    };
-    let (force, keep) = (flag("force")?, flag("keepIfInUse")?);
+    let force = bool_arg(args, "force")?.unwrap_or(false);
+    let keep = bool_arg(args, "keepIfInUse")?.unwrap_or(false);
+    if force && keep {
+        return Err(BpError::invalid(
+            "`force` and `keepIfInUse` contradict each other",
+        ));
+    }
     let _guard = broker.connect_lock.lock().await;
     let others = broker
         .state()
@@ -210,20 +240,26 @@ async fn disconnect(broker: &Arc<Broker>, scope: &CallScope, args: &Value) -> Bp
     if !others.is_empty() && !force && !keep {
         return Err(in_use(&others, "disconnect the browser"));
     }
-    // This workspace's managed tabs close (never user tabs), so an
-    // attached user browser is left as it was.
+    let keeping = !others.is_empty() && !force;
+    // Managed tabs close (never user tabs), so an attached user browser is
+    // left as it was: the caller's own, or every workspace's when the
+    // connection really ends.
     let managed: Vec<String> = {
         let mut st = broker.state();
-        let ws = st.workspace(&scope.principal, &scope.workspace_id)?;
-        ws.current_target = None;
-        ws.managed.drain().collect()
+        st.workspace(&scope.principal, &scope.workspace_id)?
+            .current_target = None;
+        st.workspaces
+            .values_mut()
+            .filter(|ws| !keeping || ws.id == scope.workspace_id)
+            .flat_map(|ws| ws.managed.drain().collect::<Vec<_>>())
+            .collect()
     };
     if let Ok(conn) = broker.browser().await {
         for raw in &managed {
             let _ = conn.close_target(raw).await;
         }
     }
-    if !others.is_empty() && !force {
+    if keeping {
         let conn = broker.browser().await.ok();
         return Ok(
             json!({"connection": connection_state(broker, conn.as_deref()),
@@ -250,15 +286,17 @@ pub fn in_use(others: &[String], what: &str) -> BpError {
     .with_context(json!({"liveWorkspaces": others.len()}))
 }
 
-/// Discovered browsers with the last authorization outcome seen for each.
-fn candidates(broker: &Broker) -> Vec<Value> {
-    crate::discovery::discover()
+/// Discovered browsers, with the last authorization outcome seen for each
+/// (`lastAuthorization`: allowed, waiting_for_user or refused).
+async fn candidates(broker: &Broker) -> Vec<Value> {
+    let found = tokio::task::spawn_blocking(crate::discovery::discover)
+        .await
+        .unwrap_or_default();
+    found
         .iter()
         .map(|c| {
             let mut v = c.to_json();
-            if let Some(seen) = broker.authorization_of(&c.id) {
-                v["authorization"] = json!(seen);
-            }
+            v["lastAuthorization"] = json!(broker.authorization_of(&c.id));
             v
         })
         .collect()

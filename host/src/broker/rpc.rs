@@ -337,10 +337,20 @@ fn stop(broker: &Arc<Broker>, caller: &str, params: &Value) -> BpResult<Value> {
             format!("this broker is not the one named ({what} differs); nothing was stopped"),
         )
     };
-    if let Some(pid) = params.get("pid").filter(|v| !v.is_null()) {
-        if pid.as_u64() != Some(u64::from(std::process::id())) {
-            return Err(mismatch("process ID"));
+    let force = match params.get("force") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(BpError::invalid("`force` must be true or false")),
+    };
+    match params.get("pid").filter(|v| !v.is_null()) {
+        Some(pid) if pid.as_u64() != Some(u64::from(std::process::id())) => {
+            return Err(mismatch("process ID"))
         }
+        Some(_) => {}
+        None if !force => return Err(BpError::invalid(
+            "name the broker to stop with `pid` (from the locator or initialize), or pass force",
+        )),
+        None => {}
     }
     if let Some(exe) = params.get("executable").filter(|v| !v.is_null()) {
         let own = std::env::current_exe()
@@ -350,14 +360,14 @@ fn stop(broker: &Arc<Broker>, caller: &str, params: &Value) -> BpResult<Value> {
             return Err(mismatch("installation"));
         }
     }
-    let force = match params.get("force") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(BpError::invalid("`force` must be true or false")),
+    // The caller's own work does not hold the broker up; the one-shot
+    // CLI's stop (sent before any initialize) speaks for the CLI's.
+    let own = if caller.is_empty() {
+        CLI_PRINCIPAL
+    } else {
+        caller
     };
-    let others = broker
-        .state()
-        .live_workspaces(None, &[CLI_PRINCIPAL, caller]);
+    let others = broker.state().live_workspaces(None, &[own]);
     if !others.is_empty() && !force {
         return Err(super::native::in_use(&others, "stop the broker"));
     }

@@ -93,6 +93,8 @@ pub async fn serve(broker: Arc<Broker>) -> BpResult<()> {
         }
     }
     tracing::info!("broker stopping");
+    // The broker's own tabs go with it; user tabs are never touched.
+    broker.close_all_managed().await;
     broker.drop_browser().await;
     // Only remove the locator and socket if they are still ours.
     if Locator::read(&paths).is_some_and(|l| l.pid == std::process::id()) {

@@ -1,14 +1,30 @@
 //! Browser changes (from the target registry) turned into workspace events.
 
 use super::Broker;
+use crate::browser::connection::BrowserConn;
 use crate::browser::registry::Signal;
 use serde_json::json;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use tokio::sync::mpsc::UnboundedReceiver;
 
-/// Publish events for every signal of one browser connection.
-pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
+/// Publish events for every signal of one browser connection. The pump
+/// holds its connection weakly (the connection owns the signal sender), and
+/// signals of a superseded generation are dropped: they describe a browser
+/// connection the broker no longer uses.
+pub async fn pump(broker: Arc<Broker>, conn: Arc<BrowserConn>, mut rx: UnboundedReceiver<Signal>) {
+    let generation = conn.generation;
+    let conn: Weak<BrowserConn> = Arc::downgrade(&conn);
     while let Some(signal) = rx.recv().await {
+        if broker.generation() != generation {
+            continue;
+        }
+        let Some(conn) = conn.upgrade() else {
+            // Gone: only its disconnect is left to report.
+            if matches!(signal, Signal::Disconnected) {
+                lost(&broker);
+            }
+            continue;
+        };
         if let Signal::Net {
             raw,
             session,
@@ -19,31 +35,20 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
             continue;
         }
         if let Signal::FrameSession { raw, session } = signal {
-            if let Ok(conn) = broker.browser().await {
-                tokio::spawn(async move { conn.enable_frame_session(&raw, &session).await });
-            }
+            tokio::spawn(async move { conn.enable_frame_session(&raw, &session).await });
             continue;
         }
         if let Signal::Worker { parent, session } = signal {
-            if let Ok(conn) = broker.browser().await {
-                tokio::spawn(async move { conn.release_worker(&parent, &session).await });
-            }
+            tokio::spawn(async move { conn.release_worker(&parent, &session).await });
             continue;
         }
         // A new tab's opener (reported by the browser, not the page).
         let opener = match &signal {
-            Signal::Created { raw } => match broker.browser().await {
-                Ok(conn) => conn.registry.with(raw, |t| t.opener.clone()).flatten(),
-                Err(_) => None,
-            },
+            Signal::Created { raw } => conn.registry.with(raw, |t| t.opener.clone()).flatten(),
             _ => None,
         };
         // A popup adopted into a ManagedTabSet is the janitor's to close.
-        let conn_now = match &signal {
-            Signal::Created { .. } => broker.browser().await.ok(),
-            _ => None,
-        };
-        let janitor = conn_now.as_ref().and_then(|c| c.janitor.as_ref());
+        let janitor = conn.janitor.as_ref();
         // Wait for any tab creation in flight to record its owner.
         let _settled = broker.creation.lock().await;
         let mut st = broker.state();
@@ -139,12 +144,19 @@ pub async fn pump(broker: Arc<Broker>, mut rx: UnboundedReceiver<Signal>) {
             }
             Signal::Net { .. } | Signal::FrameSession { .. } | Signal::Worker { .. } => {}
             Signal::Disconnected => {
-                let all: Vec<String> = st.workspaces.keys().cloned().collect();
-                for ws in all {
-                    st.publish(&ws, "connection.lost", None, None, json!({}));
-                }
+                drop(st);
+                lost(&broker);
             }
         }
+    }
+}
+
+/// Tell every workspace the browser connection is gone.
+fn lost(broker: &Broker) {
+    let mut st = broker.state();
+    let all: Vec<String> = st.workspaces.keys().cloned().collect();
+    for ws in all {
+        st.publish(&ws, "connection.lost", None, None, json!({}));
     }
 }
 

@@ -381,6 +381,9 @@ impl TargetCall {
                 "no such observation ref for this workspace and target",
             )
         };
+        if self.observations.is_retired(observation_id) {
+            return Err(BpError::stale("browser_reconnected"));
+        }
         let obs = self
             .observations
             .get(observation_id)

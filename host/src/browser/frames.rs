@@ -79,12 +79,12 @@ impl FrameBook {
         out
     }
 
-    /// Forget a workspace's frames.
     /// Forget every frame mapping and selection (a new connection).
     pub fn clear(&self) {
         self.lock().clear();
     }
 
+    /// Forget a workspace's frames.
     pub fn remove_workspace(&self, ws: &str) {
         self.lock().retain(|(w, _), _| w != ws);
     }

@@ -40,9 +40,23 @@ impl Endpoint {
         Ok(Self { url, port })
     }
 
+    /// The same endpoint dialled at the literal address `addr` (the
+    /// listener whose ownership was proven), never at a name that could
+    /// resolve elsewhere.
+    pub fn pinned(&self, addr: std::net::IpAddr) -> BpResult<Self> {
+        let mut url = self.url.clone();
+        url.set_host(Some(&dial_host(addr)))
+            .map_err(|e| BpError::internal(format!("pinning the endpoint: {e}")))?;
+        Ok(Self {
+            url,
+            port: self.port,
+        })
+    }
+
     /// The browser's WebSocket URL: a `ws://` endpoint as given, an
     /// `http://` one asked for `/json/version`. The answer must name a
-    /// browser WebSocket on the same loopback port.
+    /// browser WebSocket on the same loopback port, and is dialled at this
+    /// endpoint's own host.
     pub async fn websocket_url(&self) -> BpResult<String> {
         if self.url.scheme() == "ws" {
             check_browser_ws(self, self.url.as_str())?;
@@ -63,7 +77,27 @@ impl Endpoint {
                 )
             })?;
         check_browser_ws(self, ws)?;
-        Ok(ws.to_string())
+        let mut pinned = url::Url::parse(ws).map_err(|_| {
+            not_found(
+                "the reported WebSocket URL is not a URL",
+                "websocket_mismatch",
+            )
+        })?;
+        pinned
+            .set_host(self.url.host_str())
+            .map_err(|e| BpError::internal(format!("pinning the WebSocket URL: {e}")))?;
+        Ok(pinned.to_string())
+    }
+}
+
+/// The literal host to dial for a listener on `addr`: all-interfaces
+/// listeners are reached on loopback.
+pub fn dial_host(addr: std::net::IpAddr) -> String {
+    match addr {
+        std::net::IpAddr::V4(v4) if v4.is_unspecified() => "127.0.0.1".into(),
+        std::net::IpAddr::V4(v4) => v4.to_string(),
+        std::net::IpAddr::V6(v6) if v6.is_unspecified() => "[::1]".into(),
+        std::net::IpAddr::V6(v6) => format!("[{v6}]"),
     }
 }
 
@@ -190,6 +224,17 @@ mod tests {
             let e = Endpoint::parse(bad).err().map(|e| e.code);
             assert_eq!(e, Some(Code::InvalidArgument), "{bad}");
         }
+    }
+
+    #[test]
+    fn pinning_dials_the_proven_literal_address() {
+        let ep = Endpoint::parse("http://localhost:9222").unwrap_or_else(|e| panic!("{e}"));
+        let v4 = ep.pinned("127.0.0.1".parse().unwrap()).unwrap();
+        assert_eq!(v4.url.as_str(), "http://127.0.0.1:9222/");
+        let v6 = ep.pinned("::1".parse().unwrap()).unwrap();
+        assert_eq!(v6.url.as_str(), "http://[::1]:9222/");
+        let any = ep.pinned("0.0.0.0".parse().unwrap()).unwrap();
+        assert_eq!(any.url.host_str(), Some("127.0.0.1"));
     }
 
     #[test]

@@ -47,6 +47,7 @@ pub struct Cdp {
     events: broadcast::Sender<Arc<CdpEvent>>,
     sent: Arc<AtomicU64>,
     closed: Arc<AtomicBool>,
+    shutdown: Arc<tokio::sync::Notify>,
 }
 
 impl Cdp {
@@ -62,8 +63,10 @@ impl Cdp {
             events: events.clone(),
             sent: Arc::default(),
             closed: Arc::default(),
+            shutdown: Arc::default(),
         };
-        tokio::spawn(run(conn, rx, events, cdp.closed.clone(), sink));
+        let shutdown = cdp.shutdown.clone();
+        tokio::spawn(run(conn, rx, events, cdp.closed.clone(), shutdown, sink));
         Ok(cdp)
     }
 
@@ -117,6 +120,12 @@ impl Cdp {
         self.sent.load(Ordering::Relaxed)
     }
 
+    /// Close the WebSocket now, even while clones of this handle live:
+    /// pending and later calls fail with `browser_disconnected`.
+    pub fn close(&self) {
+        self.shutdown.notify_one();
+    }
+
     /// Whether the WebSocket has closed.
     pub fn is_closed(&self) -> bool {
         self.closed.load(Ordering::Relaxed)
@@ -161,11 +170,13 @@ async fn run(
     mut rx: mpsc::UnboundedReceiver<Request>,
     events: broadcast::Sender<Arc<CdpEvent>>,
     closed: Arc<AtomicBool>,
+    shutdown: Arc<tokio::sync::Notify>,
     sink: EventSink,
 ) {
     let mut pending: HashMap<CallId, oneshot::Sender<Result<Value, String>>> = HashMap::new();
     loop {
         tokio::select! {
+            _ = shutdown.notified() => break,
             req = rx.recv() => {
                 let Some(req) = req else { break };
                 let session = req.session.map(SessionId::from);

@@ -58,16 +58,11 @@ impl Debugging {
     fn to_json(&self) -> Value {
         let mut v = json!({ "state": self.state() });
         match self {
-            Debugging::Port {
-                port,
-                ws_path,
-                source,
-            } => {
+            // The WebSocket path is never echoed: it is as good as the
+            // endpoint itself to anyone who reads it.
+            Debugging::Port { port, source, .. } => {
                 v["port"] = json!(port);
                 v["source"] = json!(source.as_str());
-                if let Some(p) = ws_path {
-                    v["wsPath"] = json!(p);
-                }
             }
             Debugging::IgnoredDefaultProfile { port } => v["port"] = json!(port),
             _ => {}
@@ -133,14 +128,15 @@ impl Candidate {
         }
     }
 
-    /// `ws://127.0.0.1:PORT/PATH` when the WebSocket path is known.
-    pub fn ws_url(&self) -> Option<String> {
+    /// `ws://HOST:PORT/PATH` when the WebSocket path is known; `host` is
+    /// the literal address of the proven listener.
+    pub fn ws_url(&self, host: &str) -> Option<String> {
         match &self.debugging {
             Debugging::Port {
                 port,
                 ws_path: Some(path),
                 ..
-            } => Some(format!("ws://127.0.0.1:{port}{path}")),
+            } => Some(format!("ws://{host}:{port}{path}")),
             _ => None,
         }
     }
@@ -238,8 +234,9 @@ mod tests {
         assert_eq!(v["authorization"], "not_required");
         assert_eq!(v["userDataDir"], "/tmp/p");
         assert_eq!(v["viable"], true);
+        assert!(v["debugging"].get("wsPath").is_none(), "{v}");
         assert_eq!(
-            c.ws_url().as_deref(),
+            c.ws_url("127.0.0.1").as_deref(),
             Some("ws://127.0.0.1:9222/devtools/browser/abc")
         );
     }

@@ -168,7 +168,10 @@ fn flag_launched_custom_profile_is_viable() {
     assert_eq!(c.pid, Some(100));
     assert!(c.viable() && !c.default_profile && !c.headless);
     assert_eq!(c.authorization, Authorization::NotRequired);
-    assert_eq!(c.ws_url().unwrap(), format!("ws://127.0.0.1:9333{WS}"));
+    assert_eq!(
+        c.ws_url("127.0.0.1").unwrap(),
+        format!("ws://127.0.0.1:9333{WS}")
+    );
     assert!(
         c.id.starts_with("chromium-stable-") && c.id.len() == 24,
         "{}",
@@ -230,7 +233,10 @@ fn port_file_without_flag_may_prompt() {
     assert!(c.default_profile && c.viable());
     assert_eq!(c.authorization, Authorization::MayPrompt);
     assert_eq!(c.to_json()["authorization"], "may_prompt");
-    assert_eq!(c.ws_url().unwrap(), format!("ws://127.0.0.1:9222{WS}"));
+    assert_eq!(
+        c.ws_url("127.0.0.1").unwrap(),
+        format!("ws://127.0.0.1:9222{WS}")
+    );
 }
 
 #[test]
@@ -538,7 +544,10 @@ fn relative_user_data_dir_resolves_against_cwd() {
     f.tcp(&v4_row(9888, UID, 1101));
     let c = one(&f);
     assert!(same_dir(&c.user_data_dir, &p), "{:?}", c.user_data_dir);
-    assert_eq!(c.ws_url().unwrap(), format!("ws://127.0.0.1:9888{WS}"));
+    assert_eq!(
+        c.ws_url("127.0.0.1").unwrap(),
+        format!("ws://127.0.0.1:9888{WS}")
+    );
     let o = prove_endpoint(&f.env, 9888, Some(&c)).unwrap();
     assert!(same_dir(o.user_data_dir.as_deref().unwrap(), &p));
 }
