@@ -1,6 +1,12 @@
 //! Command-line arguments.
 
+use browser_pilot_host::runtime::capability::Capability;
 use clap::{Parser, Subcommand};
+
+/// The policy names of every capability, from the registry.
+fn capability_names() -> [&'static str; Capability::ALL.len()] {
+    Capability::ALL.map(Capability::name)
+}
 use std::path::PathBuf;
 
 /// Let local agents drive a real Chromium through a per-user broker.
@@ -322,11 +328,14 @@ pub enum BrokerCommand {
         /// Policy file (TOML) naming denied capabilities and limits.
         #[arg(long)]
         policy: Option<PathBuf>,
-        /// Deny a capability interface; repeatable. Known: page-read, navigation,
-        /// input, capture, artifacts, upload, network-read, network-modify,
-        /// cookies-read, cookies-write, script, dialogs.
-        #[arg(long = "deny", value_name = "CAPABILITY")]
+        /// Deny a capability interface (its tools vanish); repeatable.
+        #[arg(long = "deny", value_name = "CAPABILITY",
+              value_parser = clap::builder::PossibleValuesParser::new(capability_names()))]
         deny: Vec<String>,
+        /// Remove one tool while its capabilities stay (for example
+        /// browser.tabs.close); repeatable.
+        #[arg(long = "deny-tool", value_name = "TOOL")]
+        deny_tools: Vec<String>,
         /// Load tool components from this directory instead of the embedded set.
         #[arg(long)]
         components: Option<PathBuf>,

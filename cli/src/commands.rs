@@ -438,8 +438,9 @@ async fn broker(command: BrokerCommand, json: bool) -> BpResult<()> {
         BrokerCommand::Serve {
             policy,
             deny,
+            deny_tools,
             components,
-        } => serve_broker(policy, deny, components).await,
+        } => serve_broker(policy, deny, deny_tools, components).await,
         BrokerCommand::Status => {
             let v = existing_broker()
                 .await?
@@ -521,6 +522,7 @@ async fn stop_own_broker(s: &mut Session) -> BpResult<Value> {
 async fn serve_broker(
     policy: Option<PathBuf>,
     deny: Vec<String>,
+    deny_tools: Vec<String>,
     dir: Option<PathBuf>,
 ) -> BpResult<()> {
     let _ = tracing_subscriber::fmt()
@@ -536,7 +538,7 @@ async fn serve_broker(
         .try_init();
     let paths = Paths::from_env()?;
     paths.prepare()?;
-    let policy = Policy::load(policy.as_deref(), &deny)?;
+    let policy = Policy::load(policy.as_deref(), &deny, &deny_tools)?;
     let sources = match dir {
         Some(d) => components::from_dir(&d)?,
         None => components::embedded(),

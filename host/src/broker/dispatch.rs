@@ -6,6 +6,7 @@ use super::Broker;
 use crate::browser::call::{CallSetup, Caller, LeaseGuard, TargetCall};
 use crate::error::{BpError, BpResult, Code};
 use crate::runtime::bindings::types::CallContext;
+use crate::runtime::capability::{self, Reach};
 use crate::runtime::Scope;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,6 +27,16 @@ pub struct CallScope {
     /// The browser connection generation when the command was accepted: a
     /// command never reaches a later generation.
     pub generation: u64,
+}
+
+impl CallScope {
+    /// Whether the client was granted `grant` at initialize.
+    pub fn granted(&self, grant: &str) -> bool {
+        match grant {
+            "developer.eval" => self.eval_granted,
+            _ => false,
+        }
+    }
 }
 
 /// Refuse a command accepted under an earlier connection generation.
@@ -94,6 +105,12 @@ pub async fn run(
     args: Value,
     dispatched: Arc<AtomicBool>,
 ) -> Outcome {
+    if !broker.runtime.tool_allowed(name) {
+        return Outcome {
+            result: Err(crate::runtime::Runtime::removal(name)),
+            dispatched: false,
+        };
+    }
     if super::native::is_native(name) {
         let result = super::native::call(broker, scope, name, &args).await;
         let touched = result.is_ok() && broker.runtime_native_mutates(name);
@@ -143,11 +160,13 @@ async fn run_component_inner(
     if !broker.runtime.callable(entry) {
         return Err(fail(broker.runtime.denial(entry)));
     }
-    if entry.info.capabilities.iter().any(|c| c == "script") && !scope.eval_granted {
-        return Err(fail(BpError::new(
-            Code::CapabilityDenied,
-            "`developer.eval` was not granted to this client; request it at initialize",
-        )));
+    for grant in capability::grants(&entry.info.capabilities) {
+        if !scope.granted(grant) {
+            return Err(fail(BpError::new(
+                Code::CapabilityDenied,
+                format!("`{grant}` was not granted to this client; request it at initialize"),
+            )));
+        }
     }
     if !args.is_object() {
         if args.is_null() {
@@ -158,9 +177,9 @@ async fn run_component_inner(
     }
     let conn = broker.browser().await.map_err(fail)?;
     same_generation(scope, conn.generation).map_err(fail)?;
-    let caps = &entry.info.capabilities;
-    if !caps.is_empty() && caps.iter().all(|c| c == "tabs-manage") {
-        return run_tabs_tool(broker, scope, name, &args, dispatched, conn.generation).await;
+    if capability::reach_of(&entry.info.capabilities) != Reach::Target {
+        return super::scopes::run_workspace_tool(broker, scope, name, &args, dispatched, &conn)
+            .await;
     }
 
     if let Some(e) = retired_ref(broker, scope, &args) {
@@ -243,15 +262,19 @@ async fn run_component_inner(
             _ => Err(BpError::stale("control_released")),
         }
     });
+    let workspace = super::scopes::workspace_call(
+        broker,
+        scope,
+        &conn,
+        Some((raw.clone(), public.clone())),
+        &dispatched,
+    );
     let call = TargetCall::new(CallSetup {
         cdp: conn.cdp.clone(),
         registry: conn.registry.clone(),
         observations: broker.observations.clone(),
-        artifacts: broker.artifacts.clone(),
-        network: broker.network.clone(),
-        public_target: public.clone(),
+        workspace,
         frames: broker.frames.clone(),
-        controlled: controlled_targets(broker, scope),
         raw_id: raw.clone(),
         session,
         generation: conn.generation,
@@ -312,7 +335,7 @@ async fn run_component_inner(
 
 /// Run the component tool in `scope` and parse its JSON result; errors
 /// carry whether the browser was touched.
-async fn call_component(
+pub(super) async fn call_component(
     broker: &Broker,
     scope: &CallScope,
     name: &str,
@@ -337,58 +360,4 @@ async fn call_component(
         )
     })?;
     Ok((value, was_dispatched))
-}
-
-/// A tool that works on the workspace's tabs rather than one target.
-async fn run_tabs_tool(
-    broker: &Arc<Broker>,
-    scope: &CallScope,
-    name: &str,
-    args: &Value,
-    dispatched: Arc<AtomicBool>,
-    generation: u64,
-) -> Result<(Value, bool), (BpError, bool)> {
-    broker
-        .state()
-        .commands
-        .start(&scope.principal, &scope.command_id, true)
-        .map_err(|e| (e, false))?;
-    let tabs = super::tabs::BrokerTabs {
-        broker: broker.clone(),
-        scope: scope.clone(),
-        dispatched: dispatched.clone(),
-    };
-    let tabs = Scope::Tabs(Arc::new(tabs));
-    let (mut value, was_dispatched) =
-        call_component(broker, scope, name, args, tabs, &dispatched).await?;
-    if let Some(obj) = value.as_object_mut() {
-        obj.insert("workspaceId".into(), json!(scope.workspace_id));
-        obj.insert("leaseId".into(), json!(scope.lease_id));
-        obj.insert("generation".into(), json!(generation));
-    }
-    Ok((value, was_dispatched))
-}
-
-/// Targets controlled by leases of the caller's workspace: (raw, public ID).
-fn controlled_targets(broker: &Broker, scope: &CallScope) -> Vec<(String, String)> {
-    let mut st = broker.state();
-    let leases: Vec<String> = st
-        .leases
-        .values()
-        .filter(|l| l.workspace_id == scope.workspace_id)
-        .map(|l| l.id.clone())
-        .collect();
-    let raws: Vec<String> = st
-        .controllers
-        .iter()
-        .filter(|(_, l)| leases.contains(l))
-        .map(|(r, _)| r.clone())
-        .collect();
-    match st.workspace(&scope.principal, &scope.workspace_id) {
-        Ok(ws) => raws
-            .into_iter()
-            .map(|r| (r.clone(), ws.public_id(&r)))
-            .collect(),
-        Err(_) => Vec::new(),
-    }
 }

@@ -11,6 +11,7 @@ pub mod native;
 mod netflow;
 pub mod preference;
 pub mod rpc;
+mod scopes;
 mod server;
 mod signals;
 pub mod state;

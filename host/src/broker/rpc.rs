@@ -92,10 +92,10 @@ pub async fn handle(
 ) -> BpResult<Value> {
     match method {
         "initialize" => {
+            // The grant is offered when the capability that needs it is linked.
             let eval_allowed = broker
                 .runtime
-                .tool("browser.eval")
-                .is_some_and(|t| broker.runtime.callable(t));
+                .allows(crate::runtime::capability::Capability::Script);
             let mut result = initialize(conn, &params, eval_allowed)?;
             result["browser"] = browser_state(broker).await;
             Ok(result)
@@ -108,14 +108,19 @@ pub async fn handle(
         }
         "tools/list" => {
             conn.principal()?;
-            let mut tools = super::native::manifest();
-            tools.extend(
-                broker
-                    .runtime
-                    .manifest()
-                    .into_iter()
-                    .filter(|t| conn.eval_granted || t["name"] != "browser.eval"),
-            );
+            // Tools the policy removed, or whose grants this client lacks,
+            // are not listed.
+            let eval_granted = conn.eval_granted;
+            let granted = |g: &str| g == "developer.eval" && eval_granted;
+            let mut tools: Vec<Value> = super::native::manifest()
+                .into_iter()
+                .filter(|t| {
+                    t["name"]
+                        .as_str()
+                        .is_some_and(|n| broker.runtime.tool_allowed(n))
+                })
+                .collect();
+            tools.extend(broker.runtime.manifest(&granted));
             Ok(json!({"tools": tools}))
         }
         _ => handle_initialized(broker, &conn.principal()?, method, params).await,

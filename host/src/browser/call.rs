@@ -47,12 +47,9 @@ pub struct TargetCall {
     pub(super) cdp: Cdp,
     pub(super) registry: Arc<Registry>,
     observations: Arc<Observations>,
-    pub(super) artifacts: Arc<crate::artifacts::ArtifactStore>,
-    pub(super) network: Arc<crate::network::Network>,
-    /// Targets the calling workspace controls: (raw, public ID).
-    pub(super) controlled: Vec<(String, String)>,
-    /// The caller's opaque ID for this target.
-    pub(super) public_target: String,
+    /// The calling workspace, for the workspace capabilities a target tool
+    /// also uses (a capture becoming an artifact).
+    pub ws: super::workspace_call::WorkspaceCall,
     pub(super) raw_id: String,
     pub(super) session: String,
     /// Frame IDs and selections.
@@ -82,11 +79,8 @@ pub struct CallSetup {
     pub cdp: Cdp,
     pub registry: Arc<Registry>,
     pub observations: Arc<Observations>,
-    pub artifacts: Arc<crate::artifacts::ArtifactStore>,
-    pub network: Arc<crate::network::Network>,
-    pub public_target: String,
+    pub workspace: super::workspace_call::WorkspaceCall,
     pub frames: Arc<super::frames::FrameBook>,
-    pub controlled: Vec<(String, String)>,
     pub raw_id: String,
     pub session: String,
     pub generation: u64,
@@ -111,11 +105,8 @@ impl TargetCall {
             cdp: s.cdp,
             registry: s.registry,
             observations: s.observations,
-            artifacts: s.artifacts,
-            network: s.network,
-            public_target: s.public_target,
+            ws: s.workspace,
             frames: s.frames,
-            controlled: s.controlled,
             raw_id: s.raw_id,
             session: s.session,
             session_serial: serial,
@@ -130,17 +121,6 @@ impl TargetCall {
             tree_doc: None,
             dispatched: s.dispatched,
         })
-    }
-
-    /// The lease and connection part of the checkpoint (dialog answers act
-    /// on other targets and must work while this one is paused).
-    pub(super) fn check_lease(&self) -> BpResult<()> {
-        (self.lease_guard)()?;
-        if self.current_generation.load(Ordering::SeqCst) != self.generation || self.cdp.is_closed()
-        {
-            return Err(BpError::disconnected());
-        }
-        Ok(())
     }
 
     /// The one checkpoint: lease, generation, target and session are still

@@ -1,17 +1,19 @@
-//! Dialog operations of a [`TargetCall`]: only dialogs on targets the
-//! calling workspace controls are visible or answerable.
+//! Dialog operations of a workspace: only dialogs on targets the calling
+//! workspace controls are visible or answerable, and no tab needs to be
+//! selected to list or answer them.
 
-use super::call::TargetCall;
+use super::workspace_call::WorkspaceCall;
 use crate::error::{BpError, BpResult};
 use crate::runtime::bindings::dialogs::DialogInfo;
 use serde_json::json;
 
-impl TargetCall {
+impl WorkspaceCall {
     pub fn pending_dialogs(&mut self, only_this: bool) -> BpResult<Vec<DialogInfo>> {
-        self.check_lease()?;
+        self.check()?;
+        let only = self.current_raw(only_this)?;
         let mut out = Vec::new();
         for (raw, public) in &self.controlled {
-            if only_this && *raw != self.raw_id {
+            if only.as_ref().is_some_and(|o| o != raw) {
                 continue;
             }
             if let Some(Some(d)) = self.registry.with(raw, |t| t.dialog.clone()) {
@@ -34,7 +36,7 @@ impl TargetCall {
         accept: bool,
         text: Option<String>,
     ) -> BpResult<()> {
-        self.check_lease()?;
+        self.check()?;
         // Answered on the session it opened on.
         let found = self.controlled.iter().find_map(|(raw, _)| {
             self.registry

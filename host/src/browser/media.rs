@@ -1,6 +1,8 @@
-//! Capture, artifact and upload operations of a [`TargetCall`].
+//! Capture and upload operations of a [`TargetCall`], and the artifact
+//! operations of a [`WorkspaceCall`].
 
 use super::call::TargetCall;
+use super::workspace_call::WorkspaceCall;
 use crate::artifacts::NewArtifact;
 use crate::error::{BpError, BpResult};
 use crate::runtime::bindings::artifacts::{
@@ -69,6 +71,43 @@ impl TargetCall {
         decode(&reply["data"])
     }
 
+    pub async fn set_files(&mut self, handle: u32, ids: &[String]) -> BpResult<UploadReadback> {
+        self.check()?;
+        let mut paths = Vec::with_capacity(ids.len());
+        for id in ids {
+            paths.push(
+                self.ws
+                    .artifacts
+                    .upload_file(&self.caller.workspace_id, id)?
+                    .2,
+            );
+        }
+        let backend = self.backend(handle)?;
+        self.mark_dispatched();
+        self.send_for(
+            handle,
+            "DOM.setFileInputFiles",
+            json!({"files": paths, "backendNodeId": backend}),
+        )
+        .await?;
+        let read = "function() { const f = Array.from(this.files || []); return {count: f.length, names: f.map(x => x.name)}; }";
+        let v = self.call_on(handle, read, json!([]), true).await?["value"].clone();
+        Ok(UploadReadback {
+            file_count: v["count"].as_u64().unwrap_or(0) as u32,
+            names: v["names"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect(),
+        })
+    }
+}
+
+/// Artifacts belong to the workspace: creating one or reading an upload's
+/// metadata needs no tab.
+impl WorkspaceCall {
     pub fn create_artifact(&mut self, a: WitArtifact) -> BpResult<ArtifactRef> {
         self.check()?;
         let kind = match a.kind {
@@ -93,7 +132,7 @@ impl TargetCall {
         };
         let d = self.artifacts.create(new, &a.data)?;
         Ok(ArtifactRef {
-            artifact_id: d["artifactId"].as_str().unwrap_or_default().to_string(),
+            artifact_id: super::workspace_call::artifact_id(&d),
             bytes: d["bytes"].as_u64().unwrap_or(0),
         })
     }
@@ -105,34 +144,6 @@ impl TargetCall {
             artifact_id: id.to_string(),
             filename,
             bytes,
-        })
-    }
-
-    pub async fn set_files(&mut self, handle: u32, ids: &[String]) -> BpResult<UploadReadback> {
-        self.check()?;
-        let mut paths = Vec::with_capacity(ids.len());
-        for id in ids {
-            paths.push(self.artifacts.upload_file(&self.caller.workspace_id, id)?.2);
-        }
-        let backend = self.backend(handle)?;
-        self.mark_dispatched();
-        self.send_for(
-            handle,
-            "DOM.setFileInputFiles",
-            json!({"files": paths, "backendNodeId": backend}),
-        )
-        .await?;
-        let read = "function() { const f = Array.from(this.files || []); return {count: f.length, names: f.map(x => x.name)}; }";
-        let v = self.call_on(handle, read, json!([]), true).await?["value"].clone();
-        Ok(UploadReadback {
-            file_count: v["count"].as_u64().unwrap_or(0) as u32,
-            names: v["names"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect(),
         })
     }
 }

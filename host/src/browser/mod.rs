@@ -14,3 +14,5 @@ mod media;
 mod netops;
 pub mod observations;
 pub mod registry;
+pub mod workspace_call;
+mod workspace_net;

@@ -145,7 +145,9 @@ async fn open_socket(ws_url: &str) -> BpResult<Connection<CdpEvent>> {
              asking its user to allow it. Click Allow in the browser, then run `bp connect` again",
         )
         .with_context(serde_json::json!({"authorization": "waiting_for_user"}))),
-        Ok(Err(CdpError::Ws(WsError::Http(resp)))) => {
+        Ok(Err(CdpError::Ws(WsError::Http(resp))))
+            if matches!(resp.status().as_u16(), 401 | 403) =>
+        {
             let status = resp.status().as_u16();
             Err(BpError::new(
                 Code::BrowserNotAuthorized,

@@ -1,6 +1,7 @@
-//! The host side of the capability interfaces. Each import delegates to the
-//! call's [`TargetCall`], which re-checks lease, target and generation in
-//! one place before touching the browser.
+//! The host side of the capability interfaces. A target capability's
+//! imports reach the call's [`TargetCall`]; a workspace capability's reach
+//! only the [`WorkspaceCall`] (which has no tab). Each re-checks lease,
+//! generation (and target) in one place before touching the browser.
 
 use super::bindings::artifacts::{self, ArtifactRef, NewArtifact, UploadFile};
 use super::bindings::capture::{self, Image, ScreenshotOptions};
@@ -18,24 +19,29 @@ use super::bindings::types::{self, ToolError};
 use super::bindings::upload::{self, UploadReadback};
 use super::bindings::{cookies_write, script};
 use super::errors::to_tool_error;
-use super::tabs::TabsHost;
-use super::HostState;
+use super::{HostState, Scope};
 use crate::browser::call::TargetCall;
+use crate::browser::workspace_call::WorkspaceCall;
 use crate::error::{BpResult, Code};
 
 type Res<T> = wasmtime::Result<Result<T, ToolError>>;
 
 impl HostState {
-    fn tabs(&self) -> wasmtime::Result<std::sync::Arc<dyn TabsHost>> {
-        self.tabs
-            .clone()
-            .ok_or_else(|| wasmtime::Error::msg("no tab scope for this call"))
+    /// The view of a target capability: the call's one tab.
+    fn target(&mut self) -> wasmtime::Result<&mut TargetCall> {
+        match &mut self.scope {
+            Some(Scope::Target(t)) => Ok(t),
+            _ => Err(wasmtime::Error::msg("no tab scope for this call")),
+        }
     }
 
-    fn target(&mut self) -> wasmtime::Result<&mut TargetCall> {
-        self.call
-            .as_mut()
-            .ok_or_else(|| wasmtime::Error::msg("no browser scope for this call"))
+    /// The view of a workspace capability: the workspace, and no tab.
+    fn workspace(&mut self) -> wasmtime::Result<&mut WorkspaceCall> {
+        match &mut self.scope {
+            Some(Scope::Target(t)) => Ok(&mut t.ws),
+            Some(Scope::Workspace(w)) => Ok(w),
+            None => Err(wasmtime::Error::msg("no workspace scope for this call")),
+        }
     }
 }
 
@@ -131,11 +137,11 @@ impl capture::Host for HostState {
 
 impl artifacts::Host for HostState {
     async fn create(&mut self, artifact: NewArtifact) -> Res<ArtifactRef> {
-        typed(self.target()?.create_artifact(artifact))
+        typed(self.workspace()?.create_artifact(artifact))
     }
 
     async fn lookup_upload(&mut self, artifact_id: String) -> Res<UploadFile> {
-        typed(self.target()?.upload_file(&artifact_id))
+        typed(self.workspace()?.upload_file(&artifact_id))
     }
 }
 
@@ -151,29 +157,33 @@ impl upload::Host for HostState {
 
 impl network_read::Host for HostState {
     async fn read_journal(&mut self, only: bool, since: u64, limit: u32) -> Res<JournalPage> {
-        typed(self.target()?.read_journal(only, since, limit))
+        typed(self.workspace()?.read_journal(only, since, limit))
     }
 }
 
 impl network_modify::Host for HostState {
     async fn add_rule(&mut self, pattern: String, action: RuleAction, only: bool) -> Res<String> {
-        typed(self.target()?.add_rule(pattern, action, only).await)
+        typed(self.workspace()?.add_rule(pattern, action, only).await)
     }
 
     async fn remove_rule(&mut self, rule_id: String) -> Res<()> {
-        typed(self.target()?.remove_rule(&rule_id))
+        typed(self.workspace()?.remove_rule(&rule_id))
     }
 
     async fn list_rules(&mut self) -> Res<Vec<WitRule>> {
-        typed(self.target()?.list_rules())
+        typed(self.workspace()?.list_rules())
     }
 
     async fn set_auth(&mut self, origin: String, username: String, password: String) -> Res<()> {
-        typed(self.target()?.set_auth(&origin, &username, &password).await)
+        typed(
+            self.workspace()?
+                .set_auth(&origin, &username, &password)
+                .await,
+        )
     }
 
     async fn clear_auth(&mut self, origin: Option<String>) -> Res<u32> {
-        typed(self.target()?.clear_auth(origin.as_deref()))
+        typed(self.workspace()?.clear_auth(origin.as_deref()))
     }
 }
 
@@ -201,11 +211,11 @@ impl script::Host for HostState {
 
 impl dialogs::Host for HostState {
     async fn pending(&mut self, only: bool) -> Res<Vec<DialogInfo>> {
-        typed(self.target()?.pending_dialogs(only))
+        typed(self.workspace()?.pending_dialogs(only))
     }
 
     async fn respond(&mut self, id: String, accept: bool, text: Option<String>) -> Res<()> {
-        typed(self.target()?.respond_dialog(&id, accept, text).await)
+        typed(self.workspace()?.respond_dialog(&id, accept, text).await)
     }
 }
 
@@ -245,7 +255,7 @@ impl input::Host for HostState {
 
 impl tabs_manage::Host for HostState {
     async fn open(&mut self, url: Option<String>) -> Res<TabInfo> {
-        let tabs = self.tabs()?;
+        let tabs = self.workspace()?.tabs();
         typed(tabs.open(url).await.map(|t| TabInfo {
             target_id: t.target_id,
             url: t.url,
@@ -256,12 +266,12 @@ impl tabs_manage::Host for HostState {
     }
 
     async fn close(&mut self, target_id: String) -> Res<Vec<String>> {
-        let tabs = self.tabs()?;
+        let tabs = self.workspace()?.tabs();
         typed(tabs.close(target_id).await)
     }
 
     async fn close_managed(&mut self) -> Res<Vec<String>> {
-        let tabs = self.tabs()?;
+        let tabs = self.workspace()?.tabs();
         typed(tabs.close_managed().await)
     }
 }

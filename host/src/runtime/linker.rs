@@ -1,11 +1,8 @@
 //! Linking by policy: the linker gets the WASI subset every Rust guest
 //! needs (io streams and cli stdio/env, with an empty context) and exactly
 //! the capability interfaces the policy grants.
-use super::bindings::{
-    artifacts, capture, cookies_read, cookies_write, dialogs, input, navigation, network_modify,
-    network_read, page_read, script, tabs_manage, upload,
-};
-use super::policy::{Policy, CAPABILITIES};
+use super::capability::Capability;
+use super::policy::Policy;
 use super::HostState;
 use crate::error::{BpError, BpResult};
 use wasmtime::component::types::ComponentItem;
@@ -51,40 +48,8 @@ pub fn build(engine: &Engine, policy: &Policy) -> BpResult<Linker<HostState>> {
     }
     super::bindings::types::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
         .map_err(err)?;
-    for cap in CAPABILITIES.iter().filter(|c| policy.allows(c)) {
-        match *cap {
-            "page-read" => page_read::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
-            "navigation" => {
-                navigation::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
-            }
-            "input" => input::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
-            "capture" => capture::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
-            "artifacts" => artifacts::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
-            "upload" => upload::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
-            "network-read" => {
-                network_read::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
-            }
-            "network-modify" => {
-                network_modify::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
-            }
-            "cookies-read" => {
-                cookies_read::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
-            }
-            "cookies-write" => {
-                cookies_write::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
-            }
-            "script" => script::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
-            "dialogs" => dialogs::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s),
-            "tabs-manage" => {
-                tabs_manage::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
-            }
-            other => {
-                return Err(BpError::internal(format!(
-                    "no linker for capability {other}"
-                )))
-            }
-        }
-        .map_err(err)?;
+    for cap in Capability::ALL.into_iter().filter(|c| policy.allows(*c)) {
+        (cap.row().link)(&mut l).map_err(err)?;
     }
     Ok(l)
 }
@@ -94,7 +59,7 @@ pub fn build(engine: &Engine, policy: &Policy) -> BpResult<Linker<HostState>> {
 pub fn imported_capabilities(
     engine: &Engine,
     component: &Component,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<Capability>, String> {
     let mut caps = Vec::new();
     for (name, item) in component.component_type().imports(engine) {
         if !matches!(item.ty, ComponentItem::ComponentInstance(_)) {
@@ -110,10 +75,9 @@ pub fn imported_capabilities(
             if iface == "types" {
                 continue;
             }
-            if !CAPABILITIES.contains(&iface) {
-                return Err(format!("it imports unknown capability interface `{name}`"));
-            }
-            caps.push(iface.to_string());
+            let cap = Capability::from_name(iface)
+                .ok_or_else(|| format!("it imports unknown capability interface `{name}`"))?;
+            caps.push(cap);
         } else if !WASI_ALLOWED.iter().any(|p| name.starts_with(p)) {
             return Err(format!(
                 "it imports `{name}`; tools get no filesystem, sockets or other host access"

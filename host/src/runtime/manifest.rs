@@ -1,6 +1,7 @@
 //! Validation of component manifests and the canonical `tools/list` entry.
 
 use super::bindings::tool::ComponentManifest;
+use super::capability::{self, Capability};
 use crate::error::{BpError, BpResult};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -17,7 +18,7 @@ pub struct ToolInfo {
     pub description: String,
     pub input_schema: Value,
     pub output_schema: Value,
-    pub capabilities: Vec<String>,
+    pub capabilities: Vec<Capability>,
     pub mutates: bool,
     pub idempotency: String,
     pub cancellation: String,
@@ -34,6 +35,7 @@ impl ToolInfo {
             "inputSchema": self.input_schema,
             "outputSchema": self.output_schema,
             "capabilities": self.capabilities,
+            "scope": capability::reach_of(&self.capabilities).as_str(),
             "mutates": self.mutates,
             "idempotency": self.idempotency,
             "cancellation": self.cancellation,
@@ -102,7 +104,7 @@ fn valid_name(name: &str) -> bool {
 pub fn validate(
     component: &str,
     m: &ComponentManifest,
-    imported: &[String],
+    imported: &[Capability],
 ) -> BpResult<Vec<ToolInfo>> {
     if !ACCEPTED_WIT.contains(&m.wit_version.as_str()) {
         return Err(refuse(
@@ -129,13 +131,15 @@ pub fn validate(
                 format!("tool `{}` declared twice", t.name),
             ));
         }
+        let mut capabilities = Vec::new();
         for cap in &t.capabilities {
-            if !super::policy::CAPABILITIES.contains(&cap.as_str()) {
-                return Err(refuse(
+            let c = Capability::from_name(cap).ok_or_else(|| {
+                refuse(
                     component,
                     format!("tool `{}` claims unknown capability `{cap}`", t.name),
-                ));
-            }
+                )
+            })?;
+            capabilities.push(c);
         }
         if !matches!(t.idempotency.as_str(), "idempotent" | "not_idempotent") {
             return Err(refuse(
@@ -191,7 +195,7 @@ pub fn validate(
             description: t.description.clone(),
             input_schema,
             output_schema,
-            capabilities: t.capabilities.clone(),
+            capabilities,
             mutates: t.mutates,
             idempotency: t.idempotency.clone(),
             cancellation: t.cancellation.clone(),

@@ -4,6 +4,7 @@
 
 pub mod bindings;
 pub mod cache;
+pub mod capability;
 mod errors;
 mod host_impl;
 mod linker;
@@ -12,8 +13,10 @@ pub mod policy;
 pub mod tabs;
 
 use crate::browser::call::TargetCall;
+use crate::browser::workspace_call::WorkspaceCall;
 use crate::error::{BpError, BpResult, Code};
 use bindings::{types::CallContext, HostViewPre};
+use capability::Capability;
 use manifest::ToolInfo;
 use policy::Policy;
 use serde_json::{json, Value};
@@ -27,19 +30,20 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 /// Epoch tick used for call deadlines.
 const TICK: Duration = Duration::from_millis(10);
 
-/// What one call may touch: a target, or the workspace's tabs.
+/// What one call may touch: one tab (with its workspace), or the
+/// workspace alone.
 pub enum Scope {
     Target(Box<TargetCall>),
-    Tabs(std::sync::Arc<dyn tabs::TabsHost>),
+    Workspace(Box<WorkspaceCall>),
 }
 
-/// Per-call store data: an empty WASI context and the call's browser scope.
+/// Per-call store data: an empty WASI context and the call's scope
+/// (`None` only while a manifest is read).
 pub struct HostState {
     wasi: WasiCtx,
     table: ResourceTable,
     limits: StoreLimits,
-    call: Option<TargetCall>,
-    tabs: Option<std::sync::Arc<dyn tabs::TabsHost>>,
+    scope: Option<Scope>,
 }
 
 impl WasiView for HostState {
@@ -57,7 +61,7 @@ struct Loaded {
     /// `None` when the policy denies one of its imports.
     pre: Option<HostViewPre<HostState>>,
     /// Denied capabilities it imports.
-    denied: Vec<String>,
+    denied: Vec<Capability>,
 }
 
 /// A tool known to the runtime.
@@ -65,7 +69,9 @@ pub struct ToolEntry {
     pub info: ToolInfo,
     component: usize,
     /// Capabilities the policy denies that this tool or its component needs.
-    denied: Vec<String>,
+    denied: Vec<Capability>,
+    /// The policy removes this one tool.
+    removed: bool,
 }
 
 /// The loaded tool components of one broker.
@@ -112,10 +118,10 @@ impl Runtime {
                 })?;
             let imported = linker::imported_capabilities(&runtime.engine, &component)
                 .map_err(|e| BpError::internal(format!("component `{name}` refused: {e}")))?;
-            let denied: Vec<String> = imported
+            let denied: Vec<Capability> = imported
                 .iter()
-                .filter(|c| !runtime.policy.allows(c))
-                .cloned()
+                .copied()
+                .filter(|c| !runtime.policy.allows(*c))
                 .collect();
             let (pre, manifest) = if denied.is_empty() {
                 let pre = granted
@@ -154,18 +160,21 @@ impl Runtime {
                 for cap in info
                     .capabilities
                     .iter()
-                    .filter(|c| !runtime.policy.allows(c))
+                    .copied()
+                    .filter(|c| !runtime.policy.allows(*c))
                 {
-                    if !tool_denied.contains(cap) {
-                        tool_denied.push(cap.clone());
+                    if !tool_denied.contains(&cap) {
+                        tool_denied.push(cap);
                     }
                 }
+                let removed = !runtime.policy.allows_tool(&info.name);
                 runtime.tools.insert(
                     info.name.clone(),
                     ToolEntry {
                         info,
                         component: index,
                         denied: tool_denied,
+                        removed,
                     },
                 );
             }
@@ -174,15 +183,21 @@ impl Runtime {
             }
             runtime.components.push(Loaded { name, pre, denied });
         }
+        // A policy that removes a tool nobody offers is a typo, not a rule.
+        if let Some(unknown) = runtime
+            .policy
+            .denied_tools()
+            .into_iter()
+            .find(|t| !runtime.tools.contains_key(t) && !crate::broker::native::is_native(t))
+        {
+            return Err(BpError::invalid(format!(
+                "the policy removes `{unknown}`, which no loaded component or the broker offers"
+            )));
+        }
         Ok(runtime)
     }
 
     fn new_store(&self, scope: Option<Scope>) -> Store<HostState> {
-        let (call, tabs) = match scope {
-            Some(Scope::Target(c)) => (Some(*c), None),
-            Some(Scope::Tabs(t)) => (None, Some(t)),
-            None => (None, None),
-        };
         let limits = StoreLimitsBuilder::new()
             .memory_size(
                 usize::try_from(self.policy.limits.memory_mb.saturating_mul(1 << 20))
@@ -195,8 +210,7 @@ impl Runtime {
             wasi: WasiCtx::builder().build(),
             table: ResourceTable::new(),
             limits,
-            call,
-            tabs,
+            scope,
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);
@@ -230,28 +244,50 @@ impl Runtime {
     /// ordered calls and the target's lane (dialog answers, which a page
     /// paused by its dialog would otherwise wait for forever).
     pub fn overtakes(&self, name: &str) -> bool {
-        self.tool(name).is_some_and(|t| {
-            let caps = &t.info.capabilities;
-            !caps.is_empty() && caps.iter().all(|c| c == "dialogs")
-        })
+        self.tool(name)
+            .is_some_and(|t| capability::overtakes(&t.info.capabilities))
     }
 
     /// Whether the policy lets `tool` run.
     pub fn callable(&self, tool: &ToolEntry) -> bool {
-        tool.denied.is_empty()
+        tool.denied.is_empty() && !tool.removed
+    }
+
+    /// Whether the policy links `cap`.
+    pub fn allows(&self, cap: Capability) -> bool {
+        self.policy.allows(cap)
+    }
+
+    /// Whether the policy leaves the tool `name` in place (component or
+    /// broker-native): the one checkpoint for single-tool removal.
+    pub fn tool_allowed(&self, name: &str) -> bool {
+        self.policy.allows_tool(name)
+    }
+
+    /// The `capability_denied` error for a tool the policy removed.
+    pub fn removal(name: &str) -> BpError {
+        BpError::new(
+            Code::CapabilityDenied,
+            format!("`{name}` is removed by this broker's policy"),
+        )
+        .with_context(json!({"tool": name}))
     }
 
     /// The `capability_denied` error for a denied tool.
     pub fn denial(&self, tool: &ToolEntry) -> BpError {
+        if tool.removed {
+            return Self::removal(&tool.info.name);
+        }
+        let names: Vec<&str> = tool.denied.iter().map(|c| c.name()).collect();
         BpError::new(
             Code::CapabilityDenied,
             format!(
                 "`{}` needs {}, which this broker's policy does not grant",
                 tool.info.name,
-                tool.denied.join(", ")
+                names.join(", ")
             ),
         )
-        .with_context(json!({"capabilities": tool.denied}))
+        .with_context(json!({"capabilities": names}))
     }
 
     /// The policy's limits.
@@ -264,11 +300,17 @@ impl Runtime {
         self.policy.limits.call_timeout_ms
     }
 
-    /// Manifest entries of the tools that can be called.
-    pub fn manifest(&self) -> Vec<Value> {
+    /// Manifest entries of the tools that can be called by a client
+    /// holding the grants `granted` accepts.
+    pub fn manifest(&self, granted: &dyn Fn(&str) -> bool) -> Vec<Value> {
         self.tools
             .values()
-            .filter(|t| t.denied.is_empty())
+            .filter(|t| self.callable(t))
+            .filter(|t| {
+                capability::grants(&t.info.capabilities)
+                    .into_iter()
+                    .all(granted)
+            })
             .map(|t| t.info.to_json())
             .collect()
     }
@@ -280,7 +322,8 @@ impl Runtime {
             .iter()
             .map(|c| json!({"name": c.name, "loaded": c.pre.is_some(), "deniedCapabilities": c.denied}))
             .collect();
-        json!({"components": components, "deniedCapabilities": self.policy.denied(), "limits": {
+        json!({"components": components, "deniedCapabilities": self.policy.denied(),
+               "deniedTools": self.policy.denied_tools(), "limits": {
             "callTimeoutMs": self.policy.limits.call_timeout_ms, "memoryMb": self.policy.limits.memory_mb}})
     }
 
@@ -301,7 +344,7 @@ impl Runtime {
             .get(entry.component)
             .ok_or_else(|| BpError::internal("component index"))?;
         let pre = match &loaded.pre {
-            Some(pre) if entry.denied.is_empty() => pre,
+            Some(pre) if self.callable(entry) => pre,
             _ => return Err(self.denial(entry)),
         };
         let mut store = self.new_store(Some(scope));

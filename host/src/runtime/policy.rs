@@ -1,27 +1,12 @@
 //! The launch-time BrowserControlPolicy: which capability interfaces are
-//! linked, and the per-call limits. It never changes while a broker runs.
+//! linked, which single tools are removed, and the per-call limits. It
+//! never changes while a broker runs.
 
+use super::capability::Capability;
 use crate::error::{BpError, BpResult};
 use serde::Deserialize;
 use std::collections::BTreeSet;
 use std::path::Path;
-
-/// Capability interfaces of the WIT package: the policy vocabulary.
-pub const CAPABILITIES: &[&str] = &[
-    "page-read",
-    "navigation",
-    "input",
-    "capture",
-    "artifacts",
-    "upload",
-    "network-read",
-    "network-modify",
-    "cookies-read",
-    "cookies-write",
-    "script",
-    "dialogs",
-    "tabs-manage",
-];
 
 /// Per-call execution limits for components.
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -102,6 +87,9 @@ impl Default for Limits {
 struct PolicyFile {
     #[serde(default)]
     deny: Vec<String>,
+    /// Single tools removed while their capabilities stay linked.
+    #[serde(default, rename = "deny-tools")]
+    deny_tools: Vec<String>,
     #[serde(default)]
     limits: Option<Limits>,
 }
@@ -109,13 +97,19 @@ struct PolicyFile {
 /// A validated policy.
 #[derive(Debug, Clone, Default)]
 pub struct Policy {
-    denied: BTreeSet<String>,
+    denied: BTreeSet<Capability>,
+    denied_tools: BTreeSet<String>,
     pub limits: Limits,
 }
 
 impl Policy {
-    /// Build from an optional TOML file plus `--deny` flags.
-    pub fn load(file: Option<&Path>, deny_flags: &[String]) -> BpResult<Self> {
+    /// Build from an optional TOML file plus `--deny` and `--deny-tool`
+    /// flags.
+    pub fn load(
+        file: Option<&Path>,
+        deny_flags: &[String],
+        deny_tool_flags: &[String],
+    ) -> BpResult<Self> {
         let parsed = match file {
             Some(path) => {
                 let text = std::fs::read_to_string(path).map_err(|e| {
@@ -154,10 +148,14 @@ impl Policy {
         }
         let mut policy = Policy {
             denied: BTreeSet::new(),
+            denied_tools: BTreeSet::new(),
             limits,
         };
         for cap in parsed.deny.iter().chain(deny_flags) {
             policy.deny(cap)?;
+        }
+        for tool in parsed.deny_tools.iter().chain(deny_tool_flags) {
+            policy.deny_tool(tool)?;
         }
         Ok(policy)
     }
@@ -168,24 +166,40 @@ impl Policy {
     }
 
     fn deny(&mut self, capability: &str) -> BpResult<()> {
-        if !CAPABILITIES.contains(&capability) {
+        let cap = Capability::parse(capability)
+            .map_err(|e| BpError::invalid(format!("{} in policy", e.message)))?;
+        self.denied.insert(cap);
+        Ok(())
+    }
+
+    fn deny_tool(&mut self, tool: &str) -> BpResult<()> {
+        if !tool.starts_with("browser.") && !tool.contains('.') {
             return Err(BpError::invalid(format!(
-                "unknown capability `{capability}` in policy (known: {})",
-                CAPABILITIES.join(", ")
+                "`{tool}` in deny-tools is not a tool name (such as browser.tabs.close)"
             )));
         }
-        self.denied.insert(capability.to_string());
+        self.denied_tools.insert(tool.to_string());
         Ok(())
     }
 
     /// Whether `capability` is linked.
-    pub fn allows(&self, capability: &str) -> bool {
-        !self.denied.contains(capability)
+    pub fn allows(&self, capability: Capability) -> bool {
+        !self.denied.contains(&capability)
+    }
+
+    /// Whether the single tool `name` is left in place.
+    pub fn allows_tool(&self, name: &str) -> bool {
+        !self.denied_tools.contains(name)
     }
 
     /// The denied capabilities, sorted.
     pub fn denied(&self) -> Vec<String> {
-        self.denied.iter().cloned().collect()
+        self.denied.iter().map(|c| c.name().to_string()).collect()
+    }
+
+    /// The removed tools, sorted.
+    pub fn denied_tools(&self) -> Vec<String> {
+        self.denied_tools.iter().cloned().collect()
     }
 }
 
@@ -220,5 +234,25 @@ mod tests {
                 (r, e) => panic!("{text}: got {r:?}, expected {e:?}"),
             }
         }
+    }
+
+    #[test]
+    fn single_tools_can_be_removed() {
+        let dir = std::env::temp_dir().join(format!("bp-policy-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("p.toml");
+        std::fs::write(&file, "deny-tools = [\"browser.tabs.close\"]\n").unwrap();
+        let p = Policy::load(Some(&file), &[], &["browser.cookies.set".into()]).unwrap();
+        assert!(!p.allows_tool("browser.tabs.close"));
+        assert!(!p.allows_tool("browser.cookies.set"));
+        assert!(p.allows_tool("browser.tabs.open"));
+        assert!(p.allows(Capability::TabsManage));
+        assert_eq!(
+            p.denied_tools(),
+            vec!["browser.cookies.set", "browser.tabs.close"]
+        );
+        let bad = Policy::load(None, &[], &["tabs".into()]).unwrap_err();
+        assert!(bad.message.contains("not a tool name"), "{}", bad.message);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,0 +1,125 @@
+//! The two scopes a component tool runs in. A workspace tool gets the
+//! calling workspace and no tab; a target tool gets one checked tab plus
+//! its workspace. Any lease of a workspace may run workspace tools, even
+//! one that controls no tab, and they work with no tab open.
+
+use super::dispatch::{call_component, CallScope};
+use super::Broker;
+use crate::browser::call::{Caller, LeaseGuard};
+use crate::browser::connection::BrowserConn;
+use crate::browser::workspace_call::{WorkspaceCall, WorkspaceSetup};
+use crate::error::BpError;
+use crate::runtime::Scope;
+use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// The calling workspace as one call sees it. `current` is the tab "this
+/// tab only" filters name (never taken here).
+pub fn workspace_call(
+    broker: &Arc<Broker>,
+    scope: &CallScope,
+    conn: &BrowserConn,
+    current: Option<(String, String)>,
+    dispatched: &Arc<AtomicBool>,
+) -> WorkspaceCall {
+    let guard_broker = broker.clone();
+    let guard_scope = scope.clone();
+    let lease_guard: LeaseGuard = Arc::new(move || {
+        guard_broker
+            .state()
+            .live_lease(
+                &guard_scope.principal,
+                &guard_scope.workspace_id,
+                &guard_scope.lease_id,
+            )
+            .map(|_| ())
+    });
+    let tabs = super::tabs::BrokerTabs {
+        broker: broker.clone(),
+        scope: scope.clone(),
+        dispatched: dispatched.clone(),
+    };
+    WorkspaceCall::new(WorkspaceSetup {
+        cdp: conn.cdp.clone(),
+        registry: conn.registry.clone(),
+        artifacts: broker.artifacts.clone(),
+        network: broker.network.clone(),
+        caller: Caller {
+            workspace_id: scope.workspace_id.clone(),
+            lease_id: scope.lease_id.clone(),
+        },
+        controlled: controlled_targets(broker, scope),
+        current,
+        tabs: Arc::new(tabs),
+        generation: conn.generation,
+        current_generation: broker.generation_handle(),
+        lease_guard,
+        dispatched: dispatched.clone(),
+    })
+}
+
+/// The workspace's current tab, if it still maps to one: (raw, public).
+fn current_tab(broker: &Broker, scope: &CallScope) -> Option<(String, String)> {
+    let mut st = broker.state();
+    let public = st
+        .workspace(&scope.principal, &scope.workspace_id)
+        .ok()?
+        .current_target
+        .clone()?;
+    let raw = super::dispatch::raw_target(&mut st, scope, &public).ok()?;
+    Some((raw, public))
+}
+
+/// A tool that acts on the caller's workspace (its rules, journal, dialogs
+/// and tab set), not on one tab: no target is selected or taken, and any
+/// lease of the workspace may call it.
+pub async fn run_workspace_tool(
+    broker: &Arc<Broker>,
+    scope: &CallScope,
+    name: &str,
+    args: &Value,
+    dispatched: Arc<AtomicBool>,
+    conn: &BrowserConn,
+) -> Result<(Value, bool), (BpError, bool)> {
+    broker
+        .state()
+        .commands
+        .start(&scope.principal, &scope.command_id, true)
+        .map_err(|e| (e, false))?;
+    let current = current_tab(broker, scope);
+    let call = workspace_call(broker, scope, conn, current, &dispatched);
+    let call = Scope::Workspace(Box::new(call));
+    let (mut value, was_dispatched) =
+        call_component(broker, scope, name, args, call, &dispatched).await?;
+    if let Some(obj) = value.as_object_mut() {
+        obj.insert("workspaceId".into(), json!(scope.workspace_id));
+        obj.insert("leaseId".into(), json!(scope.lease_id));
+        obj.insert("generation".into(), json!(conn.generation));
+    }
+    Ok((value, was_dispatched))
+}
+
+/// Targets controlled by leases of the caller's workspace: (raw, public ID).
+fn controlled_targets(broker: &Broker, scope: &CallScope) -> Vec<(String, String)> {
+    let mut st = broker.state();
+    let leases: Vec<String> = st
+        .leases
+        .values()
+        .filter(|l| l.workspace_id == scope.workspace_id)
+        .map(|l| l.id.clone())
+        .collect();
+    let raws: Vec<String> = st
+        .controllers
+        .iter()
+        .filter(|(_, l)| leases.contains(l))
+        .map(|(r, _)| r.clone())
+        .collect();
+    match st.workspace(&scope.principal, &scope.workspace_id) {
+        Ok(ws) => raws
+            .into_iter()
+            .map(|r| (r.clone(), ws.public_id(&r)))
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
