@@ -3,9 +3,12 @@
 use browser_pilot_host::runtime::capability::Capability;
 use clap::{Parser, Subcommand};
 
-/// The policy names of every capability, from the registry.
-fn capability_names() -> [&'static str; Capability::ALL.len()] {
-    Capability::ALL.map(Capability::name)
+/// `--deny`'s help: the capability names come from the registry.
+fn deny_help() -> String {
+    format!(
+        "Deny a capability interface (its tools vanish); repeatable. Known: {}",
+        Capability::ALL.map(Capability::name).join(", ")
+    )
 }
 use std::path::PathBuf;
 
@@ -328,9 +331,7 @@ pub enum BrokerCommand {
         /// Policy file (TOML) naming denied capabilities and limits.
         #[arg(long)]
         policy: Option<PathBuf>,
-        /// Deny a capability interface (its tools vanish); repeatable.
-        #[arg(long = "deny", value_name = "CAPABILITY",
-              value_parser = clap::builder::PossibleValuesParser::new(capability_names()))]
+        #[arg(long = "deny", value_name = "CAPABILITY", help = deny_help())]
         deny: Vec<String>,
         /// Remove one tool while its capabilities stay (for example
         /// browser.tabs.close); repeatable.

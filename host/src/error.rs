@@ -33,75 +33,113 @@ pub enum Code {
     InternalError,
 }
 
+/// The one table of error codes: wire spelling and retryability.
+const CODES: [(Code, &str, bool); 22] = [
+    (Code::ProtocolIncompatible, "protocol_incompatible", false),
+    (Code::NotInitialized, "not_initialized", false),
+    (Code::CapabilityDenied, "capability_denied", false),
+    (Code::BrowserNotFound, "browser_not_found", false),
+    (Code::BrowserNotAuthorized, "browser_not_authorized", false),
+    (Code::BrowserDisconnected, "browser_disconnected", true),
+    (Code::BrokerInUse, "broker_in_use", false),
+    (Code::WorkspaceNotFound, "workspace_not_found", false),
+    (Code::LeaseExpired, "lease_expired", true),
+    (Code::TargetNotOwned, "target_not_owned", false),
+    (Code::TargetBusy, "target_busy", true),
+    (Code::StaleRef, "stale_ref", false),
+    (Code::CommandCancelled, "command_cancelled", false),
+    (Code::ActionNotVerified, "action_not_verified", true),
+    (Code::CommandExpired, "command_expired", false),
+    (Code::UnknownOutcome, "unknown_outcome", false),
+    (Code::ArtifactNotFound, "artifact_not_found", false),
+    (Code::ArtifactExpired, "artifact_expired", false),
+    (Code::CursorExpired, "cursor_expired", false),
+    (Code::ResultTooLarge, "result_too_large", false),
+    (Code::InvalidArgument, "invalid_argument", false),
+    (Code::InternalError, "internal_error", false),
+];
+
 impl Code {
+    fn row(self) -> (Code, &'static str, bool) {
+        CODES.into_iter().find(|(c, _, _)| *c == self).unwrap_or((
+            Code::InternalError,
+            "internal_error",
+            false,
+        ))
+    }
+
     /// The wire spelling.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Code::ProtocolIncompatible => "protocol_incompatible",
-            Code::NotInitialized => "not_initialized",
-            Code::CapabilityDenied => "capability_denied",
-            Code::BrowserNotFound => "browser_not_found",
-            Code::BrowserNotAuthorized => "browser_not_authorized",
-            Code::BrowserDisconnected => "browser_disconnected",
-            Code::BrokerInUse => "broker_in_use",
-            Code::WorkspaceNotFound => "workspace_not_found",
-            Code::LeaseExpired => "lease_expired",
-            Code::TargetNotOwned => "target_not_owned",
-            Code::TargetBusy => "target_busy",
-            Code::StaleRef => "stale_ref",
-            Code::CommandCancelled => "command_cancelled",
-            Code::ActionNotVerified => "action_not_verified",
-            Code::CommandExpired => "command_expired",
-            Code::UnknownOutcome => "unknown_outcome",
-            Code::ArtifactNotFound => "artifact_not_found",
-            Code::ArtifactExpired => "artifact_expired",
-            Code::CursorExpired => "cursor_expired",
-            Code::ResultTooLarge => "result_too_large",
-            Code::InvalidArgument => "invalid_argument",
-            Code::InternalError => "internal_error",
-        }
+        self.row().1
     }
 
     /// Every code, for parsing.
-    pub const ALL: [Code; 22] = [
-        Code::ProtocolIncompatible,
-        Code::NotInitialized,
-        Code::CapabilityDenied,
-        Code::BrowserNotFound,
-        Code::BrowserNotAuthorized,
-        Code::BrowserDisconnected,
-        Code::BrokerInUse,
-        Code::WorkspaceNotFound,
-        Code::LeaseExpired,
-        Code::TargetNotOwned,
-        Code::TargetBusy,
-        Code::StaleRef,
-        Code::CommandCancelled,
-        Code::ActionNotVerified,
-        Code::CommandExpired,
-        Code::UnknownOutcome,
-        Code::ArtifactNotFound,
-        Code::ArtifactExpired,
-        Code::CursorExpired,
-        Code::ResultTooLarge,
-        Code::InvalidArgument,
-        Code::InternalError,
-    ];
+    pub const ALL: [Code; 22] = {
+        let mut all = [Code::InternalError; 22];
+        let mut i = 0;
+        while i < CODES.len() {
+            all[i] = CODES[i].0;
+            i += 1;
+        }
+        all
+    };
 
     /// Parse the wire spelling.
     pub fn parse(s: &str) -> Option<Code> {
-        Self::ALL.iter().copied().find(|c| c.as_str() == s)
+        CODES
+            .into_iter()
+            .find(|(_, n, _)| *n == s)
+            .map(|(c, _, _)| c)
     }
 
     /// Whether retrying the same request may succeed.
     pub fn retryable(self) -> bool {
-        matches!(
-            self,
-            Code::TargetBusy
-                | Code::BrowserDisconnected
-                | Code::ActionNotVerified
-                | Code::LeaseExpired
-        )
+        self.row().2
+    }
+}
+
+/// Why a ref no longer resolves: one enum from the host through WIT to
+/// the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StaleReason {
+    Navigation,
+    LoaderReplaced,
+    DocumentReplaced,
+    FrameChanged,
+    FrameDetached,
+    SessionReplaced,
+    TargetDetached,
+    BrowserReconnected,
+    TargetIneligible,
+    TargetClosed,
+    ControlReleased,
+    Expired,
+    /// Deliberately vague: says nothing about another workspace's refs.
+    NotFound,
+    FocusChanged,
+    DialogOpened,
+}
+
+impl StaleReason {
+    /// The wire spelling (`None` for the deliberately vague `NotFound`).
+    pub fn as_str(self) -> Option<&'static str> {
+        Some(match self {
+            StaleReason::Navigation => "navigation",
+            StaleReason::LoaderReplaced => "loader_replaced",
+            StaleReason::DocumentReplaced => "document_replaced",
+            StaleReason::FrameChanged => "frame_changed",
+            StaleReason::FrameDetached => "frame_detached",
+            StaleReason::SessionReplaced => "session_replaced",
+            StaleReason::TargetDetached => "target_detached",
+            StaleReason::BrowserReconnected => "browser_reconnected",
+            StaleReason::TargetIneligible => "target_ineligible",
+            StaleReason::TargetClosed => "target_closed",
+            StaleReason::ControlReleased => "control_released",
+            StaleReason::Expired => "expired",
+            StaleReason::FocusChanged => "focus_changed",
+            StaleReason::DialogOpened => "dialog_opened",
+            StaleReason::NotFound => return None,
+        })
     }
 }
 
@@ -111,6 +149,8 @@ pub struct BpError {
     pub code: Code,
     pub message: String,
     pub context: Option<Value>,
+    /// For `stale_ref`: why, typed.
+    pub stale: Option<StaleReason>,
 }
 
 impl BpError {
@@ -119,6 +159,7 @@ impl BpError {
             code,
             message: message.into(),
             context: None,
+            stale: None,
         }
     }
 
@@ -142,9 +183,14 @@ impl BpError {
         )
     }
 
-    pub fn stale(reason: &str) -> Self {
-        Self::new(Code::StaleRef, "the ref no longer resolves; observe again")
-            .with_context(json!({ "reason": reason }))
+    pub fn stale(reason: StaleReason) -> Self {
+        let mut e = match reason.as_str() {
+            Some(r) => Self::new(Code::StaleRef, "the ref no longer resolves; observe again")
+                .with_context(json!({ "reason": r })),
+            None => Self::new(Code::StaleRef, "the ref does not resolve; observe again"),
+        };
+        e.stale = Some(reason);
+        e
     }
 
     /// The wire form: `{code, message, retryable, context?}`.
@@ -176,6 +222,7 @@ impl BpError {
             code,
             message,
             context: v.get("context").cloned(),
+            stale: None,
         }
     }
 }

@@ -34,6 +34,19 @@ impl Locator {
     }
 }
 
+/// This process's executable as it was when the process started: the
+/// installation identity the locator records. (Asked later, Linux reports
+/// a replaced binary as "PATH (deleted)", which would no longer match.)
+pub fn own_executable() -> String {
+    static EXE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    EXE.get_or_init(|| {
+        std::env::current_exe()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default()
+    })
+    .clone()
+}
+
 /// Whether a process with `pid` exists.
 pub fn pid_alive(pid: u32) -> bool {
     let Ok(pid) = i32::try_from(pid) else {

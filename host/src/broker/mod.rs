@@ -16,6 +16,7 @@ mod server;
 mod signals;
 pub mod state;
 mod tabs;
+mod target_tools;
 
 use crate::artifacts::ArtifactStore;
 use crate::browser::connection::BrowserConn;

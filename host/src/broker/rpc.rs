@@ -358,9 +358,7 @@ fn stop(broker: &Arc<Broker>, caller: &str, params: &Value) -> BpResult<Value> {
         None => {}
     }
     if let Some(exe) = params.get("executable").filter(|v| !v.is_null()) {
-        let own = std::env::current_exe()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default();
+        let own = super::locator::own_executable();
         if exe.as_str() != Some(own.as_str()) {
             return Err(mismatch("installation"));
         }

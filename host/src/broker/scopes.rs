@@ -59,16 +59,33 @@ pub fn workspace_call(
     })
 }
 
-/// The workspace's current tab, if it still maps to one: (raw, public).
-fn current_tab(broker: &Broker, scope: &CallScope) -> Option<(String, String)> {
+/// The tab a workspace tool's "this tab" filters name: the `targetId`
+/// argument (checked to be the workspace's, never taken), else the
+/// workspace's current tab if it still maps to one.
+fn named_tab(
+    broker: &Broker,
+    scope: &CallScope,
+    args: &Value,
+) -> Result<Option<(String, String)>, BpError> {
     let mut st = broker.state();
-    let public = st
-        .workspace(&scope.principal, &scope.workspace_id)
-        .ok()?
-        .current_target
-        .clone()?;
-    let raw = super::dispatch::raw_target(&mut st, scope, &public).ok()?;
-    Some((raw, public))
+    let public = match args.get("targetId") {
+        Some(Value::String(s)) => s.clone(),
+        None | Some(Value::Null) => {
+            let current = st
+                .workspace(&scope.principal, &scope.workspace_id)?
+                .current_target
+                .clone();
+            let Some(public) = current else {
+                return Ok(None);
+            };
+            return Ok(super::dispatch::raw_target(&mut st, scope, &public)
+                .ok()
+                .map(|raw| (raw, public)));
+        }
+        Some(_) => return Err(BpError::invalid("`targetId` must be a string")),
+    };
+    let raw = super::dispatch::raw_target(&mut st, scope, &public)?;
+    Ok(Some((raw, public)))
 }
 
 /// A tool that acts on the caller's workspace (its rules, journal, dialogs
@@ -87,7 +104,7 @@ pub async fn run_workspace_tool(
         .commands
         .start(&scope.principal, &scope.command_id, true)
         .map_err(|e| (e, false))?;
-    let current = current_tab(broker, scope);
+    let current = named_tab(broker, scope, args).map_err(|e| (e, false))?;
     let call = workspace_call(broker, scope, conn, current, &dispatched);
     let call = Scope::Workspace(Box::new(call));
     let (mut value, was_dispatched) =

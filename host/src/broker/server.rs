@@ -57,9 +57,7 @@ pub async fn serve(broker: Arc<Broker>) -> BpResult<()> {
             .map(|d| d.as_millis() as u64)
             .unwrap_or(0),
         service_version: VERSION.to_string(),
-        executable: std::env::current_exe()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
+        executable: super::locator::own_executable(),
         protocol_min: PROTOCOL_MIN.to_string(),
         protocol_max: PROTOCOL_MAX.to_string(),
     };

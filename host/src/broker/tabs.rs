@@ -4,7 +4,7 @@
 
 use super::dispatch::{raw_target, CallScope};
 use super::Broker;
-use crate::error::{BpError, BpResult, Code};
+use crate::error::{BpError, BpResult, Code, StaleReason};
 use crate::runtime::tabs::{OpenedTab, TabsFuture, TabsHost};
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -163,7 +163,7 @@ impl BrokerTabs {
         };
         let conn = self.broker.browser().await?;
         if !conn.registry.with(&raw, |t| !t.closed).unwrap_or(false) {
-            return Err(BpError::stale("target_closed"));
+            return Err(BpError::stale(StaleReason::TargetClosed));
         }
         self.close_raws(vec![(raw, public)]).await
     }

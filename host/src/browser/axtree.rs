@@ -5,7 +5,7 @@
 //! already.
 
 use super::call::TargetCall;
-use crate::error::{BpError, BpResult};
+use crate::error::{BpError, BpResult, StaleReason};
 use crate::runtime::bindings::page_read::{AxNode, AxSnapshot};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -107,7 +107,7 @@ impl TargetCall {
         if alive {
             Ok(Some(selected))
         } else {
-            Err(BpError::stale("frame_detached"))
+            Err(BpError::stale(StaleReason::FrameDetached))
         }
     }
 

@@ -7,7 +7,7 @@ use super::keys;
 use super::observations::{Observation, Observations, RefNode, OBSERVATION_TTL};
 use super::registry::Registry;
 use crate::cdp::Cdp;
-use crate::error::{BpError, BpResult, Code};
+use crate::error::{BpError, BpResult, Code, StaleReason};
 use crate::runtime::bindings::input::{Hit, Modifiers, MouseButton, Point};
 use crate::runtime::bindings::navigation::{HistoryAction, NavResult};
 use crate::runtime::bindings::page_read::{NodeState, ObservedElement, PageInfo, PageText};
@@ -100,7 +100,7 @@ impl TargetCall {
         let serial = s
             .registry
             .with(&s.raw_id, |t| t.session_serial)
-            .ok_or_else(|| BpError::stale("target_closed"))?;
+            .ok_or_else(|| BpError::stale(StaleReason::TargetClosed))?;
         Ok(Self {
             cdp: s.cdp,
             registry: s.registry,
@@ -131,9 +131,9 @@ impl TargetCall {
         let (closed, serial) = self
             .registry
             .with(&self.raw_id, |t| (t.closed, t.session_serial))
-            .ok_or_else(|| BpError::stale("target_closed"))?;
+            .ok_or_else(|| BpError::stale(StaleReason::TargetClosed))?;
         if closed {
-            return Err(BpError::stale("target_closed"));
+            return Err(BpError::stale(StaleReason::TargetClosed));
         }
         (self.lease_guard)()?;
         if self.current_generation.load(Ordering::SeqCst) != self.generation || self.cdp.is_closed()
@@ -141,7 +141,7 @@ impl TargetCall {
             return Err(BpError::disconnected());
         }
         if serial != self.session_serial {
-            return Err(BpError::stale("session_replaced"));
+            return Err(BpError::stale(StaleReason::SessionReplaced));
         }
         Ok(())
     }
@@ -231,10 +231,10 @@ impl TargetCall {
                 json!({"backendNodeId": backend, "objectGroup": self.group}),
             )
             .await
-            .map_err(|_| BpError::stale("document_replaced"))?;
+            .map_err(|_| BpError::stale(StaleReason::DocumentReplaced))?;
         let obj = as_str(&reply["object"]["objectId"]);
         if obj.is_empty() {
-            return Err(BpError::stale("document_replaced"));
+            return Err(BpError::stale(StaleReason::DocumentReplaced));
         }
         if let Some(h) = self.handles.get_mut(handle as usize) {
             h.object = Some(obj.clone());
@@ -362,7 +362,7 @@ impl TargetCall {
             )
         };
         if self.observations.is_retired(observation_id) {
-            return Err(BpError::stale("browser_reconnected"));
+            return Err(BpError::stale(StaleReason::BrowserReconnected));
         }
         let obs = self
             .observations
@@ -372,23 +372,23 @@ impl TargetCall {
             return Err(undifferentiated());
         }
         if obs.created.elapsed() > OBSERVATION_TTL {
-            return Err(BpError::stale("expired"));
+            return Err(BpError::stale(StaleReason::Expired));
         }
         if obs.generation != self.generation {
-            return Err(BpError::stale("browser_reconnected"));
+            return Err(BpError::stale(StaleReason::BrowserReconnected));
         }
         if obs.lease_id != self.caller.lease_id {
-            return Err(BpError::stale("control_released"));
+            return Err(BpError::stale(StaleReason::ControlReleased));
         }
         if obs.session_serial != self.session_serial {
-            return Err(BpError::stale("session_replaced"));
+            return Err(BpError::stale(StaleReason::SessionReplaced));
         }
         let (doc_gen, loader, ..) = self.doc();
         if obs.doc_gen != doc_gen {
-            return Err(BpError::stale("navigation"));
+            return Err(BpError::stale(StaleReason::Navigation));
         }
         if obs.loader != loader {
-            return Err(BpError::stale("loader_replaced"));
+            return Err(BpError::stale(StaleReason::LoaderReplaced));
         }
         if let Some(reason) = self.observations.invalid_reason(observation_id) {
             return Err(BpError::stale(reason));
@@ -410,13 +410,13 @@ impl TargetCall {
                     })
                     .flatten();
                 match now {
-                    None => return Err(BpError::stale("frame_detached")),
+                    None => return Err(BpError::stale(StaleReason::FrameDetached)),
                     // (A loader not yet known when observed cannot be
                     // compared; the live check below still applies.)
                     Some((l, _)) if frame_loader.is_some() && l != *frame_loader => {
-                        return Err(BpError::stale("frame_changed"))
+                        return Err(BpError::stale(StaleReason::FrameChanged))
                     }
-                    Some((_, s)) => s.ok_or_else(|| BpError::stale("frame_detached"))?,
+                    Some((_, s)) => s.ok_or_else(|| BpError::stale(StaleReason::FrameDetached))?,
                 }
             }
         };
@@ -431,7 +431,7 @@ impl TargetCall {
             )
             .await?;
         if connected["value"] != json!(true) {
-            return Err(BpError::stale("document_replaced"));
+            return Err(BpError::stale(StaleReason::DocumentReplaced));
         }
         Ok(handle)
     }
@@ -477,14 +477,14 @@ impl TargetCall {
         let mut rx = self
             .registry
             .watch(&self.raw_id)
-            .ok_or_else(|| BpError::stale("target_closed"))?;
+            .ok_or_else(|| BpError::stale(StaleReason::TargetClosed))?;
         let deadline = tokio::time::Instant::now() + LOAD_WAIT;
         loop {
             let done = self
                 .registry
                 .with(&self.raw_id, |t| {
                     if t.closed {
-                        return Some(Err(BpError::stale("target_closed")));
+                        return Some(Err(BpError::stale(StaleReason::TargetClosed)));
                     }
                     let new_doc = from_doc.is_none_or(|d| t.doc_gen != d);
                     let right_loader = loader.is_none_or(|l| t.loader.as_deref() == Some(l));
@@ -497,7 +497,7 @@ impl TargetCall {
             }
             match tokio::time::timeout_at(deadline, rx.changed()).await {
                 Ok(Ok(())) => {}
-                Ok(Err(_)) => return Err(BpError::stale("target_closed")),
+                Ok(Err(_)) => return Err(BpError::stale(StaleReason::TargetClosed)),
                 Err(_) => {
                     return Err(BpError::new(Code::UnknownOutcome, "the page did not finish loading")
                         .with_context(json!({"action": "navigate", "step": "wait_for_load", "reason": "navigation_stalled"})))
@@ -711,7 +711,7 @@ impl TargetCall {
         let mut rx = self
             .registry
             .watch(&self.raw_id)
-            .ok_or_else(|| BpError::stale("target_closed"))?;
+            .ok_or_else(|| BpError::stale(StaleReason::TargetClosed))?;
         let send = self.send_on(session, method, params);
         tokio::pin!(send);
         loop {
@@ -731,7 +731,7 @@ impl TargetCall {
     async fn navigation_step(&self, step: &str, method: &str, params: Value) -> BpResult<Value> {
         match self.send_unless_dialog(&self.session, method, params).await? {
             Some(reply) => Ok(reply),
-            None if !self.doc().2 => Err(BpError::stale("target_closed")),
+            None if !self.doc().2 => Err(BpError::stale(StaleReason::TargetClosed)),
             None => Err(BpError::new(
                 Code::UnknownOutcome,
                 "a JavaScript dialog opened during the navigation (for example beforeunload); answer it with browser.dialogs.respond",

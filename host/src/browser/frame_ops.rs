@@ -3,7 +3,7 @@
 //! viewport (input always goes to the page's own session).
 
 use super::call::TargetCall;
-use crate::error::{BpError, BpResult};
+use crate::error::{BpError, BpResult, StaleReason};
 use crate::runtime::bindings::input::Point;
 use crate::runtime::bindings::page_read::FrameInfo;
 use serde_json::json;
@@ -47,11 +47,11 @@ impl TargetCall {
                     t.session_for(parent.as_deref())
                 })
                 .flatten()
-                .ok_or_else(|| BpError::stale("frame_detached"))?;
+                .ok_or_else(|| BpError::stale(StaleReason::FrameDetached))?;
             let owner = self
                 .frame_owner(&parent_session, &f)
                 .await
-                .ok_or_else(|| BpError::stale("frame_detached"))?;
+                .ok_or_else(|| BpError::stale(StaleReason::FrameDetached))?;
             let model = self
                 .send_on(
                     &parent_session,
@@ -59,7 +59,7 @@ impl TargetCall {
                     json!({"backendNodeId": owner}),
                 )
                 .await
-                .map_err(|_| BpError::stale("frame_detached"))?;
+                .map_err(|_| BpError::stale(StaleReason::FrameDetached))?;
             let content = &model["model"]["content"];
             total.x += content[0].as_f64().unwrap_or(0.0);
             total.y += content[1].as_f64().unwrap_or(0.0);
@@ -102,8 +102,8 @@ impl TargetCall {
                     .collect();
                 (t.main_frame.clone(), t.url.clone(), frames)
             })
-            .ok_or_else(|| BpError::stale("target_closed"))?;
-        let main = main.ok_or_else(|| BpError::stale("document_replaced"))?;
+            .ok_or_else(|| BpError::stale(StaleReason::TargetClosed))?;
+        let main = main.ok_or_else(|| BpError::stale(StaleReason::DocumentReplaced))?;
         // Parents before children: order by depth, then by ID.
         let depth = |id: &str, frames: &[(String, super::registry::FrameState)]| {
             let mut d = 0;
@@ -149,7 +149,7 @@ impl TargetCall {
             .registry
             .with(&self.raw_id, |t| t.main_frame.clone())
             .flatten()
-            .ok_or_else(|| BpError::stale("document_replaced"))?;
+            .ok_or_else(|| BpError::stale(StaleReason::DocumentReplaced))?;
         let unknown = || BpError::invalid("no such frame on this target; list frames again");
         let raw = match frame {
             None => main.clone(),

@@ -5,9 +5,7 @@ use super::call::TargetCall;
 use super::workspace_call::WorkspaceCall;
 use crate::artifacts::NewArtifact;
 use crate::error::{BpError, BpResult};
-use crate::runtime::bindings::artifacts::{
-    ArtifactKind, ArtifactRef, NewArtifact as WitArtifact, UploadFile,
-};
+use crate::runtime::bindings::artifacts::{ArtifactRef, NewArtifact as WitArtifact, UploadFile};
 use crate::runtime::bindings::capture::Image;
 use crate::runtime::bindings::upload::UploadReadback;
 use base64::Engine as _;
@@ -110,11 +108,7 @@ impl TargetCall {
 impl WorkspaceCall {
     pub fn create_artifact(&mut self, a: WitArtifact) -> BpResult<ArtifactRef> {
         self.check()?;
-        let kind = match a.kind {
-            ArtifactKind::Screenshot => "screenshot",
-            ArtifactKind::Preview => "preview",
-            ArtifactKind::Pdf => "pdf",
-        };
+        let kind = crate::runtime::manifest::kind_name(a.kind);
         if !matches!(a.mime.as_str(), "image/png" | "application/pdf") {
             return Err(BpError::invalid(format!(
                 "unsupported artifact type {}",

@@ -1,6 +1,7 @@
 //! Observation-scoped refs: each observation remembers the exact identity it
 //! was taken against, and each ref its backend node.
 
+use crate::error::StaleReason;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -48,7 +49,7 @@ struct Inner {
     order: VecDeque<String>,
     latest: HashMap<(String, String), String>,
     /// Observations invalidated before their document changed, and why.
-    invalid: HashMap<String, &'static str>,
+    invalid: HashMap<String, StaleReason>,
     /// IDs of observations of earlier connection generations (only the
     /// IDs: their content is gone), oldest first.
     retired: VecDeque<String>,
@@ -107,13 +108,13 @@ impl Observations {
             .cloned()?;
         let scoped = inner.map.get(&id)?.frame_scope.as_deref() == Some(frame);
         scoped.then(|| {
-            inner.invalid.insert(id.clone(), "frame_detached");
+            inner.invalid.insert(id.clone(), StaleReason::FrameDetached);
             id
         })
     }
 
     /// Why an observation was invalidated, if it was.
-    pub fn invalid_reason(&self, id: &str) -> Option<&'static str> {
+    pub fn invalid_reason(&self, id: &str) -> Option<StaleReason> {
         self.lock().invalid.get(id).copied()
     }
 

@@ -30,6 +30,9 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
 /// Longest a single CDP command may take before the caller gives up.
 pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The answers of a scripted connection (see [`Cdp::scripted`]).
+pub type Scripted = Arc<dyn Fn(&str, Option<&str>, &Value) -> Result<Value, String> + Send + Sync>;
+
 /// A synchronous observer of every event, run on the connection task.
 pub type EventSink = Arc<dyn Fn(&CdpEvent) + Send + Sync>;
 
@@ -68,6 +71,28 @@ impl Cdp {
         let shutdown = cdp.shutdown.clone();
         tokio::spawn(run(conn, rx, events, cdp.closed.clone(), shutdown, sink));
         Ok(cdp)
+    }
+
+    /// A connection to no browser: every command is answered by `answer`
+    /// (method, session, params), and it sends no events. For tests of the
+    /// host and the components without a browser.
+    pub fn scripted(answer: Scripted) -> Self {
+        let (tx, mut rx) = mpsc::unbounded_channel::<Request>();
+        let (events, _) = broadcast::channel(16);
+        let cdp = Self {
+            tx,
+            events,
+            sent: Arc::default(),
+            closed: Arc::default(),
+            shutdown: Arc::default(),
+        };
+        tokio::spawn(async move {
+            while let Some(req) = rx.recv().await {
+                let out = answer(&req.method, req.session.as_deref(), &req.params);
+                let _ = req.reply.send(out);
+            }
+        });
+        cdp
     }
 
     /// Send `method` (on `session`, or the browser when `None`) and wait for

@@ -1,47 +1,50 @@
 //! Mapping between broker errors, WIT `tool-error`s and traps.
 
-use super::bindings::types::{Interruption, NotVerified, StaleReason, ToolError};
-use crate::error::{BpError, Code};
+use super::bindings::types::{Interruption, NotVerified, StaleReason as Reason, ToolError};
+use crate::error::{BpError, Code, StaleReason};
 use serde_json::json;
 
-/// Wire spelling of a stale reason.
-pub fn reason_name(reason: StaleReason) -> Option<&'static str> {
-    Some(match reason {
-        StaleReason::Navigation => "navigation",
-        StaleReason::LoaderReplaced => "loader_replaced",
-        StaleReason::DocumentReplaced => "document_replaced",
-        StaleReason::FrameChanged => "frame_changed",
-        StaleReason::FrameDetached => "frame_detached",
-        StaleReason::SessionReplaced => "session_replaced",
-        StaleReason::TargetDetached => "target_detached",
-        StaleReason::BrowserReconnected => "browser_reconnected",
-        StaleReason::TargetIneligible => "target_ineligible",
-        StaleReason::TargetClosed => "target_closed",
-        StaleReason::ControlReleased => "control_released",
-        StaleReason::Expired => "expired",
-        StaleReason::FocusChanged => "focus_changed",
-        StaleReason::DialogOpened => "dialog_opened",
-        StaleReason::NotFound => return None,
-    })
+impl From<StaleReason> for Reason {
+    fn from(r: StaleReason) -> Self {
+        match r {
+            StaleReason::Navigation => Reason::Navigation,
+            StaleReason::LoaderReplaced => Reason::LoaderReplaced,
+            StaleReason::DocumentReplaced => Reason::DocumentReplaced,
+            StaleReason::FrameChanged => Reason::FrameChanged,
+            StaleReason::FrameDetached => Reason::FrameDetached,
+            StaleReason::SessionReplaced => Reason::SessionReplaced,
+            StaleReason::TargetDetached => Reason::TargetDetached,
+            StaleReason::BrowserReconnected => Reason::BrowserReconnected,
+            StaleReason::TargetIneligible => Reason::TargetIneligible,
+            StaleReason::TargetClosed => Reason::TargetClosed,
+            StaleReason::ControlReleased => Reason::ControlReleased,
+            StaleReason::Expired => Reason::Expired,
+            StaleReason::NotFound => Reason::NotFound,
+            StaleReason::FocusChanged => Reason::FocusChanged,
+            StaleReason::DialogOpened => Reason::DialogOpened,
+        }
+    }
 }
 
-fn reason_from_name(name: &str) -> StaleReason {
-    match name {
-        "navigation" => StaleReason::Navigation,
-        "loader_replaced" => StaleReason::LoaderReplaced,
-        "document_replaced" => StaleReason::DocumentReplaced,
-        "frame_changed" => StaleReason::FrameChanged,
-        "frame_detached" => StaleReason::FrameDetached,
-        "session_replaced" => StaleReason::SessionReplaced,
-        "target_detached" => StaleReason::TargetDetached,
-        "browser_reconnected" => StaleReason::BrowserReconnected,
-        "target_ineligible" => StaleReason::TargetIneligible,
-        "target_closed" => StaleReason::TargetClosed,
-        "control_released" => StaleReason::ControlReleased,
-        "expired" => StaleReason::Expired,
-        "focus_changed" => StaleReason::FocusChanged,
-        "dialog_opened" => StaleReason::DialogOpened,
-        _ => StaleReason::NotFound,
+impl From<Reason> for StaleReason {
+    fn from(r: Reason) -> Self {
+        match r {
+            Reason::Navigation => StaleReason::Navigation,
+            Reason::LoaderReplaced => StaleReason::LoaderReplaced,
+            Reason::DocumentReplaced => StaleReason::DocumentReplaced,
+            Reason::FrameChanged => StaleReason::FrameChanged,
+            Reason::FrameDetached => StaleReason::FrameDetached,
+            Reason::SessionReplaced => StaleReason::SessionReplaced,
+            Reason::TargetDetached => StaleReason::TargetDetached,
+            Reason::BrowserReconnected => StaleReason::BrowserReconnected,
+            Reason::TargetIneligible => StaleReason::TargetIneligible,
+            Reason::TargetClosed => StaleReason::TargetClosed,
+            Reason::ControlReleased => StaleReason::ControlReleased,
+            Reason::Expired => StaleReason::Expired,
+            Reason::NotFound => StaleReason::NotFound,
+            Reason::FocusChanged => StaleReason::FocusChanged,
+            Reason::DialogOpened => StaleReason::DialogOpened,
+        }
     }
 }
 
@@ -57,9 +60,7 @@ fn ctx_str(e: &BpError, key: &str) -> Option<String> {
 pub fn to_tool_error(e: BpError) -> ToolError {
     match e.code {
         Code::InvalidArgument => ToolError::InvalidArgument(e.message),
-        Code::StaleRef => {
-            ToolError::StaleRef(reason_from_name(&ctx_str(&e, "reason").unwrap_or_default()))
-        }
+        Code::StaleRef => ToolError::StaleRef(e.stale.unwrap_or(StaleReason::NotFound).into()),
         Code::CapabilityDenied => ToolError::CapabilityDenied(e.message),
         Code::TargetBusy => ToolError::TargetBusy,
         Code::TargetNotOwned => ToolError::TargetNotOwned,
@@ -78,10 +79,7 @@ pub fn to_tool_error(e: BpError) -> ToolError {
 pub fn from_tool_error(e: ToolError) -> BpError {
     match e {
         ToolError::InvalidArgument(m) => BpError::invalid(m),
-        ToolError::StaleRef(reason) => match reason_name(reason) {
-            Some(r) => BpError::stale(r),
-            None => BpError::new(Code::StaleRef, "the ref does not resolve; observe again"),
-        },
+        ToolError::StaleRef(reason) => BpError::stale(reason.into()),
         ToolError::CapabilityDenied(m) => BpError::new(Code::CapabilityDenied, m),
         ToolError::TargetBusy => {
             BpError::new(Code::TargetBusy, "another lease controls this target")
@@ -128,7 +126,7 @@ fn unknown_outcome(i: Interruption) -> BpError {
     .with_context(json!({
         "action": i.action,
         "step": i.step,
-        "reason": reason_name(i.reason).unwrap_or("page_changed"),
+        "reason": StaleReason::from(i.reason).as_str().unwrap_or("page_changed"),
         "dispatchedSteps": i.dispatched_steps,
         "remainingStepsStopped": i.remaining_steps_stopped,
     }))
@@ -151,14 +149,13 @@ pub fn from_trap(component: &str, err: &wasmtime::Error) -> BpError {
             "deadline",
             "did not finish within its time budget",
         ),
-        _ => {
-            let text = format!("{err:#}");
-            // The store limiter's own trap (trap_on_grow_failure).
-            if text.contains("forcing trap when growing memory") {
-                component_failed(component, "memory", "exceeded its memory limit")
-            } else {
-                component_failed(component, "trap", "trapped")
-            }
+        // The limiter's own typed error, never wasmtime's message text.
+        _ if err
+            .downcast_ref::<super::limits::MemoryExceeded>()
+            .is_some() =>
+        {
+            component_failed(component, "memory", "exceeded its memory limit")
         }
+        _ => component_failed(component, "trap", "trapped"),
     }
 }

@@ -1,6 +1,7 @@
 //! Validation of component manifests and the canonical `tools/list` entry.
 
-use super::bindings::tool::ComponentManifest;
+use super::bindings::tool::{Cancellation, ComponentManifest, Idempotency};
+use super::bindings::types::ArtifactKind;
 use super::capability::{self, Capability};
 use crate::error::{BpError, BpResult};
 use serde_json::{json, Value};
@@ -20,10 +21,20 @@ pub struct ToolInfo {
     pub output_schema: Value,
     pub capabilities: Vec<Capability>,
     pub mutates: bool,
-    pub idempotency: String,
-    pub cancellation: String,
+    pub idempotency: Idempotency,
+    pub cancellation: Cancellation,
     pub sensitivity_input: Vec<String>,
     pub sensitivity_output: Vec<String>,
+    pub artifact_kinds: Vec<ArtifactKind>,
+}
+
+/// Wire spelling of an artifact kind.
+pub fn kind_name(k: ArtifactKind) -> &'static str {
+    match k {
+        ArtifactKind::Screenshot => "screenshot",
+        ArtifactKind::Preview => "preview",
+        ArtifactKind::Pdf => "pdf",
+    }
 }
 
 impl ToolInfo {
@@ -37,10 +48,16 @@ impl ToolInfo {
             "capabilities": self.capabilities,
             "scope": capability::reach_of(&self.capabilities).as_str(),
             "mutates": self.mutates,
-            "idempotency": self.idempotency,
-            "cancellation": self.cancellation,
+            "idempotency": match self.idempotency {
+                Idempotency::Idempotent => "idempotent",
+                Idempotency::NotIdempotent => "not_idempotent",
+            },
+            "cancellation": match self.cancellation {
+                Cancellation::BeforeDispatch => "before_dispatch",
+                Cancellation::Cooperative => "cooperative",
+            },
             "sensitivity": {"input": self.sensitivity_input, "output": self.sensitivity_output},
-            "artifactKinds": [],
+            "artifactKinds": self.artifact_kinds.iter().map(|k| kind_name(*k)).collect::<Vec<_>>(),
         })
     }
 }
@@ -141,21 +158,12 @@ pub fn validate(
             })?;
             capabilities.push(c);
         }
-        if !matches!(t.idempotency.as_str(), "idempotent" | "not_idempotent") {
+        if !t.artifact_kinds.is_empty() && !capabilities.contains(&Capability::Artifacts) {
             return Err(refuse(
                 component,
                 format!(
-                    "tool `{}` has unknown idempotency `{}`",
-                    t.name, t.idempotency
-                ),
-            ));
-        }
-        if !matches!(t.cancellation.as_str(), "before_dispatch" | "cooperative") {
-            return Err(refuse(
-                component,
-                format!(
-                    "tool `{}` has unknown cancellation `{}`",
-                    t.name, t.cancellation
+                    "tool `{}` declares artifact kinds without the artifacts capability",
+                    t.name
                 ),
             ));
         }
@@ -197,10 +205,11 @@ pub fn validate(
             output_schema,
             capabilities,
             mutates: t.mutates,
-            idempotency: t.idempotency.clone(),
-            cancellation: t.cancellation.clone(),
+            idempotency: t.idempotency,
+            cancellation: t.cancellation,
             sensitivity_input: t.sensitivity_input.clone(),
             sensitivity_output: t.sensitivity_output.clone(),
+            artifact_kinds: t.artifact_kinds.clone(),
         });
     }
     // A capability the component imports but no tool declares would be a

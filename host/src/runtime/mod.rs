@@ -5,12 +5,17 @@
 pub mod bindings;
 pub mod cache;
 pub mod capability;
+#[cfg(test)]
+mod component_tests;
 mod errors;
 mod host_impl;
+mod limits;
 mod linker;
 pub mod manifest;
 pub mod policy;
 pub mod tabs;
+#[cfg(test)]
+pub mod testkit;
 
 use crate::browser::call::TargetCall;
 use crate::browser::workspace_call::WorkspaceCall;
@@ -24,7 +29,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 use wasmtime::component::ResourceTable;
-use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder};
+use wasmtime::{Config, Engine, Store};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 /// Epoch tick used for call deadlines.
@@ -42,7 +47,7 @@ pub enum Scope {
 pub struct HostState {
     wasi: WasiCtx,
     table: ResourceTable,
-    limits: StoreLimits,
+    limits: limits::CallLimits,
     scope: Option<Scope>,
 }
 
@@ -198,14 +203,10 @@ impl Runtime {
     }
 
     fn new_store(&self, scope: Option<Scope>) -> Store<HostState> {
-        let limits = StoreLimitsBuilder::new()
-            .memory_size(
-                usize::try_from(self.policy.limits.memory_mb.saturating_mul(1 << 20))
-                    .unwrap_or(usize::MAX),
-            )
-            .instances(16)
-            .trap_on_grow_failure(true)
-            .build();
+        let limits = limits::CallLimits {
+            memory_cap: usize::try_from(self.policy.limits.memory_mb.saturating_mul(1 << 20))
+                .unwrap_or(usize::MAX),
+        };
         let state = HostState {
             wasi: WasiCtx::builder().build(),
             table: ResourceTable::new(),

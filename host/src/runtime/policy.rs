@@ -194,7 +194,9 @@ impl Policy {
 
     /// The denied capabilities, sorted.
     pub fn denied(&self) -> Vec<String> {
-        self.denied.iter().map(|c| c.name().to_string()).collect()
+        let mut names: Vec<String> = self.denied.iter().map(|c| c.name().to_string()).collect();
+        names.sort();
+        names
     }
 
     /// The removed tools, sorted.

@@ -41,6 +41,7 @@ fn screenshot_spec() -> ToolSpec {
         json!({"type": "object", "required": ["artifact"], "properties": Value::Object(with_common(props))}),
     )
     .sensitivity(&[], &["page_capture"])
+    .creates(&[ArtifactKind::Screenshot, ArtifactKind::Preview])
 }
 
 fn pdf_spec() -> ToolSpec {
@@ -52,6 +53,7 @@ fn pdf_spec() -> ToolSpec {
             json!({"type": "object", "required": ["artifact"], "properties": Value::Object(with_common(props))}),
         )
         .sensitivity(&[], &["page_capture"])
+        .creates(&[ArtifactKind::Pdf])
 }
 
 fn screenshot(mut args: Args) -> Result<Value, ToolError> {

@@ -26,7 +26,7 @@ pub mod bindings {
 }
 
 pub use bindings::browser_pilot::tools::types;
-pub use types::{CallContext, Interruption, NotVerified, StaleReason, ToolError};
+pub use types::{ArtifactKind, CallContext, Interruption, NotVerified, StaleReason, ToolError};
 
 pub use args::Args;
 pub use spec::ToolSpec;
@@ -92,7 +92,9 @@ macro_rules! export_component {
         struct __BpGuest;
         impl exports::browser_pilot::tools::tool::Guest for __BpGuest {
             fn manifest() -> exports::browser_pilot::tools::tool::ComponentManifest {
-                use exports::browser_pilot::tools::tool::{ComponentManifest, ToolManifest};
+                use exports::browser_pilot::tools::tool::{
+                    Cancellation, ComponentManifest, Idempotency, ToolManifest,
+                };
                 ComponentManifest {
                     wit_version: $crate::WIT_VERSION.to_string(),
                     tools: <$ty as $crate::Component>::specs()
@@ -104,10 +106,21 @@ macro_rules! export_component {
                             output_schema: s.output_schema.to_string(),
                             capabilities: s.capabilities,
                             mutates: s.mutates,
-                            idempotency: s.idempotency,
-                            cancellation: s.cancellation,
+                            idempotency: match s.idempotency {
+                                $crate::spec::Idempotency::Idempotent => Idempotency::Idempotent,
+                                $crate::spec::Idempotency::NotIdempotent => {
+                                    Idempotency::NotIdempotent
+                                }
+                            },
+                            cancellation: match s.cancellation {
+                                $crate::spec::Cancellation::BeforeDispatch => {
+                                    Cancellation::BeforeDispatch
+                                }
+                                $crate::spec::Cancellation::Cooperative => Cancellation::Cooperative,
+                            },
                             sensitivity_input: s.sensitivity_input,
                             sensitivity_output: s.sensitivity_output,
+                            artifact_kinds: s.artifact_kinds,
                         })
                         .collect(),
                 }

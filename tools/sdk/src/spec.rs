@@ -1,7 +1,24 @@
 //! A tool's declared contract, turned into the WIT manifest by
 //! [`crate::export_component!`].
 
+use crate::types::ArtifactKind;
 use serde_json::Value;
+
+/// Whether repeating a call may repeat its effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Idempotency {
+    Idempotent,
+    NotIdempotent,
+}
+
+/// What cancelling a call can do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cancellation {
+    /// Cancellation only prevents a start.
+    BeforeDispatch,
+    /// The tool stops at its next step.
+    Cooperative,
+}
 
 /// The declaration of one tool.
 pub struct ToolSpec {
@@ -17,14 +34,14 @@ pub struct ToolSpec {
     pub capabilities: Vec<String>,
     /// Whether browser state may change.
     pub mutates: bool,
-    /// `idempotent` or `not_idempotent`.
-    pub idempotency: String,
-    /// `before_dispatch` or `cooperative`.
-    pub cancellation: String,
+    pub idempotency: Idempotency,
+    pub cancellation: Cancellation,
     /// Sensitivity classes of inputs.
     pub sensitivity_input: Vec<String>,
     /// Sensitivity classes of outputs.
     pub sensitivity_output: Vec<String>,
+    /// Kinds of artifact the tool may create.
+    pub artifact_kinds: Vec<ArtifactKind>,
 }
 
 impl ToolSpec {
@@ -37,10 +54,11 @@ impl ToolSpec {
             output_schema: serde_json::json!({"type": "object"}),
             capabilities: capabilities.iter().map(|c| (*c).to_string()).collect(),
             mutates: false,
-            idempotency: "idempotent".to_string(),
-            cancellation: "before_dispatch".to_string(),
+            idempotency: Idempotency::Idempotent,
+            cancellation: Cancellation::BeforeDispatch,
             sensitivity_input: Vec::new(),
             sensitivity_output: Vec::new(),
+            artifact_kinds: Vec::new(),
         }
     }
 
@@ -48,7 +66,7 @@ impl ToolSpec {
     pub fn mutating(name: &str, description: &str, capabilities: &[&str]) -> Self {
         Self {
             mutates: true,
-            idempotency: "not_idempotent".to_string(),
+            idempotency: Idempotency::NotIdempotent,
             ..Self::read(name, description, capabilities)
         }
     }
@@ -57,6 +75,12 @@ impl ToolSpec {
     pub fn schemas(mut self, input: Value, output: Value) -> Self {
         self.input_schema = input;
         self.output_schema = output;
+        self
+    }
+
+    /// Declare the kinds of artifact the tool creates.
+    pub fn creates(mut self, kinds: &[ArtifactKind]) -> Self {
+        self.artifact_kinds = kinds.to_vec();
         self
     }
 

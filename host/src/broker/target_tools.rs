@@ -1,0 +1,189 @@
+//! Running a target-scoped tool: pick and take the tab, wait for its lane,
+//! build the call's [`TargetCall`] (with its workspace), run the component
+//! and add the common result fields.
+
+use super::dispatch::{call_component, raw_target, retired_ref, CallScope};
+use super::Broker;
+use crate::browser::call::{CallSetup, Caller, LeaseGuard, TargetCall};
+use crate::browser::connection::BrowserConn;
+use crate::error::{BpError, BpResult, StaleReason};
+use crate::runtime::Scope;
+use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+type Failed = (BpError, bool);
+
+fn fail(e: BpError) -> Failed {
+    (e, false)
+}
+
+/// Run `name`, a target tool, for an authorised caller.
+pub async fn run(
+    broker: &Arc<Broker>,
+    scope: &CallScope,
+    name: &str,
+    mut args: Value,
+    dispatched: Arc<AtomicBool>,
+    conn: &BrowserConn,
+) -> Result<(Value, bool), Failed> {
+    if let Some(e) = retired_ref(broker, scope, &args) {
+        return Err(fail(e));
+    }
+    let (public, raw) = take_target(broker, scope, &args, conn).map_err(fail)?;
+    if scope.compat && args.get("ref").is_some() && args.get("observationId").is_none() {
+        // The one-shot CLI's bare refs mean the latest observation.
+        if let (Some(obs), Some(obj)) = (
+            broker.observations.latest(&scope.workspace_id, &raw),
+            args.as_object_mut(),
+        ) {
+            obj.insert("observationId".into(), json!(obs));
+        }
+    }
+    // One command at a time per physical target.
+    let lane = conn
+        .registry
+        .with(&raw, |t| t.lane.clone())
+        .ok_or_else(|| fail(BpError::stale(StaleReason::TargetClosed)))?;
+    let _turn = lane.lock().await;
+    // Cancelled or expired while it waited for the target.
+    broker
+        .state()
+        .commands
+        .start(&scope.principal, &scope.command_id, true)
+        .map_err(fail)?;
+    let call = target_call(broker, scope, conn, &raw, &public, &dispatched)
+        .await
+        .map_err(fail)?;
+    // Workspaces with rules or credentials see their requests intercepted.
+    if broker.network.wants_interception(&scope.workspace_id) {
+        call.ensure_interception().await.map_err(fail)?;
+    }
+    let call = Scope::Target(Box::new(call));
+    let (mut value, was_dispatched) =
+        call_component(broker, scope, name, &args, call, &dispatched).await?;
+    decorate(broker, scope, conn, &raw, &public, &mut value).map_err(|e| (e, was_dispatched))?;
+    Ok((value, was_dispatched))
+}
+
+/// The named (or current) tab of the caller's workspace, checked and taken
+/// by the calling lease: (public, raw).
+fn take_target(
+    broker: &Broker,
+    scope: &CallScope,
+    args: &Value,
+    conn: &BrowserConn,
+) -> BpResult<(String, String)> {
+    let mut st = broker.state();
+    let public = match args.get("targetId") {
+        Some(Value::String(s)) => s.clone(),
+        None | Some(Value::Null) => st
+            .workspace(&scope.principal, &scope.workspace_id)?
+            .current_target
+            .clone()
+            .ok_or_else(|| {
+                BpError::invalid(
+                    "no target: open one (bp open URL / browser.tabs.open) or pass `targetId`",
+                )
+            })?,
+        Some(_) => return Err(BpError::invalid("`targetId` must be a string")),
+    };
+    let raw = raw_target(&mut st, scope, &public)?;
+    if !conn.registry.with(&raw, |t| t.eligible()).unwrap_or(false) {
+        return Err(BpError::stale(StaleReason::TargetClosed));
+    }
+    st.acquire(&scope.lease_id, &raw)?;
+    st.workspace(&scope.principal, &scope.workspace_id)?
+        .current_target = Some(public.clone());
+    Ok((public, raw))
+}
+
+/// The call's view of its tab: attached, with a guard that the calling
+/// lease still controls it.
+async fn target_call(
+    broker: &Arc<Broker>,
+    scope: &CallScope,
+    conn: &BrowserConn,
+    raw: &str,
+    public: &str,
+    dispatched: &Arc<AtomicBool>,
+) -> BpResult<TargetCall> {
+    let session = conn.attach(raw).await?;
+    let guard_broker = broker.clone();
+    let guard_scope = scope.clone();
+    let guard_raw = raw.to_string();
+    let lease_guard: LeaseGuard = Arc::new(move || {
+        let mut st = guard_broker.state();
+        st.live_lease(
+            &guard_scope.principal,
+            &guard_scope.workspace_id,
+            &guard_scope.lease_id,
+        )?;
+        match st.controllers.get(&guard_raw) {
+            Some(l) if *l == guard_scope.lease_id => Ok(()),
+            _ => Err(BpError::stale(StaleReason::ControlReleased)),
+        }
+    });
+    let current = Some((raw.to_string(), public.to_string()));
+    let workspace = super::scopes::workspace_call(broker, scope, conn, current, dispatched);
+    TargetCall::new(CallSetup {
+        cdp: conn.cdp.clone(),
+        registry: conn.registry.clone(),
+        observations: broker.observations.clone(),
+        workspace,
+        frames: broker.frames.clone(),
+        raw_id: raw.to_string(),
+        session,
+        generation: conn.generation,
+        current_generation: broker.generation_handle(),
+        caller: Caller {
+            workspace_id: scope.workspace_id.clone(),
+            lease_id: scope.lease_id.clone(),
+        },
+        lease_guard,
+        dispatched: dispatched.clone(),
+    })
+}
+
+/// The common fields of a target result, and full descriptors for the
+/// artifacts a component names by ID.
+fn decorate(
+    broker: &Broker,
+    scope: &CallScope,
+    conn: &BrowserConn,
+    raw: &str,
+    public: &str,
+    value: &mut Value,
+) -> BpResult<()> {
+    let url = conn
+        .registry
+        .with(raw, |t| t.url.clone())
+        .unwrap_or_default();
+    let origin = broker
+        .state()
+        .workspace(&scope.principal, &scope.workspace_id)
+        .map(|w| w.origin(raw))
+        .unwrap_or("user_tab");
+    let Some(obj) = value.as_object_mut() else {
+        return Ok(());
+    };
+    for key in ["artifact", "preview"] {
+        let id = obj
+            .get(key)
+            .and_then(|a| a["artifactId"].as_str())
+            .map(str::to_string);
+        if let Some(id) = id {
+            let ws = scope.workspace_id.clone();
+            let d = broker.artifacts.get(&id, &|w| w == ws)?;
+            obj.insert(key.into(), d);
+        }
+    }
+    obj.insert("workspaceId".into(), json!(scope.workspace_id));
+    obj.insert("leaseId".into(), json!(scope.lease_id));
+    obj.insert("targetId".into(), json!(public));
+    obj.entry("url").or_insert(json!(url));
+    // A tool's own `origin` wins over the tag.
+    obj.entry("origin").or_insert(json!(origin));
+    obj.insert("generation".into(), json!(conn.generation));
+    Ok(())
+}

@@ -1,0 +1,184 @@
+//! A test environment for the default components without a browser: the
+//! embedded components, loaded once, run against real host contexts whose
+//! DevTools connection is scripted (`Cdp::scripted`). A test decides what
+//! the "browser" answers, and can count what was sent. Spin's
+//! `factors-test` `TestEnvironment` is the model.
+
+use super::bindings::types::CallContext;
+use super::policy::Policy;
+use super::tabs::{OpenedTab, TabsFuture, TabsHost};
+use super::{Runtime, Scope};
+use crate::browser::call::{CallSetup, Caller, TargetCall};
+use crate::browser::observations::Observations;
+use crate::browser::registry::Registry;
+use crate::browser::workspace_call::{WorkspaceCall, WorkspaceSetup};
+use crate::cdp::{Cdp, Scripted};
+use crate::error::{BpError, BpResult};
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+/// The default components, compiled once per test process.
+pub fn runtime() -> &'static Runtime {
+    static RUNTIME: OnceLock<Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        // Compiled on a thread of its own: tests may already be inside a
+        // tokio runtime.
+        std::thread::spawn(|| {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap_or_else(|e| panic!("tokio: {e}"));
+            let cache = std::env::temp_dir().join("bp-testkit-cache");
+            rt.block_on(Runtime::load(
+                crate::components::embedded(),
+                Policy::default(),
+                Some(&cache),
+            ))
+            .unwrap_or_else(|e| panic!("loading the default components: {e}"))
+        })
+        .join()
+        .unwrap_or_else(|_| panic!("loading the default components panicked"))
+    })
+}
+
+/// Tab operations are not available in these tests.
+struct NoTabs;
+
+impl TabsHost for NoTabs {
+    fn open(&self, _url: Option<String>) -> TabsFuture<'_, OpenedTab> {
+        Box::pin(async { Err(BpError::internal("no tabs in the test environment")) })
+    }
+    fn close(&self, _target_id: String) -> TabsFuture<'_, Vec<String>> {
+        Box::pin(async { Err(BpError::internal("no tabs in the test environment")) })
+    }
+    fn close_managed(&self) -> TabsFuture<'_, Vec<String>> {
+        Box::pin(async { Err(BpError::internal("no tabs in the test environment")) })
+    }
+}
+
+/// One scripted "browser" with one page target `T1` (session `S1`).
+pub struct TestEnv {
+    cdp: Cdp,
+    registry: Arc<Registry>,
+    pub observations: Arc<Observations>,
+    artifacts: Arc<crate::artifacts::ArtifactStore>,
+    network: Arc<crate::network::Network>,
+    /// Commands the scripted browser answered.
+    pub sent: Arc<AtomicUsize>,
+    _dir: TempDir,
+}
+
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl TestEnv {
+    /// A page at `url` whose DevTools answers come from `answer`.
+    pub fn new(url: &str, answer: Scripted) -> BpResult<Self> {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let sent = Arc::new(AtomicUsize::new(0));
+        let counter = sent.clone();
+        let cdp = Cdp::scripted(Arc::new(move |m: &str, s: Option<&str>, p: &Value| {
+            counter.fetch_add(1, Ordering::SeqCst);
+            answer(m, s, p)
+        }));
+        let (signals, _rx) = tokio::sync::mpsc::unbounded_channel();
+        let registry = Arc::new(Registry::with_signals(signals));
+        registry.update("T1", |t| {
+            t.kind = "page".into();
+            t.url = url.into();
+            t.main_frame = Some("F1".into());
+            t.loader = Some("L1".into());
+            t.loaded_loader = Some("L1".into());
+        });
+        registry.set_session("T1", "S1");
+        let dir = std::env::temp_dir().join(format!(
+            "bp-testkit-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        ));
+        let artifacts = Arc::new(crate::artifacts::ArtifactStore::open(
+            &dir,
+            crate::artifacts::ArtifactLimits::default(),
+        )?);
+        Ok(Self {
+            cdp,
+            registry,
+            observations: Arc::default(),
+            artifacts,
+            network: Arc::default(),
+            sent,
+            _dir: TempDir(dir),
+        })
+    }
+
+    fn workspace(&self, current: Option<(String, String)>) -> WorkspaceCall {
+        WorkspaceCall::new(WorkspaceSetup {
+            cdp: self.cdp.clone(),
+            registry: self.registry.clone(),
+            artifacts: self.artifacts.clone(),
+            network: self.network.clone(),
+            caller: caller(),
+            controlled: vec![("T1".into(), "t1".into())],
+            current,
+            tabs: Arc::new(NoTabs),
+            generation: 1,
+            current_generation: Arc::new(AtomicU64::new(1)),
+            lease_guard: Arc::new(|| Ok(())),
+            dispatched: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    /// Run a target tool on `T1`; returns its JSON result.
+    pub async fn target(&self, tool: &str, input: Value) -> BpResult<Value> {
+        let call = TargetCall::new(CallSetup {
+            cdp: self.cdp.clone(),
+            registry: self.registry.clone(),
+            observations: self.observations.clone(),
+            workspace: self.workspace(Some(("T1".into(), "t1".into()))),
+            frames: Arc::default(),
+            raw_id: "T1".into(),
+            session: "S1".into(),
+            generation: 1,
+            current_generation: Arc::new(AtomicU64::new(1)),
+            caller: caller(),
+            lease_guard: Arc::new(|| Ok(())),
+            dispatched: Arc::new(AtomicBool::new(false)),
+        })?;
+        self.run(tool, Scope::Target(Box::new(call)), input).await
+    }
+
+    /// Run a workspace tool, with no tab selected.
+    pub async fn workspace_tool(&self, tool: &str, input: Value) -> BpResult<Value> {
+        let call = self.workspace(None);
+        self.run(tool, Scope::Workspace(Box::new(call)), input)
+            .await
+    }
+
+    async fn run(&self, tool: &str, scope: Scope, input: Value) -> BpResult<Value> {
+        let ctx = CallContext {
+            command_id: "cmd_test".into(),
+            deadline_ms: 30_000,
+        };
+        let text = runtime().call(tool, scope, ctx, &input.to_string()).await?;
+        serde_json::from_str(&text).map_err(|e| BpError::internal(e.to_string()))
+    }
+}
+
+fn caller() -> Caller {
+    Caller {
+        workspace_id: "ws_test".into(),
+        lease_id: "lease_test".into(),
+    }
+}
+
+/// An accessibility node as `Accessibility.getFullAXTree` reports one.
+pub fn ax(id: &str, role: &str, name: &str, backend: i64, children: &[&str]) -> Value {
+    json!({"nodeId": id, "ignored": false, "role": {"value": role}, "name": {"value": name},
+           "backendDOMNodeId": backend, "childIds": children})
+}
