@@ -1,0 +1,1 @@
+"""Browser Pilot adapter conformance kit. See README.md; run `scripts/conformance`."""
