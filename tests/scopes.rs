@@ -139,6 +139,12 @@ fn policy_removes_single_tools_before_any_browser_traffic() {
         json!(["browser.cookies.set", "browser.tabs.close"]),
         "{status}"
     );
+    let doctor = env.json(&["doctor"]);
+    assert_eq!(
+        doctor["broker"]["deniedTools"],
+        json!(["browser.cookies.set", "browser.tabs.close"]),
+        "{doctor}"
+    );
     let listed = names(&env.json(&["tool", "list"]));
     assert!(listed.contains(&"browser.tabs.open".to_string()));
     assert!(listed.contains(&"browser.cookies.get".to_string()));

@@ -5,7 +5,6 @@
 mod support;
 
 use std::path::PathBuf;
-use std::process::Command;
 use support::Env;
 
 /// Build the example and put it beside the default components it needs
@@ -13,21 +12,7 @@ use support::Env;
 fn component_set() -> PathBuf {
     let root = support::root();
     let target = root.join("target/example-outline");
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args([
-            "build",
-            "--release",
-            "--target",
-            "wasm32-wasip2",
-            "--manifest-path",
-        ])
-        .arg(root.join("examples/outline/Cargo.toml"))
-        .env("CARGO_TARGET_DIR", &target)
-        .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .status()
-        .expect("cargo build the example");
-    assert!(status.success(), "the example component failed to build");
+    support::build_components(&root.join("examples/outline/Cargo.toml"), &target);
     let dir = target.join("set");
     std::fs::create_dir_all(&dir).unwrap();
     let built = target.join("wasm32-wasip2/release/bp_example_outline.wasm");

@@ -175,6 +175,7 @@ async fn broker_report(paths: &Paths, problems: &mut Vec<Value>) -> Value {
             "socket": s["socket"], "modes": modes, "browser": s["browser"],
             "components": s["runtime"]["components"],
             "deniedCapabilities": s["runtime"]["deniedCapabilities"],
+            "deniedTools": s["runtime"]["deniedTools"],
         }),
         None => json!({
             "running": false, "socket": paths.socket, "modes": modes,
@@ -229,6 +230,10 @@ fn human(r: &Value) -> String {
     if let Some(denied) = b["deniedCapabilities"].as_array().filter(|d| !d.is_empty()) {
         let d: Vec<&str> = denied.iter().filter_map(Value::as_str).collect();
         out.push_str(&format!("denied capabilities: {}\n", d.join(", ")));
+    }
+    if let Some(removed) = b["deniedTools"].as_array().filter(|d| !d.is_empty()) {
+        let d: Vec<&str> = removed.iter().filter_map(Value::as_str).collect();
+        out.push_str(&format!("removed tools: {}\n", d.join(", ")));
     }
     out.push_str(&format!(
         "component cache: {} entries\n",

@@ -252,6 +252,26 @@ impl Drop for Env {
     }
 }
 
+/// Build the wasm32-wasip2 components of `manifest` (release) into
+/// `target`, as a stranger's build would.
+pub fn build_components(manifest: &Path, target: &Path) {
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([
+            "build",
+            "--release",
+            "--target",
+            "wasm32-wasip2",
+            "--manifest-path",
+        ])
+        .arg(manifest)
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .status()
+        .expect("run cargo build for components");
+    assert!(status.success(), "{} failed to build", manifest.display());
+}
+
 /// Directory with the default components plus the test-only ones, built
 /// once per test process.
 pub fn components_dir() -> PathBuf {
@@ -259,21 +279,7 @@ pub fn components_dir() -> PathBuf {
     DIR.get_or_init(|| {
         let root = root();
         let target = root.join("target/fixture-components");
-        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args([
-                "build",
-                "--release",
-                "--target",
-                "wasm32-wasip2",
-                "--manifest-path",
-            ])
-            .arg(root.join("fixtures/components/Cargo.toml"))
-            .env("CARGO_TARGET_DIR", &target)
-            .env_remove("RUSTFLAGS")
-            .env_remove("CARGO_ENCODED_RUSTFLAGS")
-            .status()
-            .expect("cargo build fixture components");
-        assert!(status.success(), "fixture components failed to build");
+        build_components(&root.join("fixtures/components/Cargo.toml"), &target);
         // Inside the target dir, so nothing is left in /tmp; files are
         // written under a temporary name and renamed into place.
         let dir = target.join("test-set");

@@ -20,7 +20,7 @@ pub fn workspace_call(
     broker: &Arc<Broker>,
     scope: &CallScope,
     conn: &BrowserConn,
-    current: Option<(String, String)>,
+    current: Result<Option<(String, String)>, BpError>,
     dispatched: &Arc<AtomicBool>,
 ) -> WorkspaceCall {
     let guard_broker = broker.clone();
@@ -104,7 +104,7 @@ pub async fn run_workspace_tool(
         .commands
         .start(&scope.principal, &scope.command_id, true)
         .map_err(|e| (e, false))?;
-    let current = named_tab(broker, scope, args).map_err(|e| (e, false))?;
+    let current = named_tab(broker, scope, args);
     let call = workspace_call(broker, scope, conn, current, &dispatched);
     let call = Scope::Workspace(Box::new(call));
     let (mut value, was_dispatched) =

@@ -124,7 +124,7 @@ async fn target_call(
             _ => Err(BpError::stale(StaleReason::ControlReleased)),
         }
     });
-    let current = Some((raw.to_string(), public.to_string()));
+    let current = Ok(Some((raw.to_string(), public.to_string())));
     let workspace = super::scopes::workspace_call(broker, scope, conn, current, dispatched);
     TargetCall::new(CallSetup {
         cdp: conn.cdp.clone(),

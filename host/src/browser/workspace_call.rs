@@ -27,6 +27,9 @@ pub struct WorkspaceCall {
     /// The workspace's current tab (raw, public ID), named by "this tab"
     /// filters only; it is neither selected nor taken.
     pub(super) current: Option<(String, String)>,
+    /// Why the tab a `targetId` named cannot be used (reported only if a
+    /// "this tab" filter is asked for, after the tool checked its input).
+    current_refused: Option<BpError>,
     pub(super) tabs: Arc<dyn TabsHost>,
     generation: u64,
     current_generation: Arc<AtomicU64>,
@@ -43,7 +46,7 @@ pub struct WorkspaceSetup {
     pub network: Arc<crate::network::Network>,
     pub caller: Caller,
     pub controlled: Vec<(String, String)>,
-    pub current: Option<(String, String)>,
+    pub current: Result<Option<(String, String)>, BpError>,
     pub tabs: Arc<dyn TabsHost>,
     pub generation: u64,
     pub current_generation: Arc<AtomicU64>,
@@ -60,7 +63,8 @@ impl WorkspaceCall {
             network: s.network,
             caller: s.caller,
             controlled: s.controlled,
-            current: s.current,
+            current: s.current.clone().ok().flatten(),
+            current_refused: s.current.err(),
             tabs: s.tabs,
             generation: s.generation,
             current_generation: s.current_generation,
@@ -93,6 +97,9 @@ impl WorkspaceCall {
     pub(super) fn current_raw(&self, only: bool) -> BpResult<Option<String>> {
         if !only {
             return Ok(None);
+        }
+        if let Some(e) = &self.current_refused {
+            return Err(e.clone());
         }
         self.current
             .as_ref()

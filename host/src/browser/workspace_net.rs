@@ -77,16 +77,10 @@ impl WorkspaceCall {
             },
             RuleAction::Headers(h) => Action::Headers(pairs(&h)),
         };
-        let (target, target_id) = match only_this {
-            true => self
-                .current
-                .clone()
-                .map(|(raw, public)| (Some(raw), Some(public)))
-                .ok_or_else(|| {
-                    crate::error::BpError::invalid("no current tab to limit this rule to")
-                })?,
-            false => (None, None),
-        };
+        let target = self.current_raw(only_this)?;
+        let target_id = target
+            .as_ref()
+            .and_then(|_| self.current.clone().map(|(_, p)| p));
         let rule = Rule {
             id: crate::ids::new_id("rule"),
             pattern,

@@ -118,6 +118,7 @@ impl TestEnv {
     }
 
     fn workspace(&self, current: Option<(String, String)>) -> WorkspaceCall {
+        let current = Ok(current);
         WorkspaceCall::new(WorkspaceSetup {
             cdp: self.cdp.clone(),
             registry: self.registry.clone(),
