@@ -53,5 +53,41 @@ pub fn pid_alive(pid: u32) -> bool {
         return false;
     };
     // SAFETY: kill with signal 0 only checks for existence.
-    unsafe { libc::kill(pid, 0) == 0 || *libc::__errno_location() == libc::EPERM }
+    let exists = unsafe { libc::kill(pid, 0) == 0 || *libc::__errno_location() == libc::EPERM };
+    // A zombie (killed, not yet reaped: a container's init may never reap
+    // it) is dead for every purpose here.
+    exists && !zombie(pid)
+}
+
+/// Whether `pid` is a zombie, from `/proc/PID/stat` (state after the
+/// command name in parentheses).
+fn zombie(pid: i32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    stat.rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        .is_some_and(|state| state == "Z")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unreaped_exited_process_is_not_alive() {
+        let child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        // Not waited for: once it exits it stays a zombie.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while pid_alive(pid) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "a zombie counted as alive"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(pid_alive(std::process::id()));
+        drop(child);
+    }
 }
