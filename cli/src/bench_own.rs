@@ -26,17 +26,7 @@ impl UserBrowser {
         let profile = dir.join(format!("user-{n}"));
         std::fs::create_dir_all(&profile).map_err(|e| BpError::internal(e.to_string()))?;
         let child = Command::new(exe)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--remote-debugging-port=0",
-            ])
+            .args(browser_pilot_host::cdp::launch::USER_LIKE_FLAGS)
             .arg(format!("--user-data-dir={}", profile.display()))
             .arg(url)
             .stdin(Stdio::null())
@@ -133,7 +123,38 @@ pub async fn run(home: &Path, url: &str, iterations: usize) -> BpResult<()> {
     let ws = first
         .ws_url()
         .ok_or_else(|| BpError::internal("no DevToolsActivePort"))?;
+    // The floors: a bare DevTools client connecting, and closing a tab.
+    let mut attach_floor = Vec::new();
+    for _ in 0..iterations {
+        let start = Instant::now();
+        let c = Cdp::connect(&ws, Arc::new(|_| {})).await?;
+        c.call("Target.setDiscoverTargets", None, json!({"discover": true}))
+            .await?;
+        attach_floor.push(ms(start.elapsed()));
+        c.close();
+    }
     let cdp = Cdp::connect(&ws, Arc::new(|_| {})).await?;
+    let mut close_floor = Vec::new();
+    for _ in 0..iterations.clamp(1, 5) {
+        let made = cdp
+            .call("Target.createTarget", None, json!({"url": "about:blank"}))
+            .await?;
+        let before = page_ids(&cdp).await?;
+        let start = Instant::now();
+        cdp.call(
+            "Target.closeTarget",
+            None,
+            json!({"targetId": made["targetId"]}),
+        )
+        .await?;
+        while page_ids(&cdp).await?.len() >= before.len() {
+            if start.elapsed() > Duration::from_secs(10) {
+                return Err(BpError::internal("a closed tab stayed"));
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        close_floor.push(ms(start.elapsed()));
+    }
     for _ in 0..iterations.clamp(1, 5) {
         bp(home, &["connect", "--browser", &id])?;
         let (_, opened) = bp(home, &["open", url])?;
@@ -164,13 +185,15 @@ pub async fn run(home: &Path, url: &str, iterations: usize) -> BpResult<()> {
     for (n, t) in discovery {
         println!("discovery with {n} user browser(s) running: {t:.2} ms");
     }
+    let (a, af) = (median(&mut attach), median(&mut attach_floor));
     println!(
-        "attach (bp connect --browser ID, warm broker): {:.1} ms",
-        median(&mut attach)
+        "attach (bp connect --browser ID, warm broker): {a:.1} ms; floor (bare DevTools connect): {af:.1} ms; {:.2}x",
+        a / af
     );
+    let (c, cf) = (median(&mut cleanup), median(&mut close_floor));
     println!(
-        "janitor cleanup after SIGKILL of the broker: {:.1} ms until its tab is gone",
-        median(&mut cleanup)
+        "janitor cleanup after SIGKILL of the broker: {c:.1} ms until its tab is gone; floor (closeTarget): {cf:.1} ms; {:.2}x",
+        c / cf
     );
     Ok(())
 }

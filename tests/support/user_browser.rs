@@ -51,17 +51,7 @@ impl UserBrowser {
     pub fn relaunch(&mut self, url: &str) {
         let _ = std::fs::remove_file(self.profile.join("DevToolsActivePort"));
         let child = Command::new(chromium())
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--remote-debugging-port=0",
-            ])
+            .args(browser_pilot_host::cdp::launch::USER_LIKE_FLAGS)
             .arg(format!("--user-data-dir={}", self.profile.display()))
             .arg(url)
             .stdin(Stdio::null())

@@ -28,6 +28,22 @@ const FLAGS: &[&str] = &[
     "--remote-allow-origins=http://127.0.0.1",
 ];
 
+/// Flags for a quiet headless Chromium started *as a user would* (tests and
+/// the benchmark): its own port from `DevToolsActivePort`, nothing sent
+/// off the machine. Add `--user-data-dir` and, as root, nothing else: the
+/// sandbox is off here because these browsers run as root in CI.
+pub const USER_LIKE_FLAGS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--remote-debugging-port=0",
+];
+
 const EXECUTABLES: &[&str] = &[
     "chromium",
     "chromium-browser",
