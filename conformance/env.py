@@ -126,7 +126,9 @@ class Environment:
         if self.server is not None:
             kill_pid(self.server.pid)
             self.server.wait()
-        shutil.rmtree(self.home, ignore_errors=True)
+        # A browser killed with its broker may still flush its profile for a
+        # moment: remove until the home stays gone.
+        _remove_for_good(self.home)
 
 
 def _connects(port):
@@ -135,3 +137,13 @@ def _connects(port):
             return True
     except OSError:
         return False
+
+
+def _remove_for_good(path):
+    absent = 0
+    for _ in range(50):
+        shutil.rmtree(path, ignore_errors=True)
+        time.sleep(0.1)
+        absent = 0 if os.path.exists(path) else absent + 1
+        if absent >= 5:
+            return

@@ -52,7 +52,9 @@ class FixtureEnv:
             _kill(pid, expect)
         self.server.kill()
         self.server.wait()
-        shutil.rmtree(self.home, ignore_errors=True)
+        # A browser killed with its broker may still flush its profile for a
+        # moment: remove until the home stays gone.
+        _remove_for_good(self.home)
 
 
 def _kill(pid, expect):
@@ -63,3 +65,13 @@ def _kill(pid, expect):
         os.kill(pid, signal.SIGKILL)
     except (OSError, ProcessLookupError):
         pass
+
+
+def _remove_for_good(path):
+    absent = 0
+    for _ in range(50):
+        shutil.rmtree(path, ignore_errors=True)
+        time.sleep(0.1)
+        absent = 0 if os.path.exists(path) else absent + 1
+        if absent >= 5:
+            return

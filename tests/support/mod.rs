@@ -248,7 +248,17 @@ impl Drop for Env {
             let _ = c.kill();
             let _ = c.wait();
         }
-        let _ = std::fs::remove_dir_all(&self.home);
+        // A browser killed with its broker may still be flushing its
+        // profile for a moment: remove until the home stays gone.
+        let mut absent = 0;
+        for _ in 0..50 {
+            let _ = std::fs::remove_dir_all(&self.home);
+            std::thread::sleep(Duration::from_millis(100));
+            absent = if self.home.exists() { 0 } else { absent + 1 };
+            if absent >= 5 {
+                break;
+            }
+        }
     }
 }
 

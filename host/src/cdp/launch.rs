@@ -67,9 +67,27 @@ impl LaunchedBrowser {
     }
 }
 
+/// Longest wait for a killed browser to exit before its profile goes.
+const EXIT_WAIT: Duration = Duration::from_secs(2);
+
 impl Drop for LaunchedBrowser {
     fn drop(&mut self) {
-        let _ = self.child.start_kill();
+        // The whole process group (renderers, utilities too), and only once
+        // it has exited is the profile removed: a browser still flushing
+        // its cache would otherwise write the directory back.
+        match self.child.id().and_then(|pid| i32::try_from(pid).ok()) {
+            // SAFETY: signalling the process group this broker started.
+            Some(pid) => unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            },
+            None => {
+                let _ = self.child.start_kill();
+            }
+        }
+        let started = Instant::now();
+        while matches!(self.child.try_wait(), Ok(None)) && started.elapsed() < EXIT_WAIT {
+            std::thread::sleep(Duration::from_millis(10));
+        }
         let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
@@ -133,7 +151,8 @@ pub async fn launch(
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .kill_on_drop(true);
+        .kill_on_drop(true)
+        .process_group(0);
     // SAFETY: prctl(PR_SET_PDEATHSIG) is async-signal-safe; the browser dies
     // with the broker instead of outliving it.
     unsafe {
