@@ -29,7 +29,9 @@ pub fn runtime() -> &'static Runtime {
                 .enable_all()
                 .build()
                 .unwrap_or_else(|e| panic!("tokio: {e}"));
-            let cache = std::env::temp_dir().join("bp-testkit-cache");
+            // Inside the target dir: tests leave nothing in /tmp.
+            let cache =
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/testkit-cache");
             rt.block_on(Runtime::load(
                 crate::components::embedded(),
                 Policy::default(),
