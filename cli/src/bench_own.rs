@@ -7,9 +7,8 @@ use browser_pilot_host::cdp::Cdp;
 use browser_pilot_host::discovery;
 use browser_pilot_host::{BpError, BpResult};
 use serde_json::{json, Value};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -25,15 +24,7 @@ impl UserBrowser {
         let exe = browser_pilot_host::cdp::launch::find_executable()?;
         let profile = dir.join(format!("user-{n}"));
         std::fs::create_dir_all(&profile).map_err(|e| BpError::internal(e.to_string()))?;
-        let child = Command::new(exe)
-            .args(browser_pilot_host::cdp::launch::USER_LIKE_FLAGS)
-            .arg(format!("--user-data-dir={}", profile.display()))
-            .arg(url)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
+        let child = browser_pilot_host::cdp::launch::spawn_user_like(&exe, &profile, url)
             .map_err(|e| BpError::internal(format!("start chromium: {e}")))?;
         let started = Instant::now();
         let port = loop {

@@ -5,27 +5,14 @@
 
 use serde_json::Value;
 use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 pub struct UserBrowser {
     child: Option<Child>,
     pub profile: PathBuf,
     pub port: u16,
-}
-
-fn chromium() -> PathBuf {
-    for name in ["chromium", "chromium-browser", "google-chrome"] {
-        for dir in std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()) {
-            let p = dir.join(name);
-            if p.is_file() {
-                return p;
-            }
-        }
-    }
-    panic!("no Chromium on PATH");
 }
 
 impl UserBrowser {
@@ -50,15 +37,8 @@ impl UserBrowser {
     /// Start (again) on the same profile.
     pub fn relaunch(&mut self, url: &str) {
         let _ = std::fs::remove_file(self.profile.join("DevToolsActivePort"));
-        let child = Command::new(chromium())
-            .args(browser_pilot_host::cdp::launch::USER_LIKE_FLAGS)
-            .arg(format!("--user-data-dir={}", self.profile.display()))
-            .arg(url)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
+        let exe = browser_pilot_host::cdp::launch::find_executable().expect("no Chromium on PATH");
+        let child = browser_pilot_host::cdp::launch::spawn_user_like(&exe, &self.profile, url)
             .expect("start chromium");
         self.child = Some(child);
         let started = Instant::now();

@@ -44,6 +44,25 @@ pub const USER_LIKE_FLAGS: &[&str] = &[
     "--remote-debugging-port=0",
 ];
 
+/// Start `exe` as a user would (see [`USER_LIKE_FLAGS`]) with `profile`,
+/// showing `url`, in a process group of its own (so it can be ended whole).
+pub fn spawn_user_like(
+    exe: &Path,
+    profile: &Path,
+    url: &str,
+) -> std::io::Result<std::process::Child> {
+    use std::os::unix::process::CommandExt;
+    std::process::Command::new(exe)
+        .args(USER_LIKE_FLAGS)
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+}
+
 const EXECUTABLES: &[&str] = &[
     "chromium",
     "chromium-browser",
