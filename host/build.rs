@@ -1,5 +1,9 @@
 //! Build the default tool components (a separate wasm32-wasip2 workspace in
-//! `tools/`) and place them in OUT_DIR for embedding.
+//! `tools/`), precompile each one for this host with the runtime's own
+//! engine configuration, and place both in OUT_DIR for embedding.
+
+#[path = "src/runtime/engine_config.rs"]
+mod engine_config;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -16,6 +20,7 @@ fn main() {
         "cargo:rerun-if-changed={}",
         root.join("tools-wit").display()
     );
+    println!("cargo:rerun-if-changed=src/runtime/engine_config.rs");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
         .args([
@@ -53,16 +58,35 @@ fn main() {
         "dialogs",
         "tabs",
     ];
+    // Precompile for the machine we build on when it is the target; a
+    // cross build ships wasm only, compiled at first start instead.
+    let engine = (std::env::var("HOST").ok() == std::env::var("TARGET").ok())
+        .then(|| wasmtime::Engine::new(&engine_config::engine_config()).ok())
+        .flatten();
     let mut embed = String::from("vec![\n");
     for name in names {
         let built = target
             .join("wasm32-wasip2/release")
             .join(format!("bp_tool_{name}.wasm"));
-        if let Err(e) = std::fs::copy(&built, out.join(format!("{name}.wasm"))) {
-            panic!("missing component {}: {e}", built.display());
+        let wasm = match std::fs::read(&built) {
+            Ok(w) => w,
+            Err(e) => panic!("missing component {}: {e}", built.display()),
+        };
+        if let Err(e) = std::fs::write(out.join(format!("{name}.wasm")), &wasm) {
+            panic!("cannot write {name}.wasm: {e}");
         }
+        let precompiled = match engine.as_ref().map(|e| e.precompile_component(&wasm)) {
+            Some(Ok(cwasm)) => match std::fs::write(out.join(format!("{name}.cwasm")), cwasm) {
+                Ok(()) => {
+                    format!("Some(include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{name}.cwasm\")))")
+                }
+                Err(e) => panic!("cannot write {name}.cwasm: {e}"),
+            },
+            Some(Err(e)) => panic!("precompiling component {name} failed: {e:#}"),
+            None => "None".to_string(),
+        };
         embed.push_str(&format!(
-            "    (\"{name}\".to_string(), include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{name}.wasm\")).to_vec()),\n"
+            "    Source {{ name: \"{name}\".to_string(), wasm: std::borrow::Cow::Borrowed(include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{name}.wasm\"))), precompiled: {precompiled} }},\n"
         ));
     }
     embed.push_str("]\n");

@@ -481,3 +481,42 @@ fn negotiation_and_bad_framing() {
     assert_eq!(big["error"]["data"]["code"], "result_too_large", "{big}");
     assert!(!c.finish().success());
 }
+
+/// A call whose workspace is released right behind it still ends with a
+/// result or an error: the reply never carries a bare command record.
+#[test]
+fn a_call_raced_by_its_workspace_release_still_answers() {
+    let env = Env::new();
+    let mut a = Bridge::start(&env);
+    let mut s = a.session("racer", 60_000);
+    let mut states = Vec::new();
+    for round in 0..5 {
+        if round > 0 {
+            let ws = a.call("workspaces/create", json!({"label": "racer"}));
+            s.workspace = ws["workspaceId"].as_str().unwrap().to_string();
+            let lease = a.call("leases/create", json!({"workspaceId": s.workspace}));
+            s.lease = lease["leaseId"].as_str().unwrap().to_string();
+        }
+        let call = a.send_tool(&s, "browser.status", json!({}), json!({}));
+        let release = a.send("workspaces/release", json!({"workspaceId": s.workspace}));
+        let reply = a.wait(call);
+        let envelope = &reply["result"];
+        let state = envelope["command"]["state"].as_str().unwrap_or_default();
+        assert!(
+            envelope.get("result").is_some() != envelope.get("error").is_some(),
+            "round {round}: neither (or both) result and error: {reply}"
+        );
+        match state {
+            "completed" => assert!(envelope.get("result").is_some(), "{reply}"),
+            "failed" => assert!(envelope["error"]["code"].is_string(), "{reply}"),
+            other => panic!("round {round}: unexpected state {other:?}: {reply}"),
+        }
+        states.push(state.to_string());
+        let released = a.wait(release);
+        assert_eq!(released["result"]["released"], true, "{released}");
+    }
+    // The release overtakes the queued call, so at least one round ends
+    // with the call refused rather than run.
+    assert!(states.iter().any(|s| s == "failed"), "{states:?}");
+    a.finish();
+}

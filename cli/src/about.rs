@@ -22,9 +22,9 @@ pub fn version(json: bool) {
     }
     let components: Vec<_> = components::embedded()
         .iter()
-        .map(|(name, wasm)| {
-            json!({"name": name, "sha256": browser_pilot_host::runtime::cache::hex_digest(wasm),
-                   "bytes": wasm.len()})
+        .map(|c| {
+            json!({"name": c.name, "sha256": browser_pilot_host::runtime::cache::hex_digest(&c.wasm),
+                   "bytes": c.wasm.len(), "precompiled": c.precompiled.is_some()})
         })
         .collect();
     let profile = if cfg!(debug_assertions) {

@@ -180,7 +180,7 @@ async fn broker_report(paths: &Paths, problems: &mut Vec<Value>) -> Value {
         None => json!({
             "running": false, "socket": paths.socket, "modes": modes,
             "components": browser_pilot_host::components::embedded()
-                .iter().map(|(name, _)| json!({"name": name})).collect::<Vec<_>>(),
+                .iter().map(|c| json!({"name": c.name})).collect::<Vec<_>>(),
             "note": "not running; the first bp command starts it",
         }),
     }

@@ -102,74 +102,105 @@ pub fn refuse(broker: &Arc<Broker>, call: PendingCall, e: BpError) -> Value {
 }
 
 /// Run an accepted call and record its outcome; returns the reply.
-pub async fn execute(broker: &Arc<Broker>, call: PendingCall) -> Value {
-    let id = call.scope.command_id.clone();
-    let native = super::native::is_native(&call.name);
-    let preflight = broker
-        .state()
-        .commands
-        .start(&call.scope.principal, &id, native);
-    // Lifecycle tools act on whatever connection there is; every other
-    // command belongs to the generation it was accepted under.
-    let preflight = preflight.and_then(|()| {
-        if super::native::generation_free(&call.name) {
-            Ok(())
-        } else {
-            dispatch::same_generation(&call.scope, broker.generation())
-        }
-    });
-    let authorised = preflight.and_then(|()| {
-        broker
-            .state()
-            .live_lease(
-                &call.scope.principal,
-                &call.scope.workspace_id,
-                &call.scope.lease_id,
-            )
-            .map(|_| ())
-    });
-    let outcome = match authorised {
+pub async fn execute(broker: &Arc<Broker>, mut call: PendingCall) -> Value {
+    let mut outcome = match preflight(broker, &call) {
         Err(e) => dispatch::Outcome {
             result: Err(e),
             dispatched: false,
         },
         Ok(()) => {
-            let run = dispatch::run(
-                broker,
-                &call.scope,
-                &call.name,
-                call.args,
-                call.dispatched.clone(),
-            );
-            match call.deadline {
-                None => run.await,
-                Some(d) => match tokio::time::timeout_at(d.into(), run).await {
-                    Ok(outcome) => outcome,
-                    Err(_) => dispatch::Outcome {
-                        result: Err(BpError::new(Code::CommandExpired, "the deadline passed")),
-                        dispatched: call.dispatched.load(std::sync::atomic::Ordering::SeqCst),
-                    },
-                },
-            }
+            let args = std::mem::take(&mut call.args);
+            run_until_deadline(broker, &call, args).await
         }
     };
-    let mutates = broker
-        .runtime
-        .tool(&call.name)
-        .map(|t| t.info.mutates)
-        .unwrap_or(true);
     // Checked again once the executor returns: a result that straddled a
     // reconnect is not returned as if it were current.
-    let mut outcome = outcome;
     if outcome.result.is_ok() && !super::native::generation_free(&call.name) {
         if let Err(e) = dispatch::same_generation(&call.scope, broker.generation()) {
             outcome.result = Err(e);
         }
     }
-    let state = match &outcome.result {
+    let mutates = broker
+        .runtime
+        .tool(&call.name)
+        .map(|t| t.info.mutates)
+        .unwrap_or(true);
+    let state = final_state(&outcome, mutates);
+    // Lost certainty is reported as such, whatever failed underneath.
+    let result = match outcome.result {
+        Err(e) if state == CmdState::UnknownOutcome && e.code != Code::UnknownOutcome => {
+            Err(lost_certainty(broker, e).await)
+        }
+        other => other,
+    };
+    let mut st = broker.state();
+    let scope = &call.scope;
+    let reply = st
+        .commands
+        .finish(&scope.principal, &scope.command_id, state, result);
+    let status = json!({"commandId": scope.command_id, "state": reply["command"]["state"], "tool": call.name});
+    st.publish(
+        &scope.workspace_id,
+        "command.status",
+        Some(&scope.lease_id),
+        None,
+        status,
+    );
+    reply
+}
+
+/// Start the command record, then check that the call still belongs to
+/// the current connection generation and its lease is live.
+fn preflight(broker: &Broker, call: &PendingCall) -> BpResult<()> {
+    let scope = &call.scope;
+    let native = super::native::is_native(&call.name);
+    broker
+        .state()
+        .commands
+        .start(&scope.principal, &scope.command_id, native)?;
+    // Lifecycle tools act on whatever connection there is; every other
+    // command belongs to the generation it was accepted under.
+    if !super::native::generation_free(&call.name) {
+        dispatch::same_generation(scope, broker.generation())?;
+    }
+    broker
+        .state()
+        .live_lease(&scope.principal, &scope.workspace_id, &scope.lease_id)
+        .map(|_| ())
+}
+
+/// Dispatch the call, bounded by its deadline.
+async fn run_until_deadline(
+    broker: &Arc<Broker>,
+    call: &PendingCall,
+    args: Value,
+) -> dispatch::Outcome {
+    let run = dispatch::run(
+        broker,
+        &call.scope,
+        &call.name,
+        args,
+        call.dispatched.clone(),
+    );
+    let Some(deadline) = call.deadline else {
+        return run.await;
+    };
+    match tokio::time::timeout_at(deadline.into(), run).await {
+        Ok(outcome) => outcome,
+        Err(_) => dispatch::Outcome {
+            result: Err(BpError::new(Code::CommandExpired, "the deadline passed")),
+            dispatched: call.dispatched.load(std::sync::atomic::Ordering::SeqCst),
+        },
+    }
+}
+
+/// The command's final state. A mutation that reached the browser and
+/// then failed for a reason that says nothing about its effect has an
+/// unknown outcome.
+fn final_state(outcome: &dispatch::Outcome, mutates: bool) -> CmdState {
+    match &outcome.result {
         Ok(_) => CmdState::Completed,
         Err(e) if e.code == Code::UnknownOutcome => CmdState::UnknownOutcome,
-        // Lost certainty after a mutation reached the browser.
         Err(e)
             if outcome.dispatched
                 && mutates
@@ -183,37 +214,22 @@ pub async fn execute(broker: &Arc<Broker>, call: PendingCall) -> Value {
         Err(e) if e.code == Code::CommandCancelled => CmdState::Cancelled,
         Err(e) if e.code == Code::CommandExpired => CmdState::Expired,
         Err(_) => CmdState::Failed,
+    }
+}
+
+/// `unknown_outcome`, with what interrupted the command.
+async fn lost_certainty(broker: &Broker, e: BpError) -> BpError {
+    let cause = if broker.browser().await.is_err() {
+        "browser_disconnected"
+    } else {
+        e.code.as_str()
     };
-    // Lost certainty is reported as such, whatever failed underneath.
-    let result = match outcome.result {
-        Err(e) if state == CmdState::UnknownOutcome && e.code != Code::UnknownOutcome => {
-            let cause = if broker.browser().await.is_err() {
-                "browser_disconnected"
-            } else {
-                e.code.as_str()
-            };
-            Err(BpError::new(
-                Code::UnknownOutcome,
-                format!(
-                    "the command reached the browser, then certainty was lost ({}); observe before deciding what remains",
-                    e.message
-                ),
-            )
-            .with_context(json!({"interruption": cause})))
-        }
-        other => other,
-    };
-    let mut st = broker.state();
-    let reply = st
-        .commands
-        .finish(&call.scope.principal, &id, state, result);
-    let status = json!({"commandId": id, "state": reply["command"]["state"], "tool": call.name});
-    st.publish(
-        &call.scope.workspace_id,
-        "command.status",
-        Some(&call.scope.lease_id),
-        None,
-        status,
-    );
-    reply
+    BpError::new(
+        Code::UnknownOutcome,
+        format!(
+            "the command reached the browser, then certainty was lost ({}); observe before deciding what remains",
+            e.message
+        ),
+    )
+    .with_context(json!({"interruption": cause}))
 }

@@ -23,6 +23,20 @@ pub enum CmdState {
     Failed,
 }
 
+impl CmdState {
+    /// The wire name of the state.
+    pub fn name(self) -> &'static str {
+        match self {
+            CmdState::Accepted => "accepted",
+            CmdState::Completed => "completed",
+            CmdState::UnknownOutcome => "unknown_outcome",
+            CmdState::Cancelled => "cancelled",
+            CmdState::Expired => "expired",
+            CmdState::Failed => "failed",
+        }
+    }
+}
+
 /// One command.
 pub struct CommandRecord {
     pub id: String,
@@ -45,12 +59,7 @@ impl CommandRecord {
     fn state_name(&self) -> &'static str {
         match self.state {
             CmdState::Accepted if self.dispatched.load(Ordering::SeqCst) => "dispatched",
-            CmdState::Accepted => "accepted",
-            CmdState::Completed => "completed",
-            CmdState::UnknownOutcome => "unknown_outcome",
-            CmdState::Cancelled => "cancelled",
-            CmdState::Expired => "expired",
-            CmdState::Failed => "failed",
+            state => state.name(),
         }
     }
 
@@ -274,7 +283,13 @@ impl Commands {
         outcome: Result<Value, BpError>,
     ) -> Value {
         let Some(rec) = self.map.get_mut(&key_of(principal, id)) else {
-            return json!({"command": {"commandId": id, "state": "failed"}});
+            // The record went with its workspace (released while the
+            // command ran): the reply still says how the command ended.
+            let command = json!({"commandId": id, "state": state.name()});
+            return match outcome {
+                Ok(result) => json!({"command": command, "result": result}),
+                Err(e) => json!({"command": command, "error": e.to_json()}),
+            };
         };
         if rec.state == CmdState::Accepted {
             rec.state = state;

@@ -4,7 +4,6 @@
 use super::state::State;
 use super::Broker;
 use crate::error::{BpError, BpResult, Code, StaleReason};
-use crate::runtime::bindings::types::CallContext;
 use crate::runtime::capability::{self, Reach};
 use crate::runtime::Scope;
 use serde_json::{json, Value};
@@ -206,13 +205,9 @@ pub(super) async fn call_component(
     call_scope: Scope,
     dispatched: &AtomicBool,
 ) -> Result<(Value, bool), (BpError, bool)> {
-    let ctx = CallContext {
-        command_id: scope.command_id.clone(),
-        deadline_ms: broker.runtime.call_budget_ms(),
-    };
     let result = broker
         .runtime
-        .call(name, call_scope, ctx, &args.to_string())
+        .call(name, call_scope, &scope.command_id, &args.to_string())
         .await;
     let was_dispatched = dispatched.load(Ordering::SeqCst);
     let text = result.map_err(|e| (e, was_dispatched))?;

@@ -22,6 +22,23 @@ pub struct Locator {
 }
 
 impl Locator {
+    /// The locator of the broker running in this process, serving `paths`.
+    pub fn for_this_process(paths: &Paths) -> Self {
+        Locator {
+            locator_version: LOCATOR_VERSION,
+            pid: std::process::id(),
+            socket: paths.socket.display().to_string(),
+            started_at_ms: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_millis() as u64)
+                .unwrap_or(0),
+            service_version: super::VERSION.to_string(),
+            executable: own_executable(),
+            protocol_min: super::PROTOCOL_MIN.to_string(),
+            protocol_max: super::PROTOCOL_MAX.to_string(),
+        }
+    }
+
     pub fn write(&self, paths: &Paths) -> BpResult<()> {
         let text = serde_json::to_vec_pretty(self)
             .map_err(|e| crate::error::BpError::internal(e.to_string()))?;

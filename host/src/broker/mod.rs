@@ -10,6 +10,7 @@ pub mod locator;
 pub mod native;
 mod netflow;
 pub mod preference;
+mod requests;
 pub mod rpc;
 mod scopes;
 mod server;

@@ -4,10 +4,9 @@
 
 use super::Broker;
 use crate::browser::registry::NetEvent;
-use crate::network::{Action, Entry};
+use crate::network::{Action, Entry, Network};
 use base64::Engine as _;
 use serde_json::{json, Value};
-use std::sync::Arc;
 
 /// The workspace controlling `raw` and its ID for it.
 fn owner(broker: &Broker, raw: &str) -> Option<(String, String)> {
@@ -25,129 +24,32 @@ fn header_list(h: &[(String, String)]) -> Vec<Value> {
 }
 
 /// Handle one network signal of `raw` (on `session`).
-pub async fn handle(broker: &Arc<Broker>, raw: String, session: String, event: NetEvent) {
+pub async fn handle(broker: &Broker, raw: String, session: String, event: NetEvent) {
     let owner = owner(broker, &raw);
-    let net = &broker.network;
-    let reply: Option<(&str, Value)> = match event {
-        NetEvent::Request {
-            id,
-            url,
-            method,
-            kind,
-        } => {
-            if let Some((ws, public)) = &owner {
-                let entry = Entry {
-                    seq: 0,
-                    raw: raw.clone(),
-                    target_id: public.clone(),
-                    request_id: id,
-                    url,
-                    method,
-                    status: None,
-                    resource_type: kind,
-                    outcome: "pending".into(),
-                    rule_id: None,
-                };
-                net.record(ws, entry);
-            }
-            None
-        }
-        NetEvent::Response { id, status } => {
-            if let Some((ws, _)) = &owner {
-                net.update(ws, &raw, &id, |e| e.status = Some(status));
-            }
-            None
-        }
-        NetEvent::Finished { id } => {
-            if let Some((ws, _)) = &owner {
-                net.update(ws, &raw, &id, |e| {
-                    if e.outcome == "pending" {
-                        e.outcome = "completed".into();
-                    }
-                });
-            }
-            None
-        }
-        NetEvent::Failed { id, blocked } => {
-            if let Some((ws, _)) = &owner {
-                net.update(ws, &raw, &id, |e| {
-                    e.outcome = if blocked && e.rule_id.is_some() {
-                        "blocked"
-                    } else {
-                        "failed"
-                    }
-                    .into();
-                });
-            }
-            None
-        }
+    let ws = owner.as_ref().map(|(ws, _)| ws.as_str());
+    let reply = match event {
         NetEvent::Paused {
             fetch_id,
             network_id,
             url,
             headers,
         } => {
-            let rule = owner
-                .as_ref()
-                .and_then(|(ws, _)| net.matching_rule(ws, &raw, &url));
-            if let (Some(rule), Some((ws, _)), Some(nid)) = (&rule, &owner, &network_id) {
-                let outcome = match rule.action {
-                    Action::Block => "blocked",
-                    Action::Mock { .. } => "mocked",
-                    Action::Headers(_) => "pending",
-                };
-                net.mark(ws, &raw, nid, &rule.id, outcome);
-            }
-            Some(match rule.map(|r| r.action) {
-                None => ("Fetch.continueRequest", json!({"requestId": fetch_id})),
-                Some(Action::Block) => (
-                    "Fetch.failRequest",
-                    json!({"requestId": fetch_id, "errorReason": "BlockedByClient"}),
-                ),
-                Some(Action::Mock {
-                    status,
-                    headers,
-                    body,
-                }) => (
-                    "Fetch.fulfillRequest",
-                    json!({"requestId": fetch_id, "responseCode": status, "responseHeaders": header_list(&headers),
-                           "body": base64::engine::general_purpose::STANDARD.encode(body)}),
-                ),
-                Some(Action::Headers(extra)) => {
-                    let mut merged: Vec<(String, String)> = headers
-                        .as_object()
-                        .into_iter()
-                        .flatten()
-                        .filter(|(k, _)| !extra.iter().any(|(n, _)| n.eq_ignore_ascii_case(k)))
-                        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
-                        .collect();
-                    merged.extend(extra);
-                    (
-                        "Fetch.continueRequest",
-                        json!({"requestId": fetch_id, "headers": header_list(&merged)}),
-                    )
-                }
-            })
+            let paused = Paused {
+                fetch_id,
+                network_id,
+                url,
+                headers,
+            };
+            Some(answer_paused(&broker.network, ws, &raw, paused))
         }
         NetEvent::Auth { fetch_id, url } => {
-            let known = owner
-                .as_ref()
-                .is_some_and(|(ws, _)| net.has_credentials(ws, &url));
-            let creds = owner
-                .as_ref()
-                .and_then(|(ws, _)| net.credentials(ws, &raw, &url));
-            let response = match (creds, known) {
-                (Some((user, password)), _) => {
-                    json!({"response": "ProvideCredentials", "username": user, "password": password})
-                }
-                // Our credentials were refused twice: stop, do not loop.
-                (None, true) => json!({"response": "CancelAuth"}),
-                (None, false) => json!({"response": "Default"}),
-            };
-            Some((
-                "Fetch.continueWithAuth",
-                json!({"requestId": fetch_id, "authChallengeResponse": response}),
-            ))
+            Some(answer_auth(&broker.network, ws, &raw, fetch_id, &url))
+        }
+        event => {
+            if let Some((ws, public)) = &owner {
+                journal(&broker.network, ws, &raw, public, event);
+            }
+            None
         }
     };
     if let (Some((method, params)), Ok(conn)) = (reply, broker.browser().await) {
@@ -156,4 +58,121 @@ pub async fn handle(broker: &Arc<Broker>, raw: String, session: String, event: N
             let _ = conn.cdp.call(method, Some(&session), params).await;
         });
     }
+}
+
+/// Record a request's progress in the controlling workspace's journal.
+fn journal(net: &Network, ws: &str, raw: &str, public: &str, event: NetEvent) {
+    match event {
+        NetEvent::Request {
+            id,
+            url,
+            method,
+            kind,
+        } => {
+            let entry = Entry {
+                seq: 0,
+                raw: raw.to_string(),
+                target_id: public.to_string(),
+                request_id: id,
+                url,
+                method,
+                status: None,
+                resource_type: kind,
+                outcome: "pending".into(),
+                rule_id: None,
+            };
+            net.record(ws, entry);
+        }
+        NetEvent::Response { id, status } => net.update(ws, raw, &id, |e| e.status = Some(status)),
+        NetEvent::Finished { id } => net.update(ws, raw, &id, |e| {
+            if e.outcome == "pending" {
+                e.outcome = "completed".into();
+            }
+        }),
+        NetEvent::Failed { id, blocked } => net.update(ws, raw, &id, |e| {
+            let by_rule = blocked && e.rule_id.is_some();
+            e.outcome = if by_rule { "blocked" } else { "failed" }.into();
+        }),
+        NetEvent::Paused { .. } | NetEvent::Auth { .. } => {}
+    }
+}
+
+/// An intercepted request.
+struct Paused {
+    fetch_id: String,
+    network_id: Option<String>,
+    url: String,
+    headers: Value,
+}
+
+/// The answer to an intercepted request: the first matching rule of the
+/// controlling workspace, or continue unchanged.
+fn answer_paused(net: &Network, ws: Option<&str>, raw: &str, p: Paused) -> (&'static str, Value) {
+    let rule = ws.and_then(|ws| net.matching_rule(ws, raw, &p.url));
+    if let (Some(rule), Some(ws), Some(nid)) = (&rule, ws, &p.network_id) {
+        let outcome = match rule.action {
+            Action::Block => "blocked",
+            Action::Mock { .. } => "mocked",
+            Action::Headers(_) => "pending",
+        };
+        net.mark(ws, raw, nid, &rule.id, outcome);
+    }
+    let fetch_id = p.fetch_id;
+    match rule.map(|r| r.action) {
+        None => ("Fetch.continueRequest", json!({"requestId": fetch_id})),
+        Some(Action::Block) => (
+            "Fetch.failRequest",
+            json!({"requestId": fetch_id, "errorReason": "BlockedByClient"}),
+        ),
+        Some(Action::Mock {
+            status,
+            headers,
+            body,
+        }) => (
+            "Fetch.fulfillRequest",
+            json!({"requestId": fetch_id, "responseCode": status, "responseHeaders": header_list(&headers),
+                   "body": base64::engine::general_purpose::STANDARD.encode(body)}),
+        ),
+        Some(Action::Headers(extra)) => {
+            let mut merged: Vec<(String, String)> = p
+                .headers
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(k, _)| !extra.iter().any(|(n, _)| n.eq_ignore_ascii_case(k)))
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                .collect();
+            merged.extend(extra);
+            (
+                "Fetch.continueRequest",
+                json!({"requestId": fetch_id, "headers": header_list(&merged)}),
+            )
+        }
+    }
+}
+
+/// The answer to an auth challenge: the workspace's credentials for the
+/// origin, once; cancel when they were refused; otherwise the browser's
+/// default.
+fn answer_auth(
+    net: &Network,
+    ws: Option<&str>,
+    raw: &str,
+    fetch_id: String,
+    url: &str,
+) -> (&'static str, Value) {
+    let known = ws.is_some_and(|ws| net.has_credentials(ws, url));
+    let creds = ws.and_then(|ws| net.credentials(ws, raw, url));
+    let response = match (creds, known) {
+        (Some((user, password)), _) => {
+            json!({"response": "ProvideCredentials", "username": user, "password": password})
+        }
+        // Our credentials were refused twice: stop, do not loop.
+        (None, true) => json!({"response": "CancelAuth"}),
+        (None, false) => json!({"response": "Default"}),
+    };
+    (
+        "Fetch.continueWithAuth",
+        json!({"requestId": fetch_id, "authChallengeResponse": response}),
+    )
 }

@@ -135,81 +135,31 @@ pub async fn handle_initialized(
     method: &str,
     params: Value,
 ) -> BpResult<Value> {
+    let p = &params;
     match method {
         "broker/status" => status(broker).await,
-        "broker/stop" => stop(broker, principal, &params),
-
+        "broker/stop" => stop(broker, principal, p),
         "workspaces/create" => {
-            let label = opt_str(&params, "label").map(str::to_string);
+            let label = opt_str(p, "label").map(str::to_string);
             let mut st = broker.state();
-            let id = st.create_workspace(principal, opt_str(&params, "key"), label);
+            let id = st.create_workspace(principal, opt_str(p, "key"), label);
             Ok(json!({"workspaceId": id, "eventCursor": st.cursor(&id)}))
         }
-        "workspaces/get" => {
-            let id = str_param(&params, "workspaceId")?;
-            let mut st = broker.state();
-            let cursor = st.cursor(id);
-            let leases: Vec<String> = st
-                .leases
-                .values()
-                .filter(|l| l.workspace_id == id)
-                .map(|l| l.id.clone())
-                .collect();
-            let ws = st.workspace(principal, id)?;
-            Ok(
-                json!({"workspaceId": ws.id, "label": ws.label, "targets": ws.targets.keys().collect::<Vec<_>>(),
-                      "currentTarget": ws.current_target, "leases": leases, "eventCursor": cursor}),
-            )
-        }
+        "workspaces/get" => workspace_get(broker, principal, str_param(p, "workspaceId")?),
         "workspaces/release" => {
-            let id = str_param(&params, "workspaceId")?;
-            let managed = broker.state().release_workspace(principal, id)?;
-            broker.observations.remove_workspace(id);
-            broker.frames.remove_workspace(id);
-            broker.artifacts.remove_workspace(id);
-            if let Ok(conn) = broker.browser().await {
-                for raw in managed {
-                    let _ = conn.close_target(&raw).await;
-                }
-            }
-            Ok(json!({"released": true}))
+            workspace_release(broker, principal, str_param(p, "workspaceId")?).await
         }
-        "leases/create" => {
-            let ws = str_param(&params, "workspaceId")?;
-            let ttl = params
-                .get("ttlMs")
-                .and_then(Value::as_u64)
-                .map(Duration::from_millis)
-                .unwrap_or(DEFAULT_LEASE_TTL);
-            let mut st = broker.state();
-            let lease = st.create_lease(principal, ws, ttl, opt_str(&params, "key"))?;
-            Ok(
-                json!({"leaseId": lease.id, "expiresAt": unix_ms(lease.expires), "ttlMs": lease.ttl.as_millis() as u64}),
-            )
-        }
-        "leases/heartbeat" => {
-            let id = str_param(&params, "leaseId")?;
-            let mut st = broker.state();
-            let ws = st
-                .leases
-                .get(id)
-                .map(|l| l.workspace_id.clone())
-                .ok_or_else(|| BpError::new(Code::LeaseExpired, "the lease has expired"))?;
-            let lease = st
-                .live_lease(principal, &ws, id)
-                .map_err(|_| BpError::new(Code::LeaseExpired, "the lease has expired"))?;
-            lease.expires = std::time::Instant::now() + lease.ttl;
-            Ok(json!({"expiresAt": unix_ms(lease.expires)}))
-        }
+        "leases/create" => lease_create(broker, principal, p),
+        "leases/heartbeat" => lease_heartbeat(broker, principal, str_param(p, "leaseId")?),
         "leases/release" => {
             broker
                 .state()
-                .release_lease(principal, str_param(&params, "leaseId")?)?;
+                .release_lease(principal, str_param(p, "leaseId")?)?;
             Ok(json!({"released": true}))
         }
         "commands/get" | "commands/cancel" => {
-            let id = str_param(&params, "commandId")?;
-            let ws = opt_str(&params, "workspaceId");
+            let id = str_param(p, "commandId")?;
+            let ws = opt_str(p, "workspaceId");
             let mut st = broker.state();
             if method == "commands/get" {
                 st.commands.get(principal, id, ws)
@@ -217,44 +167,109 @@ pub async fn handle_initialized(
                 st.commands.cancel(principal, id, ws)
             }
         }
-        "events/poll" => {
-            let ws = str_param(&params, "workspaceId")?;
-            let cursor = str_param(&params, "cursor")?;
-            let limit = params.get("limit").and_then(Value::as_u64).unwrap_or(100) as usize;
-            let mut st = broker.state();
-            st.workspace(principal, ws)?;
-            let journal = st.journals.entry(ws.to_string()).or_default();
-            journal.poll(cursor, limit)
-        }
+        "events/poll" => events_poll(broker, principal, p),
         "artifacts/import" => {
-            let ws = str_param(&params, "workspaceId")?;
-            let lease = str_param(&params, "leaseId")?;
-            broker.state().live_lease(principal, ws, lease)?;
+            let ws = str_param(p, "workspaceId")?;
+            broker
+                .state()
+                .live_lease(principal, ws, str_param(p, "leaseId")?)?;
             broker
                 .artifacts
-                .import(ws, std::path::Path::new(str_param(&params, "path")?))
+                .import(ws, std::path::Path::new(str_param(p, "path")?))
         }
         "artifacts/get" | "artifacts/export" | "artifacts/retain" | "artifacts/release" => {
-            let id = str_param(&params, "artifactId")?;
-            let owned = broker.state().workspaces_of(principal);
-            let owns = |ws: &str| owned.iter().any(|w| w == ws);
-            match method {
-                "artifacts/get" => broker.artifacts.get(id, &owns),
-                "artifacts/retain" => broker.artifacts.retain(id, &owns),
-                "artifacts/release" => broker
-                    .artifacts
-                    .release(id, &owns)
-                    .map(|()| json!({"released": true})),
-                _ => broker.artifacts.export(
-                    id,
-                    &owns,
-                    std::path::Path::new(str_param(&params, "path")?),
-                ),
-            }
+            artifact_method(broker, principal, method, p)
         }
         "shutdown" => Ok(json!({})),
         other => Err(BpError::invalid(format!("unknown method `{other}`"))
             .with_context(json!({"method": other}))),
+    }
+}
+
+fn workspace_get(broker: &Broker, principal: &str, id: &str) -> BpResult<Value> {
+    let mut st = broker.state();
+    let cursor = st.cursor(id);
+    let leases: Vec<String> = st
+        .leases
+        .values()
+        .filter(|l| l.workspace_id == id)
+        .map(|l| l.id.clone())
+        .collect();
+    let ws = st.workspace(principal, id)?;
+    Ok(
+        json!({"workspaceId": ws.id, "label": ws.label, "targets": ws.targets.keys().collect::<Vec<_>>(),
+              "currentTarget": ws.current_target, "leases": leases, "eventCursor": cursor}),
+    )
+}
+
+/// Release a workspace: its leases, observations, frames and artifacts
+/// go, and the tabs it created are closed.
+async fn workspace_release(broker: &Broker, principal: &str, id: &str) -> BpResult<Value> {
+    let managed = broker.state().release_workspace(principal, id)?;
+    broker.observations.remove_workspace(id);
+    broker.frames.remove_workspace(id);
+    broker.artifacts.remove_workspace(id);
+    if let Ok(conn) = broker.browser().await {
+        for raw in managed {
+            let _ = conn.close_target(&raw).await;
+        }
+    }
+    Ok(json!({"released": true}))
+}
+
+fn lease_create(broker: &Broker, principal: &str, p: &Value) -> BpResult<Value> {
+    let ws = str_param(p, "workspaceId")?;
+    let ttl = p
+        .get("ttlMs")
+        .and_then(Value::as_u64)
+        .map(Duration::from_millis)
+        .unwrap_or(DEFAULT_LEASE_TTL);
+    let mut st = broker.state();
+    let lease = st.create_lease(principal, ws, ttl, opt_str(p, "key"))?;
+    Ok(
+        json!({"leaseId": lease.id, "expiresAt": unix_ms(lease.expires), "ttlMs": lease.ttl.as_millis() as u64}),
+    )
+}
+
+fn lease_heartbeat(broker: &Broker, principal: &str, id: &str) -> BpResult<Value> {
+    let expired = || BpError::new(Code::LeaseExpired, "the lease has expired");
+    let mut st = broker.state();
+    let ws = st
+        .leases
+        .get(id)
+        .map(|l| l.workspace_id.clone())
+        .ok_or_else(expired)?;
+    let lease = st.live_lease(principal, &ws, id).map_err(|_| expired())?;
+    lease.expires = std::time::Instant::now() + lease.ttl;
+    Ok(json!({"expiresAt": unix_ms(lease.expires)}))
+}
+
+fn events_poll(broker: &Broker, principal: &str, p: &Value) -> BpResult<Value> {
+    let ws = str_param(p, "workspaceId")?;
+    let cursor = str_param(p, "cursor")?;
+    let limit = p.get("limit").and_then(Value::as_u64).unwrap_or(100) as usize;
+    let mut st = broker.state();
+    st.workspace(principal, ws)?;
+    let journal = st.journals.entry(ws.to_string()).or_default();
+    journal.poll(cursor, limit)
+}
+
+/// An artifact method, on an artifact of one of the principal's
+/// workspaces.
+fn artifact_method(broker: &Broker, principal: &str, method: &str, p: &Value) -> BpResult<Value> {
+    let id = str_param(p, "artifactId")?;
+    let owned = broker.state().workspaces_of(principal);
+    let owns = |ws: &str| owned.iter().any(|w| w == ws);
+    match method {
+        "artifacts/get" => broker.artifacts.get(id, &owns),
+        "artifacts/retain" => broker.artifacts.retain(id, &owns),
+        "artifacts/release" => broker
+            .artifacts
+            .release(id, &owns)
+            .map(|()| json!({"released": true})),
+        _ => broker
+            .artifacts
+            .export(id, &owns, std::path::Path::new(str_param(p, "path")?)),
     }
 }
 

@@ -1,12 +1,12 @@
 //! The owner-only local socket: accept connections from the same user and
 //! speak newline-delimited JSON-RPC 2.0 on them.
 
-use super::calls::{self, Intake, PendingCall};
-use super::locator::{Locator, LOCATOR_VERSION};
-use super::rpc::{self, Connection, MAX_MESSAGE_BYTES};
-use super::{Broker, PROTOCOL_MAX, PROTOCOL_MIN, VERSION};
+use super::calls::{self, PendingCall};
+use super::locator::Locator;
+use super::rpc::MAX_MESSAGE_BYTES;
+use super::Broker;
 use crate::error::{BpError, BpResult, Code};
-use interprocess::local_socket::tokio::Stream;
+use interprocess::local_socket::tokio::{Listener, Stream};
 use interprocess::local_socket::traits::tokio::Listener as _;
 use interprocess::local_socket::{GenericFilePath, ListenerOptions, ToFsName};
 use interprocess::os::unix::local_socket::ListenerOptionsExt as _;
@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::AsyncWriteExt;
 use tokio::sync::mpsc;
 
 /// Serve until `broker/stop` (or a signal). Refuses to start when a live
@@ -35,45 +35,53 @@ pub async fn serve(broker: Arc<Broker>) -> BpResult<()> {
     if crate::client::Client::connect(&paths).await.is_ok() {
         return Err(in_use());
     }
+    let listener = listen(&paths)?;
+    let locator = Locator::for_this_process(&paths);
+    locator.write(&paths)?;
+    tracing::info!(pid = locator.pid, socket = %paths.socket.display(), "broker ready");
+    spawn_sweeper(broker.clone());
+    accept_until_stopped(&broker, listener).await?;
+    tracing::info!("broker stopping");
+    // The broker's own tabs go with it; user tabs are never touched.
+    broker.close_all_managed().await;
+    broker.drop_browser().await;
+    // Only remove the locator and socket if they are still ours.
+    if Locator::read(&paths).is_some_and(|l| l.pid == std::process::id()) {
+        let _ = std::fs::remove_file(&paths.locator);
+        let _ = std::fs::remove_file(&paths.socket);
+    }
+    Ok(())
+}
+
+/// The owner-only listening socket.
+fn listen(paths: &crate::paths::Paths) -> BpResult<Listener> {
     let name = paths
         .socket
         .as_path()
         .to_fs_name::<GenericFilePath>()
         .map_err(|e| BpError::internal(format!("socket name: {e}")))?;
-    let listener = ListenerOptions::new()
+    ListenerOptions::new()
         .name(name)
         .mode(0o600)
         .try_overwrite(true)
         .create_tokio()
-        .map_err(|e| {
-            BpError::internal(format!("cannot listen on {}: {e}", paths.socket.display()))
-        })?;
-    let locator = Locator {
-        locator_version: LOCATOR_VERSION,
-        pid: std::process::id(),
-        socket: paths.socket.display().to_string(),
-        started_at_ms: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_millis() as u64)
-            .unwrap_or(0),
-        service_version: VERSION.to_string(),
-        executable: super::locator::own_executable(),
-        protocol_min: PROTOCOL_MIN.to_string(),
-        protocol_max: PROTOCOL_MAX.to_string(),
-    };
-    locator.write(&paths)?;
-    tracing::info!(pid = locator.pid, socket = %paths.socket.display(), "broker ready");
+        .map_err(|e| BpError::internal(format!("cannot listen on {}: {e}", paths.socket.display())))
+}
 
-    let sweeper = broker.clone();
+/// Once a second: expire leases, sweep artifacts, watch dialogs.
+fn spawn_sweeper(broker: Arc<Broker>) {
     tokio::spawn(async move {
         loop {
             tokio::time::sleep(Duration::from_secs(1)).await;
-            sweeper.state().expire_leases();
-            sweeper.artifacts.sweep();
-            super::signals::dialog_watchdog(&sweeper).await;
+            broker.state().expire_leases();
+            broker.artifacts.sweep();
+            super::signals::dialog_watchdog(&broker).await;
         }
     });
+}
 
+/// Serve connections until `broker/stop`, SIGTERM or Ctrl-C.
+async fn accept_until_stopped(broker: &Arc<Broker>, listener: Listener) -> BpResult<()> {
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .map_err(|e| BpError::internal(format!("signal handler: {e}")))?;
     loop {
@@ -85,21 +93,11 @@ pub async fn serve(broker: Arc<Broker>) -> BpResult<()> {
                 }
                 Err(e) => tracing::warn!("accept failed: {e}"),
             },
-            _ = broker.shutdown.notified() => break,
-            _ = terminate.recv() => break,
-            _ = tokio::signal::ctrl_c() => break,
+            _ = broker.shutdown.notified() => return Ok(()),
+            _ = terminate.recv() => return Ok(()),
+            _ = tokio::signal::ctrl_c() => return Ok(()),
         }
     }
-    tracing::info!("broker stopping");
-    // The broker's own tabs go with it; user tabs are never touched.
-    broker.close_all_managed().await;
-    broker.drop_browser().await;
-    // Only remove the locator and socket if they are still ours.
-    if Locator::read(&paths).is_some_and(|l| l.pid == std::process::id()) {
-        let _ = std::fs::remove_file(&paths.locator);
-        let _ = std::fs::remove_file(&paths.socket);
-    }
-    Ok(())
 }
 
 fn same_user(stream: &Stream) -> bool {
@@ -114,9 +112,9 @@ fn same_user(stream: &Stream) -> bool {
 }
 
 /// Calls a connection may have accepted but not yet run.
-const MAX_PENDING_CALLS: usize = 256;
+pub(super) const MAX_PENDING_CALLS: usize = 256;
 
-fn rpc_error(id: &Value, code: i64, e: &BpError) -> String {
+pub(super) fn rpc_error(id: &Value, code: i64, e: &BpError) -> String {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": e.message, "data": e.to_json()}})
         .to_string()
 }
@@ -137,7 +135,7 @@ fn error_code(e: &BpError) -> i64 {
 
 /// A JSON-RPC response, or `result_too_large` when it exceeds the
 /// connection's negotiated result size.
-fn response(id: &Value, result: BpResult<Value>, max_result: usize) -> String {
+pub(super) fn response(id: &Value, result: BpResult<Value>, max_result: usize) -> String {
     match result {
         Ok(result) => {
             let line = json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
@@ -189,150 +187,14 @@ async fn serve_connection(broker: Arc<Broker>, stream: Stream) {
             }
         }
     };
-    let reader = read_requests(&broker, &stream, out_tx, call_tx, max_result.clone());
+    let reader = super::requests::read(&broker, &stream, out_tx, call_tx, max_result.clone());
     tokio::join!(reader, worker, writer);
     broker.connections.fetch_sub(1, Ordering::Relaxed);
 }
 
-async fn read_requests(
-    broker: &Arc<Broker>,
-    stream: &Stream,
-    out: mpsc::Sender<String>,
-    calls_tx: mpsc::Sender<(Option<Value>, Box<PendingCall>)>,
-    max_result: Arc<AtomicUsize>,
-) {
-    let mut conn = Connection::new();
-    let mut reader = BufReader::new(stream);
-    let mut line = Vec::new();
-    let mut forwarder: Option<tokio::task::JoinHandle<()>> = None;
-    loop {
-        line.clear();
-        let limit = (conn.max_message + 1) as u64;
-        match (&mut reader).take(limit).read_until(b'\n', &mut line).await {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        if line.len() > conn.max_message && !line.ends_with(b"\n") {
-            let e = BpError::new(
-                Code::ResultTooLarge,
-                format!("message larger than {} bytes", conn.max_message),
-            );
-            let _ = out.send(rpc_error(&Value::Null, -32600, &e)).await;
-            break;
-        }
-        let text = String::from_utf8_lossy(&line);
-        if text.trim().is_empty() {
-            continue;
-        }
-        let msg: Value = match serde_json::from_str(text.trim()) {
-            Ok(v) => v,
-            Err(e) => {
-                let err = BpError::invalid(format!("parse error: {e}"));
-                let _ = out.send(rpc_error(&Value::Null, -32700, &err)).await;
-                break;
-            }
-        };
-        let id = msg.get("id").cloned().unwrap_or(Value::Null);
-        let is_request = msg.get("id").is_some();
-        let Some(method) = msg
-            .get("method")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-        else {
-            let _ = out
-                .send(rpc_error(
-                    &id,
-                    -32600,
-                    &BpError::invalid("not a JSON-RPC request"),
-                ))
-                .await;
-            continue;
-        };
-        let params = msg.get("params").cloned().unwrap_or(json!({}));
-        let max = max_result.load(Ordering::Relaxed);
-
-        if method == "tools/call" {
-            let intake = conn
-                .principal()
-                .and_then(|p| calls::accept(broker, &p, conn.eval_granted, &params));
-            match intake {
-                Ok(Intake::Run(call)) if call.overtakes() => {
-                    // Dialog answers must not wait behind a paused command.
-                    let (b, o) = (broker.clone(), out.clone());
-                    tokio::spawn(async move {
-                        let reply = calls::execute(&b, *call).await;
-                        if is_request {
-                            let _ = o.send(response(&id, Ok(reply), max)).await;
-                        }
-                    });
-                }
-                Ok(Intake::Run(call)) => {
-                    let reply_to = is_request.then(|| id.clone());
-                    if let Err(
-                        mpsc::error::TrySendError::Full((_, call))
-                        | mpsc::error::TrySendError::Closed((_, call)),
-                    ) = calls_tx.try_send((reply_to, call))
-                    {
-                        // Refused: the accepted record must not stay pending.
-                        let e = BpError::internal(format!(
-                            "more than {MAX_PENDING_CALLS} calls pending; wait for replies"
-                        ));
-                        let reply = calls::refuse(broker, *call, e);
-                        if is_request {
-                            let _ = out.send(response(&id, Ok(reply), max)).await;
-                        }
-                    }
-                }
-                Ok(Intake::Reply(reply)) if is_request => {
-                    let _ = out.send(response(&id, Ok(reply), max)).await;
-                }
-                Err(e) if is_request => {
-                    let _ = out.send(response(&id, Err(e), max)).await;
-                }
-                // Notifications get no reply.
-                Ok(_) | Err(_) => {}
-            }
-            continue;
-        }
-        if rpc::overtakes(&method) {
-            if let Ok(principal) = conn.principal() {
-                // Control calls overtake pending tool calls.
-                let (b, o) = (broker.clone(), out.clone());
-                tokio::spawn(async move {
-                    let result = rpc::handle_initialized(&b, &principal, &method, params).await;
-                    if is_request {
-                        let _ = o.send(response(&id, result, max)).await;
-                    }
-                });
-                continue;
-            }
-        }
-        let was_initialized = conn.principal.is_some();
-        let result = rpc::handle(broker, &mut conn, &method, params).await;
-        if !was_initialized && result.is_ok() {
-            max_result.store(conn.max_result, Ordering::Relaxed);
-            forwarder = conn
-                .principal
-                .clone()
-                .map(|p| forward_events(broker, p, out.clone()));
-        }
-        if is_request {
-            let _ = out
-                .send(response(&id, result, max_result.load(Ordering::Relaxed)))
-                .await;
-        }
-        if method == "shutdown" {
-            break;
-        }
-    }
-    if let Some(f) = forwarder {
-        f.abort();
-    }
-}
-
 /// Push the principal's events as `events/event` notifications. Best
 /// effort: a slow client misses pushes and catches up with `events/poll`.
-fn forward_events(
+pub(super) fn forward_events(
     broker: &Arc<Broker>,
     principal: String,
     out: mpsc::Sender<String>,

@@ -1,5 +1,6 @@
 //! Browser changes (from the target registry) turned into workspace events.
 
+use super::state::State;
 use super::Broker;
 use crate::browser::connection::BrowserConn;
 use crate::browser::registry::Signal;
@@ -18,136 +19,137 @@ pub async fn pump(broker: Arc<Broker>, conn: Arc<BrowserConn>, mut rx: Unbounded
         if broker.generation() != generation {
             continue;
         }
-        let Some(conn) = conn.upgrade() else {
+        match conn.upgrade() {
+            Some(conn) => on_signal(&broker, conn, signal).await,
             // Gone: only its disconnect is left to report.
-            if matches!(signal, Signal::Disconnected) {
-                lost(&broker);
-            }
-            continue;
-        };
-        if let Signal::Net {
+            None if matches!(signal, Signal::Disconnected) => lost(&broker),
+            None => {}
+        }
+    }
+}
+
+/// Act on one signal of a live connection: browser work is handed off,
+/// everything else becomes workspace events.
+async fn on_signal(broker: &Broker, conn: Arc<BrowserConn>, signal: Signal) {
+    match signal {
+        Signal::Net {
             raw,
             session,
             event,
-        } = signal
-        {
-            super::netflow::handle(&broker, raw, session, event).await;
-            continue;
-        }
-        if let Signal::FrameSession { raw, session } = signal {
+        } => super::netflow::handle(broker, raw, session, event).await,
+        Signal::FrameSession { raw, session } => {
             tokio::spawn(async move { conn.enable_frame_session(&raw, &session).await });
-            continue;
         }
-        if let Signal::Worker { parent, session } = signal {
+        Signal::Worker { parent, session } => {
             tokio::spawn(async move { conn.release_worker(&parent, &session).await });
-            continue;
         }
-        // A new tab's opener (reported by the browser, not the page).
-        let opener = match &signal {
-            Signal::Created { raw } => conn.registry.with(raw, |t| t.opener.clone()).flatten(),
-            _ => None,
-        };
-        // A popup adopted into a ManagedTabSet is the janitor's to close.
-        let janitor = conn.janitor.as_ref();
-        // Wait for any tab creation in flight to record its owner.
-        let _settled = broker.creation.lock().await;
-        let mut st = broker.state();
-        match signal {
-            Signal::Navigated { raw, url } => {
-                for ws in st.workspaces_mapping(&raw) {
-                    st.publish(&ws, "navigation", None, Some(&raw), json!({"url": url}));
-                    st.publish(
-                        &ws,
-                        "document.changed",
-                        None,
-                        Some(&raw),
-                        json!({"url": url}),
-                    );
-                    if let Some(obs) = broker.observations.latest(&ws, &raw) {
-                        let payload = json!({"observationId": obs, "reason": "navigation"});
-                        st.publish(&ws, "observation.invalidated", None, Some(&raw), payload);
-                    }
-                }
+        Signal::Disconnected => lost(broker),
+        Signal::Created { raw } => {
+            // The opener is reported by the browser, not the page.
+            let opener = conn.registry.with(&raw, |t| t.opener.clone()).flatten();
+            // Wait for any tab creation in flight to record its owner.
+            let _settled = broker.creation.lock().await;
+            let popup = announce_tab(&mut broker.state(), &raw, opener.as_deref());
+            // A popup adopted into a ManagedTabSet is the janitor's to close.
+            if let (true, Some(janitor)) = (popup, conn.janitor.as_ref()) {
+                janitor.track(&raw);
             }
-            Signal::Created { raw } => {
-                if announce_tab(&mut st, &raw, opener.as_deref()) {
-                    if let Some(janitor) = janitor.as_ref() {
-                        janitor.track(&raw);
-                    }
-                }
+        }
+        signal => {
+            let _settled = broker.creation.lock().await;
+            publish(broker, &mut broker.state(), signal);
+        }
+    }
+}
+
+/// The events of a signal that changes what workspaces see.
+fn publish(broker: &Broker, st: &mut State, signal: Signal) {
+    match signal {
+        Signal::Navigated { raw, url } => navigated(broker, st, &raw, &url),
+        Signal::Destroyed { raw } => destroyed(st, &raw),
+        Signal::Download {
+            raw,
+            filename,
+            dir,
+            state,
+        } => {
+            let controller = controller_of(st, &raw);
+            let staged = staged_file(&dir, &filename);
+            let payload = match (&controller, state.as_str(), &staged) {
+                (Some((_, ws)), "completed", Some(path)) => ingest(broker, ws, &filename, path),
+                _ => json!({"state": state, "filename": filename}),
+            };
+            if let Some(path) = staged {
+                let _ = std::fs::remove_file(path);
             }
-            Signal::Destroyed { raw } => {
-                if let Some(lease) = st.controllers.get(&raw).cloned() {
-                    st.release_target(&lease, &raw);
-                }
-                // A closed tab leaves its ManagedTabSet.
-                for ws in st.workspaces.values_mut() {
-                    ws.managed.remove(&raw);
-                    ws.popups.remove(&raw);
-                }
-                for ws in st.workspaces_mapping(&raw) {
-                    st.publish(
-                        &ws,
-                        "target.detached",
-                        None,
-                        Some(&raw),
-                        json!({"reason": "target_closed"}),
-                    );
-                }
+            if let Some((lease, ws)) = controller {
+                st.publish(&ws, "download", Some(&lease), Some(&raw), payload);
             }
-            Signal::Download {
-                raw,
-                filename,
-                dir,
-                state,
-            } => {
-                let lease = st.controllers.get(&raw).cloned();
-                let ws = lease
-                    .as_ref()
-                    .and_then(|l| st.leases.get(l))
-                    .map(|l| l.workspace_id.clone());
-                let staged = staged_file(&dir, &filename);
-                let payload = match (&ws, state.as_str(), &staged) {
-                    (Some(ws), "completed", Some(path)) => ingest(&broker, ws, &filename, path),
-                    _ => json!({"state": state, "filename": filename}),
+        }
+        Signal::Dialog { raw, opened } => {
+            if let Some((lease, ws)) = controller_of(st, &raw) {
+                let (kind, payload) = match opened {
+                    Some((id, t)) => ("dialog.opened", json!({"dialogId": id, "type": t})),
+                    None => ("dialog.closed", json!({})),
                 };
-                if let Some(path) = staged {
-                    let _ = std::fs::remove_file(path);
-                }
-                if let Some(ws) = ws {
-                    st.publish(&ws, "download", lease.as_deref(), Some(&raw), payload);
-                }
-            }
-            Signal::Dialog { raw, opened } => {
-                let lease = st.controllers.get(&raw).cloned();
-                let ws = lease
-                    .as_ref()
-                    .and_then(|l| st.leases.get(l))
-                    .map(|l| l.workspace_id.clone());
-                if let Some(ws) = ws {
-                    let (kind, payload) = match opened {
-                        Some((id, t)) => ("dialog.opened", json!({"dialogId": id, "type": t})),
-                        None => ("dialog.closed", json!({})),
-                    };
-                    st.publish(&ws, kind, lease.as_deref(), Some(&raw), payload);
-                }
-            }
-            Signal::FrameDetached { raw, frame } => {
-                for (ws, frame_id) in broker.frames.detached(&raw, &frame) {
-                    let payload = json!({"frameId": frame_id, "reason": "frame_detached"});
-                    st.publish(&ws, "watchdog.frame_detached", None, Some(&raw), payload);
-                    if let Some(obs) = broker.observations.invalidate_frame(&ws, &raw, &frame) {
-                        let payload = json!({"observationId": obs, "reason": "frame_detached"});
-                        st.publish(&ws, "observation.invalidated", None, Some(&raw), payload);
-                    }
-                }
-            }
-            Signal::Net { .. } | Signal::FrameSession { .. } | Signal::Worker { .. } => {}
-            Signal::Disconnected => {
-                drop(st);
-                lost(&broker);
+                st.publish(&ws, kind, Some(&lease), Some(&raw), payload);
             }
         }
+        Signal::FrameDetached { raw, frame } => {
+            for (ws, frame_id) in broker.frames.detached(&raw, &frame) {
+                let payload = json!({"frameId": frame_id, "reason": "frame_detached"});
+                st.publish(&ws, "watchdog.frame_detached", None, Some(&raw), payload);
+                if let Some(obs) = broker.observations.invalidate_frame(&ws, &raw, &frame) {
+                    let payload = json!({"observationId": obs, "reason": "frame_detached"});
+                    st.publish(&ws, "observation.invalidated", None, Some(&raw), payload);
+                }
+            }
+        }
+        Signal::Created { .. }
+        | Signal::Net { .. }
+        | Signal::FrameSession { .. }
+        | Signal::Worker { .. }
+        | Signal::Disconnected => {}
+    }
+}
+
+/// The lease controlling a tab, and its workspace.
+fn controller_of(st: &State, raw: &str) -> Option<(String, String)> {
+    let lease = st.controllers.get(raw)?;
+    let ws = st.leases.get(lease)?.workspace_id.clone();
+    Some((lease.clone(), ws))
+}
+
+/// A tab committed a new document.
+fn navigated(broker: &Broker, st: &mut State, raw: &str, url: &str) {
+    for ws in st.workspaces_mapping(raw) {
+        st.publish(&ws, "navigation", None, Some(raw), json!({"url": url}));
+        st.publish(
+            &ws,
+            "document.changed",
+            None,
+            Some(raw),
+            json!({"url": url}),
+        );
+        if let Some(obs) = broker.observations.latest(&ws, raw) {
+            let payload = json!({"observationId": obs, "reason": "navigation"});
+            st.publish(&ws, "observation.invalidated", None, Some(raw), payload);
+        }
+    }
+}
+
+/// A tab closed: its control is released and it leaves its ManagedTabSet.
+fn destroyed(st: &mut State, raw: &str) {
+    if let Some(lease) = st.controllers.get(raw).cloned() {
+        st.release_target(&lease, raw);
+    }
+    for ws in st.workspaces.values_mut() {
+        ws.managed.remove(raw);
+        ws.popups.remove(raw);
+    }
+    for ws in st.workspaces_mapping(raw) {
+        let payload = json!({"reason": "target_closed"});
+        st.publish(&ws, "target.detached", None, Some(raw), payload);
     }
 }
 
@@ -167,7 +169,7 @@ fn lost(broker: &Broker) {
 /// other tab (a user tab's popup too) is an ordinary user tab for all; a
 /// tab the broker created is announced only to its own workspace.
 /// Returns whether the tab joined a ManagedTabSet as a popup.
-fn announce_tab(st: &mut super::state::State, raw: &str, opener: Option<&str>) -> bool {
+fn announce_tab(st: &mut State, raw: &str, opener: Option<&str>) -> bool {
     let owner = opener.and_then(|o| {
         st.workspaces
             .values()
@@ -274,18 +276,13 @@ pub async fn dialog_watchdog(broker: &Broker) {
     }
     let mut st = broker.state();
     for (raw, dialog) in overdue {
-        let lease = st.controllers.get(&raw).cloned();
-        if let Some(ws) = lease
-            .as_ref()
-            .and_then(|l| st.leases.get(l))
-            .map(|l| l.workspace_id.clone())
-        {
+        if let Some((lease, ws)) = controller_of(&st, &raw) {
             let payload =
                 json!({"dialogId": dialog, "pendingMs": DIALOG_WATCHDOG.as_millis() as u64});
             st.publish(
                 &ws,
                 "watchdog.dialog_unhandled",
-                lease.as_deref(),
+                Some(&lease),
                 Some(&raw),
                 payload,
             );

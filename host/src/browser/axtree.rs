@@ -5,8 +5,8 @@
 //! already.
 
 use super::call::TargetCall;
+use super::types::{AxNode, AxSnapshot};
 use crate::error::{BpError, BpResult, StaleReason};
-use crate::runtime::bindings::page_read::{AxNode, AxSnapshot};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
@@ -202,12 +202,36 @@ impl TargetCall {
         AxNode {
             handle,
             role: as_str(&n["role"]["value"]),
-            name: as_str(&n["name"]["value"]),
+            name: normalize_name(&as_str(&n["name"]["value"])),
             value: if protected { None } else { value },
             checked,
             disabled: prop("disabled").and_then(|v| v.as_bool()).unwrap_or(false),
             protected,
             depth,
         }
+    }
+}
+
+/// An accessible name as agents compare it: whitespace runs collapsed to
+/// one space and the ends trimmed (Chromium versions differ in whether a
+/// label's trailing space is kept).
+fn normalize_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for word in name.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn names_are_whitespace_normalized() {
+        assert_eq!(super::normalize_name("Code "), "Code");
+        assert_eq!(super::normalize_name("  Sign\n  in\t now "), "Sign in now");
+        assert_eq!(super::normalize_name(""), "");
     }
 }

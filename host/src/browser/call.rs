@@ -6,11 +6,12 @@ use super::js;
 use super::keys;
 use super::observations::{Observation, Observations, RefNode, OBSERVATION_TTL};
 use super::registry::Registry;
+use super::types::{
+    HistoryAction, Hit, Modifiers, MouseButton, NavResult, NodeHandle, NodeState, ObservedElement,
+    PageInfo, PageText, Point,
+};
 use crate::cdp::Cdp;
 use crate::error::{BpError, BpResult, Code, StaleReason};
-use crate::runtime::bindings::input::{Hit, Modifiers, MouseButton, Point};
-use crate::runtime::bindings::navigation::{HistoryAction, NavResult};
-use crate::runtime::bindings::page_read::{NodeState, ObservedElement, PageInfo, PageText};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -93,6 +94,15 @@ pub struct CallSetup {
 
 fn as_str(v: &Value) -> String {
     v.as_str().unwrap_or_default().to_string()
+}
+
+/// The one answer for a ref this caller cannot see: it does not tell an
+/// unknown observation from another workspace's or another target's.
+fn no_such_ref() -> BpError {
+    BpError::new(
+        Code::StaleRef,
+        "no such observation ref for this workspace and target",
+    )
 }
 
 impl TargetCall {
@@ -325,7 +335,7 @@ impl TargetCall {
         }
         let mut refs = Vec::with_capacity(elements.len());
         for (i, e) in elements.iter().enumerate() {
-            if e.ref_ as usize != i + 1 {
+            if e.reference as usize != i + 1 {
                 return Err(BpError::invalid(
                     "observation refs must be numbered 1, 2, 3, ...",
                 ));
@@ -353,23 +363,48 @@ impl TargetCall {
         Ok(id)
     }
 
-    pub async fn resolve_ref(&mut self, observation_id: &str, reference: u32) -> BpResult<u32> {
+    pub async fn resolve_ref(
+        &mut self,
+        observation_id: &str,
+        reference: u32,
+    ) -> BpResult<NodeHandle> {
         self.check()?;
-        let undifferentiated = || {
-            BpError::new(
-                Code::StaleRef,
-                "no such observation ref for this workspace and target",
+        let obs = self.current_observation(observation_id)?;
+        let node = obs
+            .refs
+            .get((reference as usize).wrapping_sub(1))
+            .cloned()
+            .ok_or_else(no_such_ref)?;
+        let session = self.ref_session(&node)?;
+        let handle = self.new_handle(node.backend, node.frame, session);
+        // Live revalidation: the node must still resolve and be connected.
+        let connected = self
+            .call_on(
+                handle,
+                "function() { return this.isConnected; }",
+                json!([]),
+                true,
             )
-        };
+            .await?;
+        if connected["value"] != json!(true) {
+            return Err(BpError::stale(StaleReason::DocumentReplaced));
+        }
+        Ok(handle)
+    }
+
+    /// The observation, if the caller may still resolve its refs: it
+    /// belongs to this workspace and target and was taken against this
+    /// lease, connection, session, document and loader.
+    fn current_observation(&self, observation_id: &str) -> BpResult<Arc<Observation>> {
         if self.observations.is_retired(observation_id) {
             return Err(BpError::stale(StaleReason::BrowserReconnected));
         }
         let obs = self
             .observations
             .get(observation_id)
-            .ok_or_else(undifferentiated)?;
+            .ok_or_else(no_such_ref)?;
         if obs.workspace_id != self.caller.workspace_id || obs.raw_target != self.raw_id {
-            return Err(undifferentiated());
+            return Err(no_such_ref());
         }
         if obs.created.elapsed() > OBSERVATION_TTL {
             return Err(BpError::stale(StaleReason::Expired));
@@ -393,50 +428,35 @@ impl TargetCall {
         if let Some(reason) = self.observations.invalid_reason(observation_id) {
             return Err(BpError::stale(reason));
         }
-        let node = obs
-            .refs
-            .get((reference as usize).wrapping_sub(1))
-            .cloned()
-            .ok_or_else(undifferentiated)?;
-        let session = match &node.frame {
-            None => self.session.clone(),
-            Some((frame, frame_loader)) => {
-                let now = self
-                    .registry
-                    .with(&self.raw_id, |t| {
-                        t.frames
-                            .get(frame)
-                            .map(|f| (f.loader.clone(), t.session_for(Some(frame))))
-                    })
-                    .flatten();
-                match now {
-                    None => return Err(BpError::stale(StaleReason::FrameDetached)),
-                    // (A loader not yet known when observed cannot be
-                    // compared; the live check below still applies.)
-                    Some((l, _)) if frame_loader.is_some() && l != *frame_loader => {
-                        return Err(BpError::stale(StaleReason::FrameChanged))
-                    }
-                    Some((_, s)) => s.ok_or_else(|| BpError::stale(StaleReason::FrameDetached))?,
-                }
-            }
-        };
-        let handle = self.new_handle(node.backend, node.frame, session);
-        // Live revalidation: the node must still resolve and be connected.
-        let connected = self
-            .call_on(
-                handle,
-                "function() { return this.isConnected; }",
-                json!([]),
-                true,
-            )
-            .await?;
-        if connected["value"] != json!(true) {
-            return Err(BpError::stale(StaleReason::DocumentReplaced));
-        }
-        Ok(handle)
+        Ok(obs)
     }
 
-    pub async fn read_node(&mut self, handle: u32) -> BpResult<NodeState> {
+    /// The session that renders a ref's node now: the page's, or its
+    /// frame's if that frame still shows the document it was observed in.
+    fn ref_session(&self, node: &RefNode) -> BpResult<String> {
+        let Some((frame, frame_loader)) = &node.frame else {
+            return Ok(self.session.clone());
+        };
+        let now = self
+            .registry
+            .with(&self.raw_id, |t| {
+                t.frames
+                    .get(frame)
+                    .map(|f| (f.loader.clone(), t.session_for(Some(frame))))
+            })
+            .flatten();
+        match now {
+            None => Err(BpError::stale(StaleReason::FrameDetached)),
+            // (A loader not yet known when observed cannot be compared;
+            // the live check in `resolve_ref` still applies.)
+            Some((l, _)) if frame_loader.is_some() && l != *frame_loader => {
+                Err(BpError::stale(StaleReason::FrameChanged))
+            }
+            Some((_, s)) => s.ok_or_else(|| BpError::stale(StaleReason::FrameDetached)),
+        }
+    }
+
+    pub async fn read_node(&mut self, handle: NodeHandle) -> BpResult<NodeState> {
         self.check()?;
         let v = self
             .call_on(handle, js::NODE_STATE, json!([]), true)
@@ -454,7 +474,7 @@ impl TargetCall {
         })
     }
 
-    pub async fn text(&mut self, handle: Option<u32>, max_chars: u32) -> BpResult<PageText> {
+    pub async fn text(&mut self, handle: Option<NodeHandle>, max_chars: u32) -> BpResult<PageText> {
         self.check()?;
         let v = match handle {
             Some(h) => self
@@ -588,7 +608,7 @@ impl TargetCall {
 
     // ---- input -----------------------------------------------------------
 
-    pub async fn scroll_into_view(&mut self, handle: u32) -> BpResult<()> {
+    pub async fn scroll_into_view(&mut self, handle: NodeHandle) -> BpResult<()> {
         self.check()?;
         let backend = self.backend(handle)?;
         self.send_for(
@@ -600,7 +620,7 @@ impl TargetCall {
         .map(|_| ())
     }
 
-    pub async fn box_center(&mut self, handle: u32) -> BpResult<Point> {
+    pub async fn box_center(&mut self, handle: NodeHandle) -> BpResult<Point> {
         self.check()?;
         let backend = self.backend(handle)?;
         let not_visible = || {
@@ -646,7 +666,7 @@ impl TargetCall {
         Err(not_visible())
     }
 
-    pub async fn hit_test(&mut self, handle: u32, at: Point) -> BpResult<Hit> {
+    pub async fn hit_test(&mut self, handle: NodeHandle, at: Point) -> BpResult<Hit> {
         self.check()?;
         // The page-side test works in the coordinates of the node's frame.
         let frame = self.handle(handle)?.frame.clone().map(|(f, _)| f);
@@ -796,7 +816,7 @@ impl TargetCall {
         self.settle().await
     }
 
-    pub async fn dom_click(&mut self, handle: u32) -> BpResult<()> {
+    pub async fn dom_click(&mut self, handle: NodeHandle) -> BpResult<()> {
         self.check()?;
         self.mark_dispatched();
         let object = self.object(handle).await?;
@@ -810,7 +830,7 @@ impl TargetCall {
         self.settle().await
     }
 
-    pub async fn focus(&mut self, handle: u32) -> BpResult<()> {
+    pub async fn focus(&mut self, handle: NodeHandle) -> BpResult<()> {
         self.check()?;
         let backend = self.backend(handle)?;
         self.mark_dispatched();
@@ -829,13 +849,13 @@ impl TargetCall {
     pub async fn press_key(&mut self, key: &str, held: Modifiers) -> BpResult<()> {
         self.check()?;
         let mut mods = 0;
-        for (flag, bit) in [
-            (Modifiers::ALT, keys::ALT),
-            (Modifiers::CTRL, keys::CTRL),
-            (Modifiers::META, keys::META),
-            (Modifiers::SHIFT, keys::SHIFT),
+        for (on, bit) in [
+            (held.alt, keys::ALT),
+            (held.ctrl, keys::CTRL),
+            (held.meta, keys::META),
+            (held.shift, keys::SHIFT),
         ] {
-            if held.contains(flag) {
+            if on {
                 mods |= bit;
             }
         }

@@ -2,9 +2,9 @@
 //! workspace controls are visible or answerable, and no tab needs to be
 //! selected to list or answer them.
 
+use super::types::DialogInfo;
 use super::workspace_call::WorkspaceCall;
 use crate::error::{BpError, BpResult};
-use crate::runtime::bindings::dialogs::DialogInfo;
 use serde_json::json;
 
 impl WorkspaceCall {

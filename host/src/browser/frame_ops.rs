@@ -3,9 +3,8 @@
 //! viewport (input always goes to the page's own session).
 
 use super::call::TargetCall;
+use super::types::{FrameInfo, Point};
 use crate::error::{BpError, BpResult, StaleReason};
-use crate::runtime::bindings::input::Point;
-use crate::runtime::bindings::page_read::FrameInfo;
 use serde_json::json;
 
 /// Nesting followed at most when adding up frame offsets.

@@ -2,12 +2,10 @@
 //! operations of a [`WorkspaceCall`].
 
 use super::call::TargetCall;
+use super::types::{ArtifactRef, Image, NewArtifact, NodeHandle, UploadFile, UploadReadback};
 use super::workspace_call::WorkspaceCall;
-use crate::artifacts::NewArtifact;
+use crate::artifacts::NewArtifact as StoredArtifact;
 use crate::error::{BpError, BpResult};
-use crate::runtime::bindings::artifacts::{ArtifactRef, NewArtifact as WitArtifact, UploadFile};
-use crate::runtime::bindings::capture::Image;
-use crate::runtime::bindings::upload::UploadReadback;
 use base64::Engine as _;
 use serde_json::{json, Value};
 
@@ -69,7 +67,11 @@ impl TargetCall {
         decode(&reply["data"])
     }
 
-    pub async fn set_files(&mut self, handle: u32, ids: &[String]) -> BpResult<UploadReadback> {
+    pub async fn set_files(
+        &mut self,
+        handle: NodeHandle,
+        ids: &[String],
+    ) -> BpResult<UploadReadback> {
         self.check()?;
         let mut paths = Vec::with_capacity(ids.len());
         for id in ids {
@@ -106,16 +108,16 @@ impl TargetCall {
 /// Artifacts belong to the workspace: creating one or reading an upload's
 /// metadata needs no tab.
 impl WorkspaceCall {
-    pub fn create_artifact(&mut self, a: WitArtifact) -> BpResult<ArtifactRef> {
+    pub fn create_artifact(&mut self, a: NewArtifact) -> BpResult<ArtifactRef> {
         self.check()?;
-        let kind = crate::runtime::manifest::kind_name(a.kind);
+        let kind = a.kind.as_str();
         if !matches!(a.mime.as_str(), "image/png" | "application/pdf") {
             return Err(BpError::invalid(format!(
                 "unsupported artifact type {}",
                 a.mime
             )));
         }
-        let new = NewArtifact {
+        let new = StoredArtifact {
             workspace_id: &self.caller.workspace_id,
             kind,
             mime: &a.mime,

@@ -14,5 +14,6 @@ mod media;
 mod netops;
 pub mod observations;
 pub mod registry;
+pub mod types;
 pub mod workspace_call;
 mod workspace_net;

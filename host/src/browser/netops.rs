@@ -2,8 +2,8 @@
 //! requests through the broker for the workspace's rules.
 
 use super::call::TargetCall;
+use super::types::Cookie;
 use crate::error::{BpError, BpResult, Code};
-use crate::runtime::bindings::cookies_read::Cookie;
 use serde_json::{json, Value};
 
 impl TargetCall {

@@ -2,11 +2,10 @@
 //! (block, mock, headers) and HTTP credentials. They belong to the
 //! workspace, not to a tab: any lease of it may use them with no tab open.
 
+use super::types::{Header, JournalPage, MockResponse, RequestEntry, Rule, RuleAction};
 use super::workspace_call::WorkspaceCall;
 use crate::error::BpResult;
-use crate::network::{Action, Rule};
-use crate::runtime::bindings::network_modify::{Header, MockResponse, Rule as WitRule, RuleAction};
-use crate::runtime::bindings::network_read::{JournalPage, RequestEntry};
+use crate::network::{self, Action};
 
 fn pairs(h: &[Header]) -> Vec<(String, String)> {
     h.iter()
@@ -81,7 +80,7 @@ impl WorkspaceCall {
         let target_id = target
             .as_ref()
             .and_then(|_| self.current.clone().map(|(_, p)| p));
-        let rule = Rule {
+        let rule = network::Rule {
             id: crate::ids::new_id("rule"),
             pattern,
             action,
@@ -99,13 +98,13 @@ impl WorkspaceCall {
         self.network.remove_rule(&self.caller.workspace_id, id)
     }
 
-    pub fn list_rules(&mut self) -> BpResult<Vec<WitRule>> {
+    pub fn list_rules(&mut self) -> BpResult<Vec<Rule>> {
         self.check()?;
         Ok(self
             .network
             .rules(&self.caller.workspace_id)
             .into_iter()
-            .map(|r| WitRule {
+            .map(|r| Rule {
                 rule_id: r.id,
                 pattern: r.pattern,
                 action: match r.action {

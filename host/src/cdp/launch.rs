@@ -128,6 +128,68 @@ pub fn find_executable() -> BpResult<PathBuf> {
     ))
 }
 
+/// Start the browser in its own process group, dying with the broker.
+fn spawn_owned(executable: &Path, profile: &Path, headless: bool) -> BpResult<Child> {
+    let mut cmd = Command::new(executable);
+    cmd.args(FLAGS)
+        .arg(format!("--user-data-dir={}", profile.display()));
+    if headless {
+        cmd.arg("--headless");
+    }
+    if is_root() {
+        cmd.arg("--no-sandbox");
+    }
+    cmd.arg("about:blank")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .process_group(0);
+    // SAFETY: prctl(PR_SET_PDEATHSIG) is async-signal-safe; the browser dies
+    // with the broker instead of outliving it.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    cmd.spawn().map_err(|e| {
+        BpError::new(
+            Code::BrowserNotFound,
+            format!("cannot start {}: {e}", executable.display()),
+        )
+    })
+}
+
+/// Wait (at most 20 s) for the browser to write its DevTools port.
+async fn devtools_url(child: &mut Child, profile: &Path) -> BpResult<String> {
+    let port_file = profile.join("DevToolsActivePort");
+    let started = Instant::now();
+    loop {
+        if let Ok(text) = tokio::fs::read_to_string(&port_file).await {
+            let mut lines = text.lines();
+            if let (Some(port), Some(path)) = (lines.next(), lines.next()) {
+                if let Ok(port) = port.trim().parse::<u16>() {
+                    return Ok(format!("ws://127.0.0.1:{port}{}", path.trim()));
+                }
+            }
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(BpError::new(
+                Code::BrowserNotFound,
+                format!("the browser exited during start-up ({status})"),
+            ));
+        }
+        if started.elapsed() > Duration::from_secs(20) {
+            return Err(BpError::new(
+                Code::BrowserNotFound,
+                "the browser did not open its DevTools port within 20 s",
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions and cannot fail.
     unsafe { libc::geteuid() == 0 }
@@ -156,64 +218,14 @@ pub async fn launch(
         crate::ids::random_hex(6)
     ));
     crate::paths::ensure_private_dir(&profile)?;
-
-    let mut cmd = Command::new(&executable);
-    cmd.args(FLAGS)
-        .arg(format!("--user-data-dir={}", profile.display()));
-    if headless {
-        cmd.arg("--headless");
-    }
-    if is_root() {
-        cmd.arg("--no-sandbox");
-    }
-    cmd.arg("about:blank")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .process_group(0);
-    // SAFETY: prctl(PR_SET_PDEATHSIG) is async-signal-safe; the browser dies
-    // with the broker instead of outliving it.
-    unsafe {
-        cmd.pre_exec(|| {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            Ok(())
-        });
-    }
-    let mut child = cmd.spawn().map_err(|e| {
-        BpError::new(
-            Code::BrowserNotFound,
-            format!("cannot start {}: {e}", executable.display()),
-        )
-    })?;
-
-    let port_file = profile.join("DevToolsActivePort");
-    let started = Instant::now();
-    let ws_url = loop {
-        if let Ok(text) = tokio::fs::read_to_string(&port_file).await {
-            let mut lines = text.lines();
-            if let (Some(port), Some(path)) = (lines.next(), lines.next()) {
-                if let Ok(port) = port.trim().parse::<u16>() {
-                    break format!("ws://127.0.0.1:{port}{}", path.trim());
-                }
-            }
-        }
-        if let Ok(Some(status)) = child.try_wait() {
-            let _ = std::fs::remove_dir_all(&profile);
-            return Err(BpError::new(
-                Code::BrowserNotFound,
-                format!("the browser exited during start-up ({status})"),
-            ));
-        }
-        if started.elapsed() > Duration::from_secs(20) {
+    let mut child = spawn_owned(&executable, &profile, headless)?;
+    let ws_url = match devtools_url(&mut child, &profile).await {
+        Ok(url) => url,
+        Err(e) => {
             let _ = child.start_kill();
             let _ = std::fs::remove_dir_all(&profile);
-            return Err(BpError::new(
-                Code::BrowserNotFound,
-                "the browser did not open its DevTools port within 20 s",
-            ));
+            return Err(e);
         }
-        tokio::time::sleep(Duration::from_millis(10)).await;
     };
     Ok(LaunchedBrowser {
         child,

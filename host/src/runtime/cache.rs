@@ -13,6 +13,40 @@ pub fn hex_digest(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// How a component's native code was obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    /// Shipped in the executable, made at build time.
+    Precompiled,
+    /// Loaded from the content-hash cache.
+    Cache,
+    /// Compiled at load.
+    Compiled,
+}
+
+/// The component of `source`: its build-time native code when this
+/// engine accepts it (wasmtime checks version and configuration), else
+/// the cache or a fresh compile.
+pub fn load_source(
+    engine: &Engine,
+    source: &crate::components::Source,
+    cache_dir: Option<&Path>,
+) -> wasmtime::Result<(Component, Origin)> {
+    if let Some(native) = source.precompiled {
+        // SAFETY: the bytes were produced by `Engine::precompile_component`
+        // in our own build script and embedded in this executable; wasmtime
+        // refuses them if they were made for another engine configuration.
+        match unsafe { Component::deserialize(engine, native) } {
+            Ok(c) => return Ok((c, Origin::Precompiled)),
+            Err(e) => {
+                tracing::info!(component = %source.name, "precompiled code not usable ({e:#}); compiling")
+            }
+        }
+    }
+    load_component(engine, &source.wasm, cache_dir)
+}
+
 /// Compile `wasm`, or load it from `cache_dir` when a precompiled artifact
 /// for the same bytes and engine exists. The key covers the wasm hash and
 /// the engine's compatibility hash, so a new wasmtime never loads an old
@@ -21,9 +55,9 @@ pub fn load_component(
     engine: &Engine,
     wasm: &[u8],
     cache_dir: Option<&Path>,
-) -> wasmtime::Result<Component> {
+) -> wasmtime::Result<(Component, Origin)> {
     let Some(dir) = cache_dir else {
-        return Component::new(engine, wasm);
+        return Ok((Component::new(engine, wasm)?, Origin::Compiled));
     };
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut hasher);
@@ -36,7 +70,7 @@ pub fn load_component(
         // SAFETY: the file is in our owner-only cache directory and was
         // written by `serialize` for this engine configuration (the key).
         if let Ok(component) = unsafe { Component::deserialize_file(engine, &path) } {
-            return Ok(component);
+            return Ok((component, Origin::Cache));
         }
     }
     let component = Component::new(engine, wasm)?;
@@ -45,5 +79,5 @@ pub fn load_component(
             let _ = crate::paths::write_private(&path, &bytes);
         }
     }
-    Ok(component)
+    Ok((component, Origin::Compiled))
 }

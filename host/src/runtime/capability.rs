@@ -9,9 +9,10 @@ use super::bindings::{
     artifacts, capture, cookies_read, cookies_write, dialogs, input, navigation, network_modify,
     network_read, page_read, script, tabs_manage, upload,
 };
+use super::views::{TargetScope, WorkspaceScope};
 use super::HostState;
 use crate::error::{BpError, BpResult};
-use wasmtime::component::{HasSelf, Linker};
+use wasmtime::component::Linker;
 
 /// What a call acts on. Ordered: a tool's scope is the widest reach of
 /// the capabilities it uses (`Target` > `Workspace` > `Browser`).
@@ -70,11 +71,26 @@ pub struct Row {
     pub link: LinkFn,
 }
 
-/// `add_to_linker` of a generated interface module, with the host state
-/// as its own view.
-macro_rules! link {
-    ($iface:ident) => {
-        |l: &mut Linker<HostState>| $iface::add_to_linker::<HostState, HasSelf<HostState>>(l, |s| s)
+/// A row's reach and its linking, from one token: the interface is linked
+/// against the view of that reach, so its `Host` impl must be written for
+/// that view (`TargetView` or `WorkspaceView`) or the host does not
+/// compile.
+macro_rules! scoped {
+    (Target, $iface:ident) => {
+        (
+            Reach::Target,
+            (|l: &mut Linker<HostState>| {
+                $iface::add_to_linker::<HostState, TargetScope>(l, HostState::target_view)
+            }) as LinkFn,
+        )
+    };
+    (Workspace, $iface:ident) => {
+        (
+            Reach::Workspace,
+            (|l: &mut Linker<HostState>| {
+                $iface::add_to_linker::<HostState, WorkspaceScope>(l, HostState::workspace_view)
+            }) as LinkFn,
+        )
     };
 }
 
@@ -98,8 +114,7 @@ impl Capability {
 
     /// This capability's row.
     pub fn row(self) -> Row {
-        use Reach::{Target, Workspace};
-        let row = |name, reach, link| Row {
+        let row = |name, (reach, link): (Reach, LinkFn)| Row {
             name,
             reach,
             overtakes: false,
@@ -107,25 +122,25 @@ impl Capability {
             link,
         };
         match self {
-            Capability::PageRead => row("page-read", Target, link!(page_read)),
-            Capability::Navigation => row("navigation", Target, link!(navigation)),
-            Capability::Input => row("input", Target, link!(input)),
-            Capability::Capture => row("capture", Target, link!(capture)),
-            Capability::Artifacts => row("artifacts", Workspace, link!(artifacts)),
-            Capability::Upload => row("upload", Target, link!(upload)),
-            Capability::NetworkRead => row("network-read", Workspace, link!(network_read)),
-            Capability::NetworkModify => row("network-modify", Workspace, link!(network_modify)),
-            Capability::CookiesRead => row("cookies-read", Target, link!(cookies_read)),
-            Capability::CookiesWrite => row("cookies-write", Target, link!(cookies_write)),
+            Capability::PageRead => row("page-read", scoped!(Target, page_read)),
+            Capability::Navigation => row("navigation", scoped!(Target, navigation)),
+            Capability::Input => row("input", scoped!(Target, input)),
+            Capability::Capture => row("capture", scoped!(Target, capture)),
+            Capability::Artifacts => row("artifacts", scoped!(Workspace, artifacts)),
+            Capability::Upload => row("upload", scoped!(Target, upload)),
+            Capability::NetworkRead => row("network-read", scoped!(Workspace, network_read)),
+            Capability::NetworkModify => row("network-modify", scoped!(Workspace, network_modify)),
+            Capability::CookiesRead => row("cookies-read", scoped!(Target, cookies_read)),
+            Capability::CookiesWrite => row("cookies-write", scoped!(Target, cookies_write)),
             Capability::Script => Row {
                 grant: Some("developer.eval"),
-                ..row("script", Target, link!(script))
+                ..row("script", scoped!(Target, script))
             },
             Capability::Dialogs => Row {
                 overtakes: true,
-                ..row("dialogs", Workspace, link!(dialogs))
+                ..row("dialogs", scoped!(Workspace, dialogs))
             },
-            Capability::TabsManage => row("tabs-manage", Workspace, link!(tabs_manage)),
+            Capability::TabsManage => row("tabs-manage", scoped!(Workspace, tabs_manage)),
         }
     }
 

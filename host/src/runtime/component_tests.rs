@@ -4,15 +4,14 @@
 //! workspace tools working with no tab.
 
 use super::testkit::{ax, runtime, TestEnv};
+use crate::cdp::Scripted;
 use crate::error::Code;
 use serde_json::{json, Value};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// A page with a heading, a paragraph and `buttons` buttons.
-fn page(
-    buttons: usize,
-) -> Arc<dyn Fn(&str, Option<&str>, &Value) -> Result<Value, String> + Send + Sync> {
+fn page(buttons: usize) -> Scripted {
     Arc::new(move |method: &str, _s: Option<&str>, _p: &Value| {
         Ok(match method {
             "Runtime.evaluate" => json!({"result": {"value": ["http://t.test/", "Test page"]}}),

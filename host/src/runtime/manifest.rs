@@ -1,6 +1,6 @@
 //! Validation of component manifests and the canonical `tools/list` entry.
 
-use super::bindings::tool::{Cancellation, ComponentManifest, Idempotency};
+use super::bindings::tool::{Cancellation, ComponentManifest, Idempotency, ToolManifest};
 use super::bindings::types::ArtifactKind;
 use super::capability::{self, Capability};
 use crate::error::{BpError, BpResult};
@@ -30,11 +30,7 @@ pub struct ToolInfo {
 
 /// Wire spelling of an artifact kind.
 pub fn kind_name(k: ArtifactKind) -> &'static str {
-    match k {
-        ArtifactKind::Screenshot => "screenshot",
-        ArtifactKind::Preview => "preview",
-        ArtifactKind::Pdf => "pdf",
-    }
+    crate::browser::types::ArtifactKind::from(k).as_str()
 }
 
 impl ToolInfo {
@@ -139,78 +135,13 @@ pub fn validate(
     let mut names = BTreeSet::new();
     let mut out = Vec::new();
     for t in &m.tools {
-        if !valid_name(&t.name) {
-            return Err(refuse(component, format!("invalid tool name `{}`", t.name)));
-        }
         if !names.insert(t.name.clone()) {
             return Err(refuse(
                 component,
                 format!("tool `{}` declared twice", t.name),
             ));
         }
-        let mut capabilities = Vec::new();
-        for cap in &t.capabilities {
-            let c = Capability::from_name(cap).ok_or_else(|| {
-                refuse(
-                    component,
-                    format!("tool `{}` claims unknown capability `{cap}`", t.name),
-                )
-            })?;
-            capabilities.push(c);
-        }
-        if !t.artifact_kinds.is_empty() && !capabilities.contains(&Capability::Artifacts) {
-            return Err(refuse(
-                component,
-                format!(
-                    "tool `{}` declares artifact kinds without the artifacts capability",
-                    t.name
-                ),
-            ));
-        }
-        check_classes(component, &t.name, &t.sensitivity_input)?;
-        check_classes(component, &t.name, &t.sensitivity_output)?;
-        let parse = |s: &str, which: &str| -> BpResult<Value> {
-            serde_json::from_str::<Value>(s)
-                .ok()
-                .filter(Value::is_object)
-                .ok_or_else(|| {
-                    refuse(
-                        component,
-                        format!("tool `{}` {which} schema is not a JSON object", t.name),
-                    )
-                })
-        };
-        let input_schema = parse(&t.input_schema, "input")?;
-        let output_schema = parse(&t.output_schema, "output")?;
-        for (schema, declared, which) in [
-            (&input_schema, &t.sensitivity_input, "input"),
-            (&output_schema, &t.sensitivity_output, "output"),
-        ] {
-            let mut fields = Vec::new();
-            field_classes(schema, &mut fields);
-            if let Some(missing) = fields.iter().find(|c| !declared.contains(c)) {
-                return Err(refuse(
-                    component,
-                    format!(
-                        "tool `{}` marks an {which} field `{missing}` without declaring it",
-                        t.name
-                    ),
-                ));
-            }
-        }
-        out.push(ToolInfo {
-            name: t.name.clone(),
-            description: t.description.clone(),
-            input_schema,
-            output_schema,
-            capabilities,
-            mutates: t.mutates,
-            idempotency: t.idempotency,
-            cancellation: t.cancellation,
-            sensitivity_input: t.sensitivity_input.clone(),
-            sensitivity_output: t.sensitivity_output.clone(),
-            artifact_kinds: t.artifact_kinds.clone(),
-        });
+        out.push(validate_tool(component, t)?);
     }
     // A capability the component imports but no tool declares would be a
     // hidden privilege. (The reverse is harmless: the linker drops imports
@@ -224,4 +155,85 @@ pub fn validate(
         }
     }
     Ok(out)
+}
+
+/// Check one tool of a manifest.
+fn validate_tool(component: &str, t: &ToolManifest) -> BpResult<ToolInfo> {
+    if !valid_name(&t.name) {
+        return Err(refuse(component, format!("invalid tool name `{}`", t.name)));
+    }
+    let mut capabilities = Vec::new();
+    for cap in &t.capabilities {
+        let c = Capability::from_name(cap).ok_or_else(|| {
+            refuse(
+                component,
+                format!("tool `{}` claims unknown capability `{cap}`", t.name),
+            )
+        })?;
+        capabilities.push(c);
+    }
+    if !t.artifact_kinds.is_empty() && !capabilities.contains(&Capability::Artifacts) {
+        return Err(refuse(
+            component,
+            format!(
+                "tool `{}` declares artifact kinds without the artifacts capability",
+                t.name
+            ),
+        ));
+    }
+    let input_schema =
+        checked_schema(component, t, &t.input_schema, &t.sensitivity_input, "input")?;
+    let output_schema = checked_schema(
+        component,
+        t,
+        &t.output_schema,
+        &t.sensitivity_output,
+        "output",
+    )?;
+    Ok(ToolInfo {
+        name: t.name.clone(),
+        description: t.description.clone(),
+        input_schema,
+        output_schema,
+        capabilities,
+        mutates: t.mutates,
+        idempotency: t.idempotency,
+        cancellation: t.cancellation,
+        sensitivity_input: t.sensitivity_input.clone(),
+        sensitivity_output: t.sensitivity_output.clone(),
+        artifact_kinds: t.artifact_kinds.clone(),
+    })
+}
+
+/// Parse one of a tool's schemas; it must be a JSON object, and every
+/// sensitivity class its fields carry must be declared.
+fn checked_schema(
+    component: &str,
+    t: &ToolManifest,
+    text: &str,
+    declared: &[String],
+    which: &str,
+) -> BpResult<Value> {
+    check_classes(component, &t.name, declared)?;
+    let schema = serde_json::from_str::<Value>(text)
+        .ok()
+        .filter(Value::is_object)
+        .ok_or_else(|| {
+            refuse(
+                component,
+                format!("tool `{}` {which} schema is not a JSON object", t.name),
+            )
+        })?;
+    let mut fields = Vec::new();
+    field_classes(&schema, &mut fields);
+    if let Some(missing) = fields.iter().find(|c| !declared.contains(c)) {
+        return Err(refuse(
+            component,
+            format!(
+                "tool `{}` marks an {which} field `{missing}` without declaring it",
+                t.name
+            ),
+        ));
+    }
+    Ok(schema)
 }

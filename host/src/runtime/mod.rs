@@ -7,8 +7,14 @@ pub mod cache;
 pub mod capability;
 #[cfg(test)]
 mod component_tests;
+#[cfg(test)]
+mod component_tests_input;
+mod convert;
+mod engine_config;
 mod errors;
 mod host_impl;
+mod host_target;
+mod host_workspace;
 mod limits;
 mod linker;
 pub mod manifest;
@@ -16,6 +22,7 @@ pub mod policy;
 pub mod tabs;
 #[cfg(test)]
 pub mod testkit;
+mod views;
 
 use crate::browser::call::TargetCall;
 use crate::browser::workspace_call::WorkspaceCall;
@@ -28,8 +35,8 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
-use wasmtime::component::ResourceTable;
-use wasmtime::{Config, Engine, Store};
+use wasmtime::component::{Linker, ResourceTable};
+use wasmtime::{Engine, Store};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 /// Epoch tick used for call deadlines.
@@ -67,6 +74,8 @@ struct Loaded {
     pre: Option<HostViewPre<HostState>>,
     /// Denied capabilities it imports.
     denied: Vec<Capability>,
+    /// Where its native code came from.
+    origin: cache::Origin,
 }
 
 /// A tool known to the runtime.
@@ -87,28 +96,32 @@ pub struct Runtime {
     policy: Policy,
 }
 
+/// The engine every component is compiled for, with its epoch ticker
+/// (which bounds each call's run time).
+fn new_engine() -> BpResult<Engine> {
+    let engine = Engine::new(&engine_config::engine_config())
+        .map_err(|e| BpError::internal(format!("wasmtime engine: {e:#}")))?;
+    let ticker = engine.clone();
+    std::thread::Builder::new()
+        .name("bp-epoch".into())
+        .spawn(move || loop {
+            std::thread::sleep(TICK);
+            ticker.increment_epoch();
+        })
+        .map_err(|e| BpError::internal(format!("epoch thread: {e}")))?;
+    Ok(engine)
+}
+
 impl Runtime {
     /// Load `(name, wasm)` components under `policy`. A component whose
     /// manifest is invalid, or that imports anything outside the WIT
     /// package and the WASI subset, is refused and start-up fails.
     pub async fn load(
-        sources: Vec<(String, Vec<u8>)>,
+        sources: Vec<crate::components::Source>,
         policy: Policy,
         cache_dir: Option<&Path>,
     ) -> BpResult<Self> {
-        let mut config = Config::new();
-        config.epoch_interruption(true);
-        let engine = Engine::new(&config)
-            .map_err(|e| BpError::internal(format!("wasmtime engine: {e:#}")))?;
-        let ticker = engine.clone();
-        std::thread::Builder::new()
-            .name("bp-epoch".into())
-            .spawn(move || loop {
-                std::thread::sleep(TICK);
-                ticker.increment_epoch();
-            })
-            .map_err(|e| BpError::internal(format!("epoch thread: {e}")))?;
-
+        let engine = new_engine()?;
         let granted = linker::build(&engine, &policy)?;
         let mut runtime = Runtime {
             engine,
@@ -116,77 +129,8 @@ impl Runtime {
             tools: BTreeMap::new(),
             policy,
         };
-        for (name, wasm) in sources {
-            let component =
-                cache::load_component(&runtime.engine, &wasm, cache_dir).map_err(|e| {
-                    BpError::internal(format!("component `{name}` does not compile: {e:#}"))
-                })?;
-            let imported = linker::imported_capabilities(&runtime.engine, &component)
-                .map_err(|e| BpError::internal(format!("component `{name}` refused: {e}")))?;
-            let denied: Vec<Capability> = imported
-                .iter()
-                .copied()
-                .filter(|c| !runtime.policy.allows(*c))
-                .collect();
-            let (pre, manifest) = if denied.is_empty() {
-                let pre = granted
-                    .instantiate_pre(&component)
-                    .and_then(HostViewPre::new)
-                    .map_err(|e| {
-                        BpError::internal(format!("component `{name}` cannot be linked: {e:#}"))
-                    })?;
-                let manifest = runtime.read_manifest(&pre).await?;
-                (Some(pre), manifest)
-            } else {
-                // Read the manifest with the denied imports stubbed as traps;
-                // this instance is discarded and never serves a call.
-                let mut probe = granted.clone();
-                probe
-                    .define_unknown_imports_as_traps(&component)
-                    .map_err(|e| BpError::internal(format!("component `{name}`: {e:#}")))?;
-                let pre = probe
-                    .instantiate_pre(&component)
-                    .and_then(HostViewPre::new)
-                    .map_err(|e| BpError::internal(format!("component `{name}`: {e:#}")))?;
-                (None, runtime.read_manifest(&pre).await?)
-            };
-            let infos = manifest::validate(&name, &manifest, &imported)?;
-            let index = runtime.components.len();
-            for info in infos {
-                if runtime.tools.contains_key(&info.name)
-                    || crate::broker::native::is_native(&info.name)
-                {
-                    return Err(BpError::internal(format!(
-                        "component `{name}` refused: tool `{}` is already provided",
-                        info.name
-                    )));
-                }
-                let mut tool_denied = denied.clone();
-                for cap in info
-                    .capabilities
-                    .iter()
-                    .copied()
-                    .filter(|c| !runtime.policy.allows(*c))
-                {
-                    if !tool_denied.contains(&cap) {
-                        tool_denied.push(cap);
-                    }
-                }
-                let removed = !runtime.policy.allows_tool(&info.name);
-                runtime.tools.insert(
-                    info.name.clone(),
-                    ToolEntry {
-                        info,
-                        component: index,
-                        denied: tool_denied,
-                        removed,
-                    },
-                );
-            }
-            if !denied.is_empty() {
-                tracing::info!(component = %name, denied = ?denied, "component not loaded: policy denies its imports");
-            }
-            runtime.components.push(Loaded { name, pre, denied });
+        for source in sources {
+            runtime.load_one(&granted, source, cache_dir).await?;
         }
         // A policy that removes a tool nobody offers is a typo, not a rule.
         if let Some(unknown) = runtime
@@ -200,6 +144,94 @@ impl Runtime {
             )));
         }
         Ok(runtime)
+    }
+
+    /// Compile, link and register one component.
+    async fn load_one(
+        &mut self,
+        granted: &Linker<HostState>,
+        source: crate::components::Source,
+        cache_dir: Option<&Path>,
+    ) -> BpResult<()> {
+        let (component, origin) =
+            cache::load_source(&self.engine, &source, cache_dir).map_err(|e| {
+                BpError::internal(format!(
+                    "component `{}` does not compile: {e:#}",
+                    source.name
+                ))
+            })?;
+        let name = source.name;
+        let imported = linker::imported_capabilities(&self.engine, &component)
+            .map_err(|e| BpError::internal(format!("component `{name}` refused: {e}")))?;
+        let denied: Vec<Capability> = imported
+            .iter()
+            .copied()
+            .filter(|c| !self.policy.allows(*c))
+            .collect();
+        let (pre, manifest) = if denied.is_empty() {
+            let pre = granted
+                .instantiate_pre(&component)
+                .and_then(HostViewPre::new)
+                .map_err(|e| {
+                    BpError::internal(format!("component `{name}` cannot be linked: {e:#}"))
+                })?;
+            let manifest = self.read_manifest(&pre).await?;
+            (Some(pre), manifest)
+        } else {
+            // Read the manifest with the denied imports stubbed as traps;
+            // this instance is discarded and never serves a call.
+            let mut probe = granted.clone();
+            let pre = probe
+                .define_unknown_imports_as_traps(&component)
+                .and_then(|()| probe.instantiate_pre(&component))
+                .and_then(HostViewPre::new)
+                .map_err(|e| BpError::internal(format!("component `{name}`: {e:#}")))?;
+            tracing::info!(component = %name, denied = ?denied, "component not loaded: policy denies its imports");
+            (None, self.read_manifest(&pre).await?)
+        };
+        let infos = manifest::validate(&name, &manifest, &imported)?;
+        self.register_tools(&name, infos, &denied)?;
+        self.components.push(Loaded {
+            name,
+            pre,
+            denied,
+            origin,
+        });
+        Ok(())
+    }
+
+    /// Register the tools of the component about to be pushed, with the
+    /// capabilities the policy denies them.
+    fn register_tools(
+        &mut self,
+        name: &str,
+        infos: Vec<ToolInfo>,
+        denied: &[Capability],
+    ) -> BpResult<()> {
+        let index = self.components.len();
+        for info in infos {
+            if self.tools.contains_key(&info.name) || crate::broker::native::is_native(&info.name) {
+                return Err(BpError::internal(format!(
+                    "component `{name}` refused: tool `{}` is already provided",
+                    info.name
+                )));
+            }
+            let mut tool_denied = denied.to_vec();
+            for cap in info.capabilities.iter().copied() {
+                if !self.policy.allows(cap) && !tool_denied.contains(&cap) {
+                    tool_denied.push(cap);
+                }
+            }
+            let removed = !self.policy.allows_tool(&info.name);
+            let entry = ToolEntry {
+                info,
+                component: index,
+                denied: tool_denied,
+                removed,
+            };
+            self.tools.insert(entry.info.name.clone(), entry);
+        }
+        Ok(())
     }
 
     fn new_store(&self, scope: Option<Scope>) -> Store<HostState> {
@@ -321,21 +353,29 @@ impl Runtime {
         let components: Vec<Value> = self
             .components
             .iter()
-            .map(|c| json!({"name": c.name, "loaded": c.pre.is_some(), "deniedCapabilities": c.denied}))
+            .map(|c| {
+                json!({"name": c.name, "loaded": c.pre.is_some(), "deniedCapabilities": c.denied,
+                           "code": c.origin})
+            })
             .collect();
         json!({"components": components, "deniedCapabilities": self.policy.denied(),
                "deniedTools": self.policy.denied_tools(), "limits": {
             "callTimeoutMs": self.policy.limits.call_timeout_ms, "memoryMb": self.policy.limits.memory_mb}})
     }
 
-    /// Run `tool` in a fresh instance with the call's browser `scope`.
+    /// Run `tool` for broker command `command_id` in a fresh instance with
+    /// the call's browser `scope`.
     pub async fn call(
         &self,
         tool: &str,
         scope: Scope,
-        ctx: CallContext,
+        command_id: &str,
         input: &str,
     ) -> BpResult<String> {
+        let ctx = CallContext {
+            command_id: command_id.to_string(),
+            deadline_ms: self.call_budget_ms(),
+        };
         let entry = self
             .tools
             .get(tool)

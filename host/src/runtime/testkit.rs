@@ -4,7 +4,6 @@
 //! the "browser" answers, and can count what was sent. Spin's
 //! `factors-test` `TestEnvironment` is the model.
 
-use super::bindings::types::CallContext;
 use super::policy::Policy;
 use super::tabs::{OpenedTab, TabsFuture, TabsHost};
 use super::{Runtime, Scope};
@@ -16,7 +15,7 @@ use crate::cdp::{Cdp, Scripted};
 use crate::error::{BpError, BpResult};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The default components, compiled once per test process.
 pub fn runtime() -> &'static Runtime {
@@ -68,6 +67,8 @@ pub struct TestEnv {
     network: Arc<crate::network::Network>,
     /// Commands the scripted browser answered.
     pub sent: Arc<AtomicUsize>,
+    /// Their methods, in the order they were answered.
+    log: Arc<Mutex<Vec<String>>>,
     _dir: TempDir,
 }
 
@@ -85,8 +86,14 @@ impl TestEnv {
         static N: AtomicUsize = AtomicUsize::new(0);
         let sent = Arc::new(AtomicUsize::new(0));
         let counter = sent.clone();
+        let log: Arc<Mutex<Vec<String>>> = Arc::default();
+        let record = log.clone();
         let cdp = Cdp::scripted(Arc::new(move |m: &str, s: Option<&str>, p: &Value| {
             counter.fetch_add(1, Ordering::SeqCst);
+            record
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(m.to_string());
             answer(m, s, p)
         }));
         let (signals, _rx) = tokio::sync::mpsc::unbounded_channel();
@@ -115,8 +122,29 @@ impl TestEnv {
             artifacts,
             network: Arc::default(),
             sent,
+            log,
             _dir: TempDir(dir),
         })
+    }
+
+    /// The methods sent so far, oldest first.
+    pub fn methods(&self) -> Vec<String> {
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Forget the methods sent so far (for example after an observation).
+    pub fn clear_methods(&self) {
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    /// The page commits a new main-frame document, as the broker records
+    /// it on `Page.frameNavigated`: observations taken before go stale.
+    pub fn commit_new_document(&self) {
+        self.registry.update("T1", |t| {
+            t.doc_gen += 1;
+            t.loader = Some(format!("L{}", t.doc_gen + 1));
+            t.loaded_loader = t.loader.clone();
+        });
     }
 
     fn workspace(&self, current: Option<(String, String)>) -> WorkspaceCall {
@@ -164,11 +192,9 @@ impl TestEnv {
     }
 
     async fn run(&self, tool: &str, scope: Scope, input: Value) -> BpResult<Value> {
-        let ctx = CallContext {
-            command_id: "cmd_test".into(),
-            deadline_ms: 30_000,
-        };
-        let text = runtime().call(tool, scope, ctx, &input.to_string()).await?;
+        let text = runtime()
+            .call(tool, scope, "cmd_test", &input.to_string())
+            .await?;
         serde_json::from_str(&text).map_err(|e| BpError::internal(e.to_string()))
     }
 }

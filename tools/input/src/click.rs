@@ -93,8 +93,14 @@ pub fn click(mut args: Args) -> Result<Value, ToolError> {
     // A checkbox or radio that was clicked but did not change state is an
     // observable mismatch, unless the page moved on.
     if let (Some(b), Some(a)) = (&before.node, &after.node) {
-        let checkable = matches!(b.input_type.as_deref(), Some("checkbox") | Some("radio"));
-        if checkable && b.checked == a.checked && b.checked == Some(false) && signals.is_empty() {
+        // A checkbox always toggles; a radio only turns on (clicking a
+        // checked radio rightly changes nothing).
+        let should_change = match b.input_type.as_deref() {
+            Some("checkbox") => b.checked.is_some(),
+            Some("radio") => b.checked == Some(false),
+            _ => false,
+        };
+        if should_change && b.checked == a.checked && signals.is_empty() {
             status = "mismatch";
         }
     }

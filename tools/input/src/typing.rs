@@ -91,7 +91,11 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
         Some(after) => {
             let matches = match (&after.value, clear) {
                 (Some(v), true) => *v == text,
-                (Some(v), false) => v.contains(text.as_str()),
+                // The text is there, and typing changed the value (a
+                // field that already held it proves nothing).
+                (Some(v), false) => {
+                    v.contains(text.as_str()) && (text.is_empty() || before.value.as_ref() != Some(v))
+                }
                 // Password fields: only the length is read back.
                 (None, true) => after.value_length == expected_len,
                 (None, false) => after.value_length >= before.value_length + expected_len,

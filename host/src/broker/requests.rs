@@ -1,0 +1,244 @@
+//! One connection's request reader: newline-delimited JSON-RPC framing,
+//! then routing each request to the tool-call queue, an overtaking
+//! control task, or the connection's own handler.
+
+use super::calls::{self, Intake, PendingCall};
+use super::rpc::{self, Connection};
+use super::server::{forward_events, response, rpc_error, MAX_PENDING_CALLS};
+use super::Broker;
+use crate::error::{BpError, Code};
+use interprocess::local_socket::tokio::Stream;
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
+use tokio::sync::mpsc;
+
+/// Where accepted tool calls wait for the connection's worker.
+pub type CallQueue = mpsc::Sender<(Option<Value>, Box<PendingCall>)>;
+
+/// One request (or notification) read off the connection.
+struct Request {
+    id: Value,
+    /// A request (with an `id`) gets a reply; a notification does not.
+    is_request: bool,
+    method: String,
+    params: Value,
+}
+
+/// What the framing produced.
+enum Frame {
+    Request(Request),
+    /// A blank line.
+    Skip,
+    /// Answered with an error; the connection stays open.
+    Refused(String),
+    /// Answered with an error (or end of stream); the connection closes.
+    Close(Option<String>),
+}
+
+/// The reading side of one connection.
+struct Reader<'a> {
+    broker: &'a Arc<Broker>,
+    out: mpsc::Sender<String>,
+    calls: CallQueue,
+    max_result: Arc<AtomicUsize>,
+    conn: Connection,
+    forwarder: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// Read and route requests until the client hangs up, sends `shutdown`
+/// or breaks the framing.
+pub async fn read(
+    broker: &Arc<Broker>,
+    stream: &Stream,
+    out: mpsc::Sender<String>,
+    calls: CallQueue,
+    max_result: Arc<AtomicUsize>,
+) {
+    let mut r = Reader {
+        broker,
+        out,
+        calls,
+        max_result,
+        conn: Connection::new(),
+        forwarder: None,
+    };
+    let mut stream = BufReader::new(stream);
+    let mut line = Vec::new();
+    loop {
+        let req = match next_frame(&mut stream, &mut line, r.conn.max_message).await {
+            Frame::Request(req) => req,
+            Frame::Skip => continue,
+            Frame::Refused(reply) => {
+                let _ = r.out.send(reply).await;
+                continue;
+            }
+            Frame::Close(reply) => {
+                if let Some(reply) = reply {
+                    let _ = r.out.send(reply).await;
+                }
+                break;
+            }
+        };
+        if !r.route(req).await {
+            break;
+        }
+    }
+    if let Some(f) = r.forwarder {
+        f.abort();
+    }
+}
+
+/// Read one line (at most `max_message` bytes) and parse it.
+async fn next_frame(
+    stream: &mut BufReader<&Stream>,
+    line: &mut Vec<u8>,
+    max_message: usize,
+) -> Frame {
+    line.clear();
+    let limit = (max_message + 1) as u64;
+    match stream.take(limit).read_until(b'\n', line).await {
+        Ok(0) | Err(_) => return Frame::Close(None),
+        Ok(_) => {}
+    }
+    if line.len() > max_message && !line.ends_with(b"\n") {
+        let e = BpError::new(
+            Code::ResultTooLarge,
+            format!("message larger than {max_message} bytes"),
+        );
+        return Frame::Close(Some(rpc_error(&Value::Null, -32600, &e)));
+    }
+    let text = String::from_utf8_lossy(line);
+    if text.trim().is_empty() {
+        return Frame::Skip;
+    }
+    let msg: Value = match serde_json::from_str(text.trim()) {
+        Ok(v) => v,
+        Err(e) => {
+            let err = BpError::invalid(format!("parse error: {e}"));
+            return Frame::Close(Some(rpc_error(&Value::Null, -32700, &err)));
+        }
+    };
+    let id = msg.get("id").cloned().unwrap_or(Value::Null);
+    let Some(method) = msg.get("method").and_then(Value::as_str) else {
+        let e = BpError::invalid("not a JSON-RPC request");
+        return Frame::Refused(rpc_error(&id, -32600, &e));
+    };
+    Frame::Request(Request {
+        is_request: msg.get("id").is_some(),
+        method: method.to_string(),
+        params: msg.get("params").cloned().unwrap_or(json!({})),
+        id,
+    })
+}
+
+impl Reader<'_> {
+    /// Route one request; `false` ends the connection.
+    async fn route(&mut self, req: Request) -> bool {
+        if req.method == "tools/call" {
+            self.tool_call(req).await;
+            return true;
+        }
+        if rpc::overtakes(&req.method) {
+            if let Ok(principal) = self.conn.principal() {
+                self.overtaking_control(principal, req);
+                return true;
+            }
+        }
+        let shutdown = req.method == "shutdown";
+        self.own_request(req).await;
+        !shutdown
+    }
+
+    /// Send a reply to a request (notifications get none).
+    async fn reply(&self, req_id: Option<&Value>, line: impl FnOnce(&Value) -> String) {
+        if let Some(id) = req_id {
+            let _ = self.out.send(line(id)).await;
+        }
+    }
+
+    fn max(&self) -> usize {
+        self.max_result.load(Ordering::Relaxed)
+    }
+
+    /// `tools/call`: accept it, then run it beside the queue (a dialog
+    /// answer must not wait behind the command its dialog holds) or queue
+    /// it behind this connection's earlier calls.
+    async fn tool_call(&mut self, req: Request) {
+        let id = req.is_request.then_some(req.id);
+        let max = self.max();
+        let intake = self
+            .conn
+            .principal()
+            .and_then(|p| calls::accept(self.broker, &p, self.conn.eval_granted, &req.params));
+        match intake {
+            Ok(Intake::Run(call)) if call.overtakes() => {
+                let (b, o) = (self.broker.clone(), self.out.clone());
+                tokio::spawn(async move {
+                    let reply = calls::execute(&b, *call).await;
+                    if let Some(id) = id {
+                        let _ = o.send(response(&id, Ok(reply), max)).await;
+                    }
+                });
+            }
+            Ok(Intake::Run(call)) => self.enqueue(id, call).await,
+            Ok(Intake::Reply(reply)) => {
+                self.reply(id.as_ref(), |id| response(id, Ok(reply), max))
+                    .await
+            }
+            Err(e) => {
+                self.reply(id.as_ref(), |id| response(id, Err(e), max))
+                    .await
+            }
+        }
+    }
+
+    /// Queue an accepted call; a full queue refuses it, so the accepted
+    /// record does not stay pending.
+    async fn enqueue(&self, id: Option<Value>, call: Box<PendingCall>) {
+        let Err(refused) = self.calls.try_send((id, call)) else {
+            return;
+        };
+        let (id, call) = match refused {
+            mpsc::error::TrySendError::Full(x) | mpsc::error::TrySendError::Closed(x) => x,
+        };
+        let e = BpError::internal(format!(
+            "more than {MAX_PENDING_CALLS} calls pending; wait for replies"
+        ));
+        let reply = calls::refuse(self.broker, *call, e);
+        let max = self.max();
+        self.reply(id.as_ref(), |id| response(id, Ok(reply), max))
+            .await;
+    }
+
+    /// Control calls (cancel, status, ...) overtake pending tool calls.
+    fn overtaking_control(&self, principal: String, req: Request) {
+        let (b, o, max) = (self.broker.clone(), self.out.clone(), self.max());
+        tokio::spawn(async move {
+            let result = rpc::handle_initialized(&b, &principal, &req.method, req.params).await;
+            if req.is_request {
+                let _ = o.send(response(&req.id, result, max)).await;
+            }
+        });
+    }
+
+    /// Everything else runs in order on the connection: `initialize`
+    /// negotiates limits and starts the event push.
+    async fn own_request(&mut self, req: Request) {
+        let was_initialized = self.conn.principal.is_some();
+        let result = rpc::handle(self.broker, &mut self.conn, &req.method, req.params).await;
+        if !was_initialized && result.is_ok() {
+            self.max_result
+                .store(self.conn.max_result, Ordering::Relaxed);
+            self.forwarder = self
+                .conn
+                .principal
+                .clone()
+                .map(|p| forward_events(self.broker, p, self.out.clone()));
+        }
+        if req.is_request {
+            let _ = self.out.send(response(&req.id, result, self.max())).await;
+        }
+    }
+}

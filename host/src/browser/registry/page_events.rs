@@ -1,0 +1,247 @@
+//! Events of one page (or out-of-process frame) session: frames, the main
+//! document's lifecycle, downloads, requests and dialogs.
+
+use super::{s, FrameState, NetEvent, PendingDialog, Registry, Signal, TargetState};
+use crate::cdp::CdpEvent;
+use serde_json::Value;
+
+/// Events an out-of-process frame's session reports for the page: its
+/// requests and its dialogs (which pause the page's work as well).
+const FRAME_LEVEL: [&str; 3] = ["Network.", "Fetch.", "Page.javascriptDialog"];
+
+impl Registry {
+    /// Apply an event of a page or frame session.
+    pub(super) fn on_session_event(&self, ev: &CdpEvent) {
+        let Some(session) = ev.session_id.as_deref() else {
+            return;
+        };
+        let Some((raw, child)) = self.session_owner(session) else {
+            self.unowned_event(session, ev);
+            return;
+        };
+        let frame_event = matches!(
+            ev.method.as_str(),
+            "Page.frameAttached" | "Page.frameDetached"
+        ) || (ev.method == "Page.frameNavigated"
+            && ev.params["frame"].get("parentId").is_some());
+        if frame_event {
+            self.on_frame_event(&raw, ev);
+        } else if !child || FRAME_LEVEL.iter().any(|p| ev.method.starts_with(p)) {
+            self.on_page_event(raw, session, ev);
+        }
+    }
+
+    /// The target a session belongs to, and whether it is a frame's.
+    fn session_owner(&self, session: &str) -> Option<(String, bool)> {
+        let inner = self.lock();
+        if let Some(raw) = inner.by_session.get(session) {
+            return Some((raw.clone(), false));
+        }
+        inner
+            .child_sessions
+            .get(session)
+            .map(|raw| (raw.clone(), true))
+    }
+
+    /// A paused request of a session we no longer track (a frame just
+    /// removed) must not hang: it has no owner, so it is let through.
+    fn unowned_event(&self, session: &str, ev: &CdpEvent) {
+        if !ev.method.starts_with("Fetch.") {
+            return;
+        }
+        if let Some(event) = net_event(&ev.method, &ev.params) {
+            self.signal(Signal::Net {
+                raw: String::new(),
+                session: session.to_string(),
+                event,
+            });
+        }
+    }
+
+    fn on_frame_event(&self, raw: &str, ev: &CdpEvent) {
+        let p = &ev.params;
+        match ev.method.as_str() {
+            "Page.frameAttached" => {
+                let (Some(id), Some(parent)) = (s(p, "frameId"), s(p, "parentFrameId")) else {
+                    return;
+                };
+                self.update(raw, |t| {
+                    t.frames.entry(id).or_insert_with(|| FrameState {
+                        parent: Some(parent),
+                        ..FrameState::default()
+                    });
+                });
+            }
+            "Page.frameNavigated" => self.frame_seen(raw, &p["frame"]),
+            "Page.frameDetached" => {
+                // `swap`: the frame moves to another process and lives on.
+                if s(p, "reason").as_deref() == Some("swap") {
+                    return;
+                }
+                let Some(id) = s(p, "frameId") else { return };
+                let mut removed = Vec::new();
+                self.update(raw, |t| removed = t.remove_frame(&id));
+                self.frames_gone(raw, removed);
+            }
+            _ => {}
+        }
+    }
+
+    fn on_page_event(&self, raw: String, session: &str, ev: &CdpEvent) {
+        let p = &ev.params;
+        let is_main =
+            |t: &TargetState, frame: Option<String>| frame.is_some() && frame == t.main_frame;
+        match ev.method.as_str() {
+            "Page.frameNavigated" => self.main_frame_navigated(raw, p),
+            "Page.navigatedWithinDocument" => self.update(&raw, |t| {
+                if is_main(t, s(p, "frameId")) {
+                    t.url = s(p, "url").unwrap_or_default();
+                }
+            }),
+            "Page.frameRequestedNavigation" | "Page.frameStartedLoading" => {
+                self.update(&raw, |t| {
+                    if is_main(t, s(p, "frameId")) {
+                        t.loading = true;
+                    }
+                })
+            }
+            "Page.frameStoppedLoading" => self.update(&raw, |t| {
+                if is_main(t, s(p, "frameId")) {
+                    t.loading = false;
+                    t.loaded_loader = t.loader.clone();
+                }
+            }),
+            "Page.loadEventFired" => self.update(&raw, |t| {
+                t.loading = false;
+                t.loaded_loader = t.loader.clone();
+            }),
+            "Page.downloadWillBegin" => {
+                if let Some(guid) = s(p, "guid") {
+                    let name = s(p, "suggestedFilename").unwrap_or_else(|| "download".to_string());
+                    self.lock().downloads.insert(guid, (raw, name));
+                }
+            }
+            "Page.downloadProgress" => self.download_progress(&raw, p),
+            "Page.javascriptDialogOpening" => self.dialog_opening(raw, session, p),
+            "Page.javascriptDialogClosed" => {
+                self.update(&raw, |t| {
+                    t.dialog_open = false;
+                    t.dialog = None;
+                });
+                self.signal(Signal::Dialog { raw, opened: None });
+            }
+            method => {
+                if let Some(event) = net_event(method, p) {
+                    let session = session.to_string();
+                    self.signal(Signal::Net {
+                        raw,
+                        session,
+                        event,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The main frame navigated: a new loader is a new document, which has
+    /// none of the old one's frames.
+    fn main_frame_navigated(&self, raw: String, p: &Value) {
+        let Some(frame) = p.get("frame") else { return };
+        let mut committed = false;
+        let mut gone = Vec::new();
+        self.update(&raw, |t| {
+            t.main_frame = s(frame, "id");
+            let loader = s(frame, "loaderId");
+            if loader != t.loader {
+                t.doc_gen += 1;
+                t.loader = loader;
+                committed = true;
+                gone = t.frames.drain().collect();
+            }
+            t.url = s(frame, "url").unwrap_or_default();
+        });
+        self.frames_gone(&raw, gone);
+        if committed {
+            let url = s(frame, "url").unwrap_or_default();
+            self.signal(Signal::Navigated { raw, url });
+        }
+    }
+
+    /// A download finished (or failed): hand it to the artifact store.
+    fn download_progress(&self, raw: &str, p: &Value) {
+        let state = s(p, "state").unwrap_or_default();
+        if state == "inProgress" {
+            return;
+        }
+        let Some(guid) = s(p, "guid") else { return };
+        let entry = self.lock().downloads.remove(&guid);
+        let dir = self.with(raw, |t| t.download_dir.clone()).flatten();
+        if let (Some((raw, filename)), Some(dir)) = (entry, dir) {
+            self.signal(Signal::Download {
+                raw,
+                filename,
+                dir,
+                state,
+            });
+        }
+    }
+
+    fn dialog_opening(&self, raw: String, session: &str, p: &Value) {
+        let dialog = PendingDialog {
+            id: crate::ids::new_id("dlg"),
+            kind: s(p, "type").unwrap_or_else(|| "alert".into()),
+            message: s(p, "message").unwrap_or_default(),
+            default_prompt: s(p, "defaultPrompt"),
+            opened_at_ms: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_millis() as u64)
+                .unwrap_or(0),
+            opened: std::time::Instant::now(),
+            watchdog_sent: false,
+            session: session.to_string(),
+        };
+        let info = (dialog.id.clone(), dialog.kind.clone());
+        self.update(&raw, |t| {
+            t.dialog_open = true;
+            t.dialog = Some(dialog);
+        });
+        self.signal(Signal::Dialog {
+            raw,
+            opened: Some(info),
+        });
+    }
+}
+
+/// The network event a CDP event carries, if any.
+pub(super) fn net_event(method: &str, p: &Value) -> Option<NetEvent> {
+    let id = || s(p, "requestId");
+    Some(match method {
+        "Network.requestWillBeSent" => NetEvent::Request {
+            id: id()?,
+            url: s(&p["request"], "url")?,
+            method: s(&p["request"], "method").unwrap_or_default(),
+            kind: s(p, "type").unwrap_or_else(|| "Other".into()),
+        },
+        "Network.responseReceived" => NetEvent::Response {
+            id: id()?,
+            status: p["response"]["status"].as_u64().unwrap_or(0) as u16,
+        },
+        "Network.loadingFinished" => NetEvent::Finished { id: id()? },
+        "Network.loadingFailed" => NetEvent::Failed {
+            id: id()?,
+            blocked: p.get("blockedReason").is_some()
+                || s(p, "errorText").is_some_and(|e| e.contains("BLOCKED_BY_CLIENT")),
+        },
+        "Fetch.requestPaused" => NetEvent::Paused {
+            fetch_id: id()?,
+            network_id: s(p, "networkId"),
+            url: s(&p["request"], "url")?,
+            headers: p["request"]["headers"].clone(),
+        },
+        "Fetch.authRequired" => NetEvent::Auth {
+            fetch_id: id()?,
+            url: s(&p["request"], "url")?,
+        },
+        _ => return None,
+    })
+}

@@ -1,0 +1,527 @@
+//! Unit tests of the input family (`browser.click`, `browser.type`)
+//! against a scripted page (see `testkit`): which evidence the component
+//! derives from what it reads before and after, and when it refuses
+//! (covered element, not editable, stale ref) without sending input.
+
+use super::testkit::{ax, TestEnv};
+use crate::cdp::Scripted;
+use crate::error::{BpError, Code, StaleReason};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+const URL: &str = "http://t.test/";
+/// The content quad every element reports: centre (60, 40).
+const QUAD: [f64; 8] = [10.0, 20.0, 110.0, 20.0, 110.0, 60.0, 10.0, 60.0];
+
+/// What the page does when input reaches it.
+type Effect = Box<dyn Fn(&mut Page, &str, &Value) + Send>;
+
+/// The scripted page: its facts, the live state of its elements, and what
+/// input does to them.
+struct Page {
+    url: String,
+    title: String,
+    /// `Accessibility.getFullAXTree` nodes.
+    ax: Vec<Value>,
+    /// The `NODE_STATE` answer per backend node.
+    nodes: HashMap<i64, Value>,
+    /// Whether `this.isConnected` holds, per backend node (default true).
+    disconnected: Vec<i64>,
+    /// The accessibility node of an element covering every point.
+    cover: Option<Value>,
+    /// Params of every `Input.*` command, in order.
+    input: Vec<(String, Value)>,
+    /// (x, y) the hit test was asked about.
+    hit_at: Option<(f64, f64)>,
+    effect: Effect,
+}
+
+#[derive(Clone)]
+struct Fake(Arc<Mutex<Page>>);
+
+impl Fake {
+    fn new(nodes: &[(&str, &str, &str, i64, Value)]) -> Self {
+        let children: Vec<String> = (0..nodes.len()).map(|i| format!("n{i}")).collect();
+        let ids: Vec<&str> = children.iter().map(String::as_str).collect();
+        let mut tree = vec![ax("root", "RootWebArea", "Form", 1, &ids)];
+        let mut states = HashMap::new();
+        for (i, (role, name, value, backend, state)) in nodes.iter().enumerate() {
+            let mut node = ax(&children[i], role, name, *backend, &[]);
+            if !value.is_empty() {
+                node["value"] = json!({"type": "string", "value": value});
+            }
+            tree.push(node);
+            states.insert(*backend, state.clone());
+        }
+        Self(Arc::new(Mutex::new(Page {
+            url: URL.into(),
+            title: "Form".into(),
+            ax: tree,
+            nodes: states,
+            disconnected: Vec::new(),
+            cover: None,
+            input: Vec::new(),
+            hit_at: None,
+            effect: Box::new(|_, _, _| {}),
+        })))
+    }
+
+    fn page(&self) -> MutexGuard<'_, Page> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn on_input(self, effect: impl Fn(&mut Page, &str, &Value) + Send + 'static) -> Self {
+        self.page().effect = Box::new(effect);
+        self
+    }
+
+    fn script(&self) -> Scripted {
+        let fake = self.clone();
+        Arc::new(move |method: &str, _s: Option<&str>, p: &Value| {
+            let mut page = fake.page();
+            page.answer(method, p)
+        })
+    }
+
+    /// The `type` of every `Input.dispatchMouseEvent`, and where it went.
+    fn mouse(&self) -> Vec<(String, f64, f64)> {
+        self.page()
+            .input
+            .iter()
+            .filter(|(m, _)| m == "Input.dispatchMouseEvent")
+            .map(|(_, p)| {
+                let n = |k: &str| p[k].as_f64().unwrap_or(f64::NAN);
+                (p["type"].as_str().unwrap_or("").to_string(), n("x"), n("y"))
+            })
+            .collect()
+    }
+}
+
+fn backend_of(object: &Value) -> i64 {
+    object
+        .as_str()
+        .and_then(|o| o.strip_prefix("obj-"))
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(-1)
+}
+
+impl Page {
+    fn answer(&mut self, method: &str, p: &Value) -> Result<Value, String> {
+        Ok(match method {
+            "Runtime.evaluate" => {
+                let expr = p["expression"].as_str().unwrap_or("");
+                if expr.contains("location.href") {
+                    json!({"result": {"value": [self.url, self.title, 200]}})
+                } else if expr.contains("activeElement") {
+                    // The typed-into field keeps focus throughout.
+                    json!({"result": {"type": "object", "objectId": "active-1"}})
+                } else {
+                    json!({"result": {"value": 0}})
+                }
+            }
+            "Accessibility.getFullAXTree" => json!({"nodes": self.ax}),
+            "DOM.resolveNode" => {
+                let b = p["backendNodeId"].as_i64().unwrap_or(-1);
+                json!({"object": {"type": "object", "objectId": format!("obj-{b}")}})
+            }
+            "DOM.describeNode" => json!({"node": {"backendNodeId": 21, "nodeName": "INPUT"}}),
+            "Runtime.callFunctionOn" => {
+                let b = backend_of(&p["objectId"]);
+                let f = p["functionDeclaration"].as_str().unwrap_or("");
+                if f.contains("return this.isConnected") {
+                    json!({"result": {"value": !self.disconnected.contains(&b)}})
+                } else if f.contains("isPassword") {
+                    let state = self.nodes.get(&b).cloned().ok_or("no such node")?;
+                    json!({"result": {"value": state}})
+                } else if f.contains("elementFromPoint") {
+                    let at = |i: usize| p["arguments"][i]["value"].as_f64().unwrap_or(f64::NAN);
+                    self.hit_at = Some((at(0), at(1)));
+                    match self.cover {
+                        Some(_) => json!({"result": {"type": "object", "objectId": "cover-1"}}),
+                        None => {
+                            json!({"result": {"type": "object", "subtype": "null", "value": null}})
+                        }
+                    }
+                } else {
+                    return Err(format!("unscripted function {f}"));
+                }
+            }
+            "Accessibility.getPartialAXTree" if p["objectId"] == "cover-1" => {
+                json!({"nodes": [self.cover.clone().unwrap_or(Value::Null)]})
+            }
+            "DOM.getContentQuads" => json!({"quads": [QUAD]}),
+            m if m.starts_with("Input.") => {
+                self.input.push((m.to_string(), p.clone()));
+                let effect = std::mem::replace(&mut self.effect, Box::new(|_, _, _| {}));
+                effect(self, m, p);
+                self.effect = effect;
+                json!({})
+            }
+            _ => json!({}),
+        })
+    }
+}
+
+/// `NODE_STATE` of a button, a checkbox, a text field.
+fn button() -> Value {
+    json!({"tag": "button", "inputType": null, "value": null, "valueLength": 0, "checked": null,
+           "focused": false, "editable": false, "connected": true})
+}
+
+fn checkbox(checked: bool) -> Value {
+    json!({"tag": "input", "inputType": "checkbox", "value": "on", "valueLength": 2,
+           "checked": checked, "focused": false, "editable": false, "connected": true})
+}
+
+/// A text field; a password field's value is withheld (`null`), only its
+/// length is read.
+fn field(kind: &str, value: &str) -> Value {
+    let shown = if kind == "password" {
+        Value::Null
+    } else {
+        json!(value)
+    };
+    json!({"tag": "input", "inputType": kind, "value": shown,
+           "valueLength": value.encode_utf16().count(), "checked": null,
+           "focused": false, "editable": true, "connected": true})
+}
+
+fn released(m: &str, p: &Value) -> bool {
+    m == "Input.dispatchMouseEvent" && p["type"] == "mouseReleased"
+}
+
+/// Observe, then forget the methods the observation sent.
+async fn observe(env: &TestEnv) -> String {
+    let obs = env.target("browser.observe", json!({})).await.unwrap();
+    env.clear_methods();
+    obs["observationId"].as_str().unwrap().to_string()
+}
+
+fn err(r: crate::error::BpResult<Value>) -> BpError {
+    match r {
+        Ok(v) => panic!("expected an error, got {v}"),
+        Err(e) => e,
+    }
+}
+
+/// What this call sent: without the release of an earlier call's remote
+/// objects, which the host does in the background when a call ends.
+fn sent(env: &TestEnv) -> Vec<String> {
+    env.methods()
+        .into_iter()
+        .filter(|m| m != "Runtime.releaseObjectGroup")
+        .collect()
+}
+
+fn input_sent(env: &TestEnv) -> Vec<String> {
+    env.methods()
+        .into_iter()
+        .filter(|m| m.starts_with("Input.") || m == "DOM.focus")
+        .collect()
+}
+
+#[tokio::test]
+async fn click_on_target_that_changes_the_page_is_verified() {
+    let fake = Fake::new(&[("button", "Next", "", 10, button())]).on_input(|page, m, p| {
+        if released(m, p) {
+            page.url = "http://t.test/step-2".into();
+        }
+    });
+    let env = TestEnv::new(URL, fake.script()).unwrap();
+    let obs = observe(&env).await;
+    let out = env
+        .target("browser.click", json!({"observationId": obs, "ref": 1}))
+        .await
+        .unwrap();
+    assert_eq!(
+        out,
+        json!({
+            "evidence": {"kind": "click", "status": "verified", "signals": ["url_changed"],
+                         "route": "trusted_input", "trust": "trusted"},
+            "hints": [],
+        })
+    );
+    // Aimed at the centre of the element's box, after a hit test there.
+    assert_eq!(fake.page().hit_at, Some((60.0, 40.0)));
+    assert_eq!(
+        fake.mouse(),
+        vec![
+            ("mouseMoved".to_string(), 60.0, 40.0),
+            ("mousePressed".to_string(), 60.0, 40.0),
+            ("mouseReleased".to_string(), 60.0, 40.0),
+        ]
+    );
+    let pressed = fake.page().input[1].1.clone();
+    assert_eq!(pressed["button"], "left", "{pressed}");
+    assert_eq!(pressed["clickCount"], 1, "{pressed}");
+    // Scrolled and measured before the hit test; no input before it.
+    let methods = env.methods();
+    let at = |m: &str| methods.iter().position(|x| x == m).unwrap_or(usize::MAX);
+    assert!(
+        at("DOM.scrollIntoViewIfNeeded") < at("DOM.getContentQuads")
+            && at("DOM.getContentQuads") < at("Input.dispatchMouseEvent"),
+        "{methods:?}"
+    );
+}
+
+#[tokio::test]
+async fn click_evidence_follows_what_changed() {
+    // (what, the page, expected status, expected signals)
+    type Case = (&'static str, Fake, &'static str, Value);
+    let cases: Vec<Case> = vec![
+        (
+            "checkbox that toggles",
+            Fake::new(&[("checkbox", "Agree", "", 10, checkbox(false))]).on_input(|page, m, p| {
+                if released(m, p) {
+                    page.nodes.insert(10, checkbox(true));
+                }
+            }),
+            "verified",
+            json!(["checked_changed"]),
+        ),
+        (
+            "checkbox that stays unchecked",
+            Fake::new(&[("checkbox", "Agree", "", 10, checkbox(false))]),
+            "mismatch",
+            json!([]),
+        ),
+        (
+            "checked checkbox that stays checked",
+            Fake::new(&[("checkbox", "Agree", "", 10, checkbox(true))]),
+            "mismatch",
+            json!([]),
+        ),
+        (
+            "button with no visible effect",
+            Fake::new(&[("button", "Noop", "", 10, button())]),
+            "unavailable",
+            json!([]),
+        ),
+        (
+            "button that retitles and removes itself",
+            Fake::new(&[("button", "Close", "", 10, button())]).on_input(|page, m, p| {
+                if released(m, p) {
+                    page.title = "Closed".into();
+                    page.nodes.remove(&10);
+                }
+            }),
+            "verified",
+            json!(["title_changed", "element_removed"]),
+        ),
+    ];
+    for (what, fake, status, signals) in cases {
+        let env = TestEnv::new(URL, fake.script()).unwrap();
+        let obs = observe(&env).await;
+        let out = env
+            .target("browser.click", json!({"observationId": obs, "ref": 1}))
+            .await
+            .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+        assert_eq!(out["evidence"]["status"], status, "{what}: {out}");
+        assert_eq!(out["evidence"]["signals"], signals, "{what}: {out}");
+        assert_eq!(fake.mouse().len(), 3, "{what}");
+    }
+}
+
+#[tokio::test]
+async fn covered_element_is_refused_without_input() {
+    let fake = Fake::new(&[("button", "Buy", "", 10, button())]);
+    fake.page().cover = Some(ax("c", "dialog", "Cookie consent", 99, &[]));
+    let env = TestEnv::new(URL, fake.script()).unwrap();
+    let obs = observe(&env).await;
+    let e = err(env
+        .target("browser.click", json!({"observationId": obs, "ref": 1}))
+        .await);
+    assert_eq!(e.code, Code::ActionNotVerified, "{e:?}");
+    assert_eq!(
+        e.context,
+        Some(
+            json!({"reason": "covered", "coveringRole": "dialog", "coveringName": "Cookie consent"})
+        )
+    );
+    assert_eq!(
+        e.message,
+        "the element is covered by dialog \"Cookie consent\""
+    );
+    assert_eq!(e.to_json()["code"], "action_not_verified");
+    // The hit test ran, and nothing was clicked.
+    assert_eq!(fake.page().hit_at, Some((60.0, 40.0)));
+    let methods = env.methods();
+    assert!(
+        methods
+            .iter()
+            .any(|m| m == "Accessibility.getPartialAXTree"),
+        "{methods:?}"
+    );
+    let input = fake.page().input.clone();
+    assert!(input.is_empty(), "{input:?}");
+    assert_eq!(input_sent(&env), Vec::<String>::new());
+}
+
+const SECRET: &str = "hunter2-Sekr1t!";
+
+#[tokio::test]
+async fn type_reads_the_value_back_for_evidence() {
+    let fake =
+        Fake::new(&[("textbox", "Email", "", 20, field("email", ""))]).on_input(|page, m, p| {
+            if m == "Input.insertText" {
+                let text = p["text"].as_str().unwrap_or("");
+                page.nodes.insert(20, field("email", text));
+            }
+        });
+    let env = TestEnv::new(URL, fake.script()).unwrap();
+    let obs = observe(&env).await;
+    let out = env
+        .target(
+            "browser.type",
+            json!({"observationId": obs, "ref": 1, "text": "ada@example.test"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        out,
+        json!({
+            "evidence": {"kind": "type", "status": "verified", "signals": ["value_matches"],
+                         "route": "trusted_input", "trust": "trusted"},
+            "hints": [],
+        })
+    );
+    // Focused, then the text inserted once, as one command.
+    assert_eq!(input_sent(&env), vec!["DOM.focus", "Input.insertText"]);
+    assert_eq!(fake.page().input[0].1, json!({"text": "ada@example.test"}));
+}
+
+#[tokio::test]
+async fn type_into_a_password_field_checks_only_the_length() {
+    for (changes, status, signals) in [
+        (true, "verified", json!(["value_matches"])),
+        (false, "mismatch", json!(["value_differs"])),
+    ] {
+        // The accessibility tree shows a protected value as bullets.
+        let fake = Fake::new(&[("textbox", "Password", "••••", 21, field("password", ""))])
+            .on_input(move |page, m, p| {
+                if m == "Input.insertText" && changes {
+                    let text = p["text"].as_str().unwrap_or("");
+                    page.nodes.insert(21, field("password", text));
+                }
+            });
+        let env = TestEnv::new(URL, fake.script()).unwrap();
+        let observed = env.target("browser.observe", json!({})).await.unwrap();
+        assert_eq!(
+            observed["elements"],
+            json!([{"ref": 1, "role": "textbox", "name": "Password"}]),
+            "a protected value is not shown"
+        );
+        let obs = observed["observationId"].as_str().unwrap();
+        env.clear_methods();
+        let out = env
+            .target(
+                "browser.type",
+                json!({"observationId": obs, "ref": 1, "text": SECRET}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(out["evidence"]["status"], status, "{out}");
+        assert_eq!(out["evidence"]["signals"], signals, "{out}");
+        assert!(!out.to_string().contains(SECRET), "{out}");
+        assert!(!out.to_string().contains("hunter2"), "{out}");
+        // The secret went to the browser exactly once.
+        assert_eq!(input_sent(&env), vec!["DOM.focus", "Input.insertText"]);
+    }
+}
+
+#[tokio::test]
+async fn type_refuses_a_field_that_is_not_editable() {
+    let fake = Fake::new(&[("button", "Send", "", 10, button())]);
+    let env = TestEnv::new(URL, fake.script()).unwrap();
+    let obs = observe(&env).await;
+    let e = err(env
+        .target(
+            "browser.type",
+            json!({"observationId": obs, "ref": 1, "text": SECRET}),
+        )
+        .await);
+    assert_eq!(e.code, Code::ActionNotVerified);
+    assert_eq!(e.context, Some(json!({"reason": "not_editable"})));
+    assert!(!format!("{e:?}").contains(SECRET));
+    assert_eq!(input_sent(&env), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn stale_refs_are_refused_before_any_input() {
+    let fake = Fake::new(&[
+        ("button", "Next", "", 10, button()),
+        ("textbox", "Name", "", 20, field("text", "")),
+    ]);
+    let env = TestEnv::new(URL, fake.script()).unwrap();
+    let obs = observe(&env).await;
+    // An unknown observation, and a ref the observation does not have: the
+    // same deliberately vague answer, before anything reaches the browser.
+    for input in [
+        json!({"observationId": "obs_0000000000000000", "ref": 1}),
+        json!({"observationId": obs, "ref": 3}),
+    ] {
+        for (tool, mut args) in [("browser.click", input.clone()), ("browser.type", input)] {
+            if tool == "browser.type" {
+                args["text"] = json!("x");
+            }
+            let e = err(env.target(tool, args.clone()).await);
+            assert_eq!(e.code, Code::StaleRef, "{tool} {args}");
+            assert_eq!(e.stale, Some(StaleReason::NotFound), "{tool} {args}");
+            assert_eq!(e.context, None, "{tool} {args}");
+            assert_eq!(env.methods(), Vec::<String>::new(), "{tool} {args}");
+        }
+    }
+    // The node is gone from the document although the observation is current.
+    fake.page().disconnected.push(10);
+    let e = err(env
+        .target("browser.click", json!({"observationId": obs, "ref": 1}))
+        .await);
+    assert_eq!(e.code, Code::StaleRef);
+    assert_eq!(e.context, Some(json!({"reason": "document_replaced"})));
+    assert_eq!(input_sent(&env), Vec::<String>::new());
+    // A new document: the whole observation is stale.
+    env.clear_methods();
+    env.commit_new_document();
+    for (tool, args) in [
+        ("browser.click", json!({"observationId": obs, "ref": 1})),
+        (
+            "browser.type",
+            json!({"observationId": obs, "ref": 2, "text": "x"}),
+        ),
+    ] {
+        let e = err(env.target(tool, args).await);
+        assert_eq!(e.code, Code::StaleRef, "{tool}");
+        assert_eq!(e.context, Some(json!({"reason": "navigation"})), "{tool}");
+    }
+    assert_eq!(sent(&env), Vec::<String>::new());
+    assert!(fake.page().input.is_empty());
+}
+
+/// A field that already held the text, and that typing did not change,
+/// proves nothing: the result is a mismatch, not a success.
+#[tokio::test]
+async fn type_into_a_field_that_already_held_the_text_is_not_verified() {
+    let fake = Fake::new(&[(
+        "textbox",
+        "Email",
+        "",
+        20,
+        field("email", "ada@example.test"),
+    )]);
+    let env = TestEnv::new(URL, fake.script()).unwrap();
+    let obs = observe(&env).await;
+    let out = env
+        .target(
+            "browser.type",
+            json!({"observationId": obs, "ref": 1, "text": "ada@example.test"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out["evidence"]["status"], "mismatch", "{out}");
+    assert_eq!(
+        out["evidence"]["signals"],
+        json!(["value_differs"]),
+        "{out}"
+    );
+}

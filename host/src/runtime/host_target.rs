@@ -1,0 +1,164 @@
+//! Target capabilities: their imports reach the call's one checked tab
+//! through a [`TargetView`]. Each operation re-checks lease, generation
+//! and target in one place before touching the browser. Arguments and
+//! results cross between WIT and domain types here (see `convert.rs`).
+
+use super::bindings::capture::{self, Image, ScreenshotOptions};
+use super::bindings::cookies_read::{self, Cookie};
+use super::bindings::input::{self, Hit, Modifiers, MouseButton, Point};
+use super::bindings::navigation::{self, HistoryAction, NavResult};
+use super::bindings::page_read::{
+    self, AxSnapshot, FrameInfo, NodeHandle, NodeState, ObservedElement, PageInfo, PageText,
+};
+use super::bindings::upload::{self, UploadReadback};
+use super::bindings::{cookies_write, script};
+use super::convert::all;
+use super::host_impl::{typed, Res};
+use super::views::TargetView;
+
+impl page_read::Host for TargetView<'_> {
+    async fn active_element(&mut self) -> Res<String> {
+        typed(self.call()?.active_element().await)
+    }
+
+    async fn frames(&mut self) -> Res<Vec<FrameInfo>> {
+        typed(self.call()?.list_frames().map(all))
+    }
+
+    async fn current_page(&mut self) -> Res<PageInfo> {
+        typed(self.call()?.current_page().await.map(Into::into))
+    }
+
+    async fn document_state(&mut self) -> Res<(u64, bool)> {
+        typed(self.call()?.document_state())
+    }
+
+    async fn accessibility_tree(&mut self, max_depth: u32, max_nodes: u32) -> Res<AxSnapshot> {
+        typed(
+            self.call()?
+                .accessibility_tree(max_depth, max_nodes)
+                .await
+                .map(Into::into),
+        )
+    }
+
+    async fn record_observation(&mut self, elements: Vec<ObservedElement>) -> Res<String> {
+        typed(self.call()?.record_observation(&all(elements)))
+    }
+
+    async fn resolve_ref(&mut self, observation_id: String, r: u32) -> Res<NodeHandle> {
+        typed(self.call()?.resolve_ref(&observation_id, r).await)
+    }
+
+    async fn read_node(&mut self, node: NodeHandle) -> Res<NodeState> {
+        typed(self.call()?.read_node(node).await.map(Into::into))
+    }
+
+    async fn text(&mut self, node: Option<NodeHandle>, max_chars: u32) -> Res<PageText> {
+        typed(self.call()?.text(node, max_chars).await.map(Into::into))
+    }
+}
+
+impl navigation::Host for TargetView<'_> {
+    async fn goto(&mut self, url: String) -> Res<NavResult> {
+        typed(self.call()?.goto(&url).await.map(Into::into))
+    }
+
+    async fn history(&mut self, action: HistoryAction) -> Res<NavResult> {
+        typed(self.call()?.history(action.into()).await.map(Into::into))
+    }
+
+    async fn select_frame(&mut self, frame_id: Option<String>) -> Res<String> {
+        typed(self.call()?.select_frame(frame_id.as_deref()))
+    }
+}
+
+impl capture::Host for TargetView<'_> {
+    async fn screenshot(&mut self, options: ScreenshotOptions) -> Res<Image> {
+        typed(
+            self.call()?
+                .screenshot(options.full_page)
+                .await
+                .map(Into::into),
+        )
+    }
+
+    async fn pdf(&mut self) -> Res<Vec<u8>> {
+        typed(self.call()?.pdf().await)
+    }
+}
+
+impl upload::Host for TargetView<'_> {
+    async fn set_files(
+        &mut self,
+        node: NodeHandle,
+        artifact_ids: Vec<String>,
+    ) -> Res<UploadReadback> {
+        typed(
+            self.call()?
+                .set_files(node, &artifact_ids)
+                .await
+                .map(Into::into),
+        )
+    }
+}
+
+impl cookies_read::Host for TargetView<'_> {
+    async fn get_cookies(&mut self, urls: Vec<String>) -> Res<Vec<Cookie>> {
+        typed(self.call()?.get_cookies(urls).await.map(all))
+    }
+}
+
+impl cookies_write::Host for TargetView<'_> {
+    async fn set_cookies(&mut self, cookies: Vec<Cookie>) -> Res<u32> {
+        typed(self.call()?.set_cookies(all(cookies)).await)
+    }
+
+    async fn clear_cookies(&mut self) -> Res<u32> {
+        typed(self.call()?.clear_cookies().await)
+    }
+}
+
+impl script::Host for TargetView<'_> {
+    async fn evaluate(&mut self, expression: String) -> Res<String> {
+        typed(self.call()?.evaluate(&expression).await)
+    }
+}
+
+impl input::Host for TargetView<'_> {
+    async fn scroll_into_view(&mut self, node: NodeHandle) -> Res<()> {
+        typed(self.call()?.scroll_into_view(node).await)
+    }
+
+    async fn box_center(&mut self, node: NodeHandle) -> Res<Point> {
+        typed(self.call()?.box_center(node).await.map(Into::into))
+    }
+
+    async fn hit_test(&mut self, node: NodeHandle, at: Point) -> Res<Hit> {
+        typed(self.call()?.hit_test(node, at.into()).await.map(Into::into))
+    }
+
+    async fn click(&mut self, at: Point, button: MouseButton, click_count: u32) -> Res<()> {
+        typed(
+            self.call()?
+                .click(at.into(), button.into(), click_count)
+                .await,
+        )
+    }
+
+    async fn dom_click(&mut self, node: NodeHandle) -> Res<()> {
+        typed(self.call()?.dom_click(node).await)
+    }
+
+    async fn focus(&mut self, node: NodeHandle) -> Res<()> {
+        typed(self.call()?.focus(node).await)
+    }
+
+    async fn insert_text(&mut self, text: String) -> Res<()> {
+        typed(self.call()?.insert_text(&text).await)
+    }
+
+    async fn press_key(&mut self, key: String, held: Modifiers) -> Res<()> {
+        typed(self.call()?.press_key(&key, held.into()).await)
+    }
+}

@@ -1,0 +1,74 @@
+//! Narrow host contexts. Each capability interface is implemented on the
+//! view of its scope, not on the whole store data:
+//! - a target capability's imports see a [`TargetView`], which reaches the
+//!   call's one checked tab (and, through it, its workspace);
+//! - a workspace capability's imports see a [`WorkspaceView`], which holds
+//!   the [`WorkspaceCall`] alone. It has no field that leads to a tab, so
+//!   a workspace capability reaching a tab does not compile.
+//!
+//! The registry's `link` picks the view from the row's reach, in the way
+//! wasmtime-wasi hands each WASI interface a small `*View`.
+
+use super::{HostState, Scope};
+use crate::browser::call::TargetCall;
+use crate::browser::workspace_call::WorkspaceCall;
+use wasmtime::component::HasData;
+
+/// What a target capability's host functions see.
+pub struct TargetView<'a>(Option<&'a mut TargetCall>);
+
+/// What a workspace capability's host functions see.
+pub struct WorkspaceView<'a>(Option<&'a mut WorkspaceCall>);
+
+/// Marker for linking an interface against [`TargetView`].
+pub struct TargetScope;
+
+/// Marker for linking an interface against [`WorkspaceView`].
+pub struct WorkspaceScope;
+
+impl HasData for TargetScope {
+    type Data<'a> = TargetView<'a>;
+}
+
+impl HasData for WorkspaceScope {
+    type Data<'a> = WorkspaceView<'a>;
+}
+
+impl HostState {
+    /// The target view: the call's tab, when the call has one. A tool
+    /// that imports a target capability is always dispatched with a tab;
+    /// reaching here without one is a broker bug, reported as a trap.
+    pub(super) fn target_view(&mut self) -> TargetView<'_> {
+        TargetView(match &mut self.scope {
+            Some(Scope::Target(t)) => Some(t),
+            _ => None,
+        })
+    }
+
+    /// The workspace view: the calling workspace, whatever the scope.
+    pub(super) fn workspace_view(&mut self) -> WorkspaceView<'_> {
+        WorkspaceView(match &mut self.scope {
+            Some(Scope::Target(t)) => Some(&mut t.ws),
+            Some(Scope::Workspace(w)) => Some(w),
+            None => None,
+        })
+    }
+}
+
+impl TargetView<'_> {
+    /// The call's tab.
+    pub(super) fn call(&mut self) -> wasmtime::Result<&mut TargetCall> {
+        self.0
+            .as_deref_mut()
+            .ok_or_else(|| wasmtime::Error::msg("no tab scope for this call"))
+    }
+}
+
+impl WorkspaceView<'_> {
+    /// The calling workspace.
+    pub(super) fn call(&mut self) -> wasmtime::Result<&mut WorkspaceCall> {
+        self.0
+            .as_deref_mut()
+            .ok_or_else(|| wasmtime::Error::msg("no workspace scope for this call"))
+    }
+}
