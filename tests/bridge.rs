@@ -482,41 +482,123 @@ fn negotiation_and_bad_framing() {
     assert!(!c.finish().success());
 }
 
-/// A call whose workspace is released right behind it still ends with a
-/// result or an error: the reply never carries a bare command record.
+/// Calls whose workspace is released right behind them still end with a
+/// result or an error: a reply never carries a bare command record.
 #[test]
-fn a_call_raced_by_its_workspace_release_still_answers() {
+fn calls_raced_by_their_workspace_release_still_answer() {
     let env = Env::new();
     let mut a = Bridge::start(&env);
-    let mut s = a.session("racer", 60_000);
+    let s = a.session("racer", 60_000);
+    // Queued one behind another, so the release (which overtakes the
+    // queue) lands while some are still waiting.
+    let calls: Vec<u64> = (0..40)
+        .map(|_| a.send_tool(&s, "browser.status", json!({}), json!({})))
+        .collect();
+    let release = a.send("workspaces/release", json!({"workspaceId": s.workspace}));
     let mut states = Vec::new();
-    for round in 0..5 {
-        if round > 0 {
-            let ws = a.call("workspaces/create", json!({"label": "racer"}));
-            s.workspace = ws["workspaceId"].as_str().unwrap().to_string();
-            let lease = a.call("leases/create", json!({"workspaceId": s.workspace}));
-            s.lease = lease["leaseId"].as_str().unwrap().to_string();
-        }
-        let call = a.send_tool(&s, "browser.status", json!({}), json!({}));
-        let release = a.send("workspaces/release", json!({"workspaceId": s.workspace}));
-        let reply = a.wait(call);
+    for id in calls {
+        let reply = a.wait(id);
         let envelope = &reply["result"];
-        let state = envelope["command"]["state"].as_str().unwrap_or_default();
         assert!(
             envelope.get("result").is_some() != envelope.get("error").is_some(),
-            "round {round}: neither (or both) result and error: {reply}"
+            "neither (or both) result and error: {reply}"
         );
+        let state = envelope["command"]["state"].as_str().unwrap_or_default();
         match state {
             "completed" => assert!(envelope.get("result").is_some(), "{reply}"),
             "failed" => assert!(envelope["error"]["code"].is_string(), "{reply}"),
-            other => panic!("round {round}: unexpected state {other:?}: {reply}"),
+            other => panic!("unexpected state {other:?}: {reply}"),
         }
         states.push(state.to_string());
-        let released = a.wait(release);
-        assert_eq!(released["result"]["released"], true, "{released}");
     }
-    // The release overtakes the queued call, so at least one round ends
-    // with the call refused rather than run.
+    let released = a.wait(release);
+    assert_eq!(released["result"]["released"], true, "{released}");
     assert!(states.iter().any(|s| s == "failed"), "{states:?}");
     a.finish();
+}
+
+/// `initialize` can open a keyed session, so a `tools/call` written right
+/// behind it (no IDs) runs in it; `require.serviceVersion` keeps requests
+/// from reaching a broker of another version.
+#[test]
+fn initialize_opens_a_session_for_pipelined_calls() {
+    let env = Env::new();
+    let mut wrong = Bridge::start(&env);
+    let refused = wrong.send(
+        "initialize",
+        json!({"client": {"name": "pipe"}, "require": {"serviceVersion": "0.0.0-other"},
+               "session": {"workspaceKey": "w"}}),
+    );
+    let behind = wrong.send(
+        "tools/call",
+        json!({"name": "browser.status", "arguments": {}}),
+    );
+    let refused = wrong.wait(refused);
+    assert_eq!(
+        refused["error"]["data"]["code"], "protocol_incompatible",
+        "{refused}"
+    );
+    let behind = wrong.wait(behind);
+    assert_eq!(
+        behind["error"]["data"]["code"], "not_initialized",
+        "{behind}"
+    );
+    wrong.finish();
+
+    let mut a = Bridge::start(&env);
+    let init = a.send(
+        "initialize",
+        json!({"client": {"name": "pipe"}, "require": {"serviceVersion": env!("CARGO_PKG_VERSION")},
+               "session": {"workspaceKey": "w", "leaseTtlMs": 30000}}),
+    );
+    let call = a.send(
+        "tools/call",
+        json!({"name": "browser.status", "arguments": {}}),
+    );
+    let init = a.wait(init);
+    let session = &init["result"]["session"];
+    let ws = session["workspaceId"]
+        .as_str()
+        .expect("session workspace")
+        .to_string();
+    assert!(
+        session["leaseId"]
+            .as_str()
+            .is_some_and(|l| l.starts_with("lease_")),
+        "{init}"
+    );
+    let call = a.wait(call);
+    assert_eq!(call["result"]["command"]["state"], "completed", "{call}");
+    // The call ran in the session's workspace: its status event is there.
+    let events = a.call(
+        "events/poll",
+        json!({"workspaceId": ws, "cursor": session["eventCursor"]}),
+    );
+    assert!(
+        events["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["type"] == "command.status"),
+        "{events}"
+    );
+    // The same keys give the same workspace on another connection.
+    let mut b = Bridge::start(&env);
+    let again = b.call(
+        "initialize",
+        json!({"client": {"name": "pipe"}, "session": {"workspaceKey": "w"}}),
+    );
+    assert_eq!(again["session"]["workspaceId"], ws.as_str(), "{again}");
+    // Bad session parameters fail the whole initialize.
+    let mut c = Bridge::start(&env);
+    let bad = c.call_err(
+        "initialize",
+        json!({"client": {"name": "pipe"}, "session": {"workspaceKey": ""}}),
+    );
+    assert_eq!(bad["code"], "invalid_argument", "{bad}");
+    let still = c.call_err("tools/list", json!({}));
+    assert_eq!(still["code"], "not_initialized", "{still}");
+    for bridge in [&mut a, &mut b, &mut c] {
+        bridge.finish();
+    }
 }

@@ -34,7 +34,7 @@ impl Drop for Cleanup {
     }
 }
 
-fn exe() -> PathBuf {
+pub(crate) fn exe() -> PathBuf {
     std::env::current_exe().unwrap_or_else(|_| PathBuf::from("browser-pilot"))
 }
 
@@ -55,7 +55,7 @@ fn free_port() -> BpResult<u16> {
         .map_err(|e| BpError::internal(e.to_string()))
 }
 
-fn serve_fixtures(dir: &Path) -> BpResult<(Child, u16)> {
+pub(crate) fn serve_fixtures(dir: &Path) -> BpResult<(Child, u16)> {
     let port = free_port()?;
     let child = Command::new("python3")
         .args([
@@ -177,11 +177,12 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
     }
     let mut bridge = bridge_workflow(&home, &url, iterations.max(1))?;
     let mut keyboard = bridge_keyboard(&home, &url, iterations.max(1))?;
+    crate::bench_speed::run(&home, &url, iterations.max(1)).await?;
     bp(&home, &["broker", "stop", "--force"]).ok();
 
     let direct = direct_cdp(&url, iterations.max(1), &home).await?;
     println!("Browser Pilot benchmark: form workflow x{iterations} (medians, ms)");
-    println!("broker cold start: {cold_first:.1} ms first run (compiles components), {cold_cached:.1} ms with the component cache");
+    println!("broker start to ready socket: {cold_first:.1} ms in a fresh home, {cold_cached:.1} ms the second time (default components ship precompiled)");
     println!(
         "{:<10} {:>10} {:>10} {:>10} {:>9} {:>9}",
         "step", "one-shot", "bridge", "CDP floor", "one-shot", "bridge"
@@ -243,7 +244,7 @@ fn bridge_keyboard(home: &Path, url: &str, iterations: usize) -> BpResult<Vec<f6
 }
 
 /// A persistent `bp bridge --stdio` client for the benchmark.
-struct BridgeClient {
+pub(crate) struct BridgeClient {
     child: Child,
     stdin: std::process::ChildStdin,
     stdout: std::io::BufReader<std::process::ChildStdout>,
@@ -252,7 +253,7 @@ struct BridgeClient {
 
 impl BridgeClient {
     /// A started bridge, initialised, with a workspace and a lease.
-    fn session(home: &Path, name: &str) -> BpResult<(Self, String, String)> {
+    pub(crate) fn session(home: &Path, name: &str) -> BpResult<(Self, String, String)> {
         let mut b = Self::start(home)?;
         b.call(
             "initialize",
@@ -294,7 +295,7 @@ impl BridgeClient {
     }
 
     /// One request, waiting for its response; returns `result`.
-    fn call(&mut self, method: &str, params: Value) -> BpResult<Value> {
+    pub(crate) fn call(&mut self, method: &str, params: Value) -> BpResult<Value> {
         use std::io::{BufRead, Write};
         let id = self.next;
         self.next += 1;
@@ -318,7 +319,13 @@ impl BridgeClient {
         }
     }
 
-    fn tool(&mut self, ws: &str, lease: &str, name: &str, args: Value) -> BpResult<Value> {
+    pub(crate) fn tool(
+        &mut self,
+        ws: &str,
+        lease: &str,
+        name: &str,
+        args: Value,
+    ) -> BpResult<Value> {
         let r = self.call(
             "tools/call",
             json!({"name": name, "arguments": args, "workspaceId": ws, "leaseId": lease}),

@@ -120,7 +120,7 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
         Command::Disconnect { force } => {
             let args = json!({"force": force, "keepIfInUse": !force});
             let mut v = s.tool("browser.disconnect", args).await?;
-            let ws = s.workspace_id.clone();
+            let ws = s.workspace_id().await?;
             s.request("workspaces/release", json!({"workspaceId": ws}))
                 .await?;
             // Alone, the CLI takes the broker down too (FLOW-1), and only
@@ -131,20 +131,13 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             emit(json, &v, output::disconnected);
         }
         Command::Open { url } => {
-            let current = s
-                .request("workspaces/get", json!({"workspaceId": s.workspace_id}))
-                .await?;
+            // Navigate the current tab; with none (or one that is gone),
+            // open a managed tab instead. Either refusal happens before
+            // any browser traffic.
             let open_tab = json!({"url": url});
-            let v = if current["currentTarget"].is_null() {
-                s.tool("browser.tabs.open", open_tab).await?
-            } else {
-                match s.tool("browser.navigate", json!({"url": url})).await {
-                    // The current tab is gone: open a new one.
-                    Err(e) if e.code == Code::StaleRef || e.code == Code::TargetNotOwned => {
-                        s.tool("browser.tabs.open", open_tab).await?
-                    }
-                    other => other?,
-                }
+            let v = match s.tool("browser.navigate", json!({"url": url})).await {
+                Err(e) if no_current_tab(&e) => s.tool("browser.tabs.open", open_tab).await?,
+                other => other?,
             };
             emit(json, &v, |v| {
                 format!(
@@ -258,10 +251,11 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
         }
         Command::Upload { reference, path } => {
             let path = absolute(path)?;
+            let ids = s.ids().await?;
             let imported = s
                 .request(
                     "artifacts/import",
-                    json!({"workspaceId": s.workspace_id, "leaseId": s.lease_id, "path": path}),
+                    json!({"workspaceId": ids.0, "leaseId": ids.1, "path": path}),
                 )
                 .await?;
             let args =
@@ -545,4 +539,14 @@ async fn serve_broker(
     };
     let runtime = Runtime::load(sources, policy, Some(&paths.cache)).await?;
     serve(Broker::new(paths, runtime)?).await
+}
+
+/// Whether a target tool failed only because the CLI has no usable
+/// current tab (none yet, closed, or taken over).
+fn no_current_tab(e: &BpError) -> bool {
+    let no_target = e.code == Code::InvalidArgument
+        && e.context
+            .as_ref()
+            .is_some_and(|c| c["reason"] == "no_target");
+    no_target || e.code == Code::StaleRef || e.code == Code::TargetNotOwned
 }

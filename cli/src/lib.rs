@@ -5,6 +5,7 @@ mod about;
 mod args;
 mod bench;
 mod bench_own;
+mod bench_speed;
 mod bridge;
 mod commands;
 mod doctor;

@@ -32,8 +32,9 @@ fn read_secret(what: &str) -> BpResult<String> {
 /// Arguments for a rule, limited to the current tab with `tab`.
 async fn rule_args(s: &mut Session, mut args: Value, tab: bool) -> BpResult<Value> {
     if tab {
+        let id = s.workspace_id().await?;
         let ws = s
-            .request("workspaces/get", json!({"workspaceId": s.workspace_id}))
+            .request("workspaces/get", json!({"workspaceId": id}))
             .await?;
         let current = ws["currentTarget"].clone();
         if current.is_null() {

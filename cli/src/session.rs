@@ -3,7 +3,7 @@
 
 use crate::progress::Progress;
 use browser_pilot_host::broker::{rpc as rpc_principal, VERSION};
-use browser_pilot_host::client::{ensure_broker, Client};
+use browser_pilot_host::client::{ensure_broker_unchecked, Client};
 use browser_pilot_host::paths::Paths;
 use browser_pilot_host::{BpError, BpResult, Code};
 use serde_json::{json, Value};
@@ -17,64 +17,93 @@ pub struct Session {
     client: Client,
     /// Show a progress line on long waits (human mode, terminal stderr).
     pub progress: bool,
-    pub workspace_id: String,
-    pub lease_id: String,
+    /// The workspace and lease, once `initialize` opened them.
+    ids: Option<(String, String)>,
 }
 
+/// How long a broker that accepted the connection may take to answer
+/// `initialize` before it counts as hung.
+const ANSWER_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 impl Session {
-    /// Start or reuse the broker and open the CLI's workspace and lease.
+    /// Start or reuse the broker. Nothing is sent yet: `initialize` (which
+    /// opens the CLI's keyed workspace and lease) travels with the first
+    /// request, so a command costs one round trip.
     pub async fn open() -> BpResult<Self> {
         Self::open_with(false).await
     }
 
-    /// [`Session::open`], showing progress while a broker starts (the
-    /// first run prepares the components).
+    /// [`Session::open`], showing progress while a broker starts.
     pub async fn open_with(progress: bool) -> BpResult<Self> {
         let paths = Paths::from_env()?;
         let waiting = Progress::start("starting the broker", progress);
-        let mut client = ensure_broker(&paths, &["broker", "serve"]).await?;
+        let client = ensure_broker_unchecked(&paths, &["broker", "serve"]).await?;
         drop(waiting);
-        let init = client
-            .request(
-                "initialize",
-                json!({"client": {"name": rpc_principal::CLI_PRINCIPAL, "version": VERSION, "instanceId": std::process::id().to_string()},
-"protocol": {"min": "1.0", "max": "1.1"}, "capabilities": ["developer.eval"], "launchMode": "one_shot"}),)
-            .await?;
-        let broker_version = init["executable"]["version"].as_str().unwrap_or("");
-        if broker_version != VERSION {
-            return Err(BpError::new(
-                Code::ProtocolIncompatible,
-                format!("the running broker is version {broker_version}, this CLI is {VERSION}; stop it with `bp broker stop`"),
-            ));
-        }
-        let ws = client
-            .request("workspaces/create", json!({"key": KEY}))
-            .await?;
-        let workspace_id = ws["workspaceId"].as_str().unwrap_or_default().to_string();
-        let lease = client
-            .request(
-                "leases/create",
-                json!({"workspaceId": workspace_id, "key": KEY, "ttlMs": LEASE_TTL_MS}),
-            )
-            .await?;
-        let lease_id = lease["leaseId"].as_str().unwrap_or_default().to_string();
         Ok(Self {
             client,
             progress,
-            workspace_id,
-            lease_id,
+            ids: None,
         })
     }
 
-    /// Call a tool; a tool error becomes `Err`.
+    fn initialize_params() -> Value {
+        json!({"client": {"name": rpc_principal::CLI_PRINCIPAL, "version": VERSION, "instanceId": std::process::id().to_string()},
+               "protocol": {"min": "1.0", "max": "1.1"}, "capabilities": ["developer.eval"], "launchMode": "one_shot",
+               "require": {"serviceVersion": VERSION},
+               "session": {"workspaceKey": KEY, "leaseKey": KEY, "leaseTtlMs": LEASE_TTL_MS}})
+    }
+
+    /// Send `initialize` if not done yet, then `method` right behind it;
+    /// returns the response to `method`.
+    async fn send_initialized(&mut self, method: &str, params: Value) -> BpResult<Value> {
+        if self.ids.is_some() {
+            return self.client.request(method, params).await;
+        }
+        let init = self
+            .client
+            .send("initialize", Self::initialize_params())
+            .await?;
+        let id = self.client.send(method, params).await?;
+        let init = self.client.response_within(init, ANSWER_LIMIT).await?;
+        let ids = (
+            init["session"]["workspaceId"].as_str(),
+            init["session"]["leaseId"].as_str(),
+        );
+        let (Some(ws), Some(lease)) = ids else {
+            // An older broker ignores `require` and `session`.
+            let version = init["executable"]["version"].as_str().unwrap_or("unknown");
+            return Err(BpError::new(
+                Code::ProtocolIncompatible,
+                format!("the running broker is version {version}, this CLI is {VERSION}; stop it with `bp broker stop`"),
+            ));
+        };
+        self.ids = Some((ws.to_string(), lease.to_string()));
+        self.client.response(id).await
+    }
+
+    /// The CLI's workspace and lease IDs.
+    pub async fn ids(&mut self) -> BpResult<(String, String)> {
+        if self.ids.is_none() {
+            // Any cheap request carries the initialize.
+            self.send_initialized("broker/status", json!({})).await?;
+        }
+        self.ids
+            .clone()
+            .ok_or_else(|| BpError::internal("no CLI session"))
+    }
+
+    /// The CLI's workspace ID.
+    pub async fn workspace_id(&mut self) -> BpResult<String> {
+        Ok(self.ids().await?.0)
+    }
+
+    /// Call a tool (in the CLI's workspace, under its lease); a tool error
+    /// becomes `Err`.
     pub async fn tool(&mut self, name: &str, arguments: Value) -> BpResult<Value> {
         let _waiting = Progress::start(&crate::progress::label(name), self.progress);
+        // With no IDs the broker uses the session `initialize` opened.
         let reply = self
-            .client
-            .request(
-                "tools/call",
-                json!({"name": name, "arguments": arguments, "workspaceId": self.workspace_id, "leaseId": self.lease_id}),
-            )
+            .send_initialized("tools/call", json!({"name": name, "arguments": arguments}))
             .await?;
         match reply.get("error") {
             Some(err) => Err(BpError::from_json(err)),
@@ -84,7 +113,7 @@ impl Session {
 
     /// A raw protocol request.
     pub async fn request(&mut self, method: &str, params: Value) -> BpResult<Value> {
-        self.client.request(method, params).await
+        self.send_initialized(method, params).await
     }
 }
 

@@ -25,18 +25,7 @@ pub struct Client {
 impl Client {
     /// Connect and health-check an existing broker.
     pub async fn connect(paths: &Paths) -> BpResult<Self> {
-        let name = paths
-            .socket
-            .as_path()
-            .to_fs_name::<GenericFilePath>()
-            .map_err(|e| BpError::internal(format!("socket name: {e}")))?;
-        let stream = Stream::connect(name)
-            .await
-            .map_err(|e| BpError::new(Code::BrowserDisconnected, format!("no broker: {e}")))?;
-        let mut client = Self {
-            reader: BufReader::new(stream),
-            next_id: 1,
-        };
+        let mut client = Self::open(paths).await?;
         tokio::time::timeout(
             Duration::from_secs(5),
             client.request("broker/status", json!({})),
@@ -45,22 +34,52 @@ impl Client {
         .map_err(|_| BpError::internal("the broker did not answer its health check"))??;
         Ok(client)
     }
+
+    /// Connect without a health check: the caller's first request is the
+    /// check (see [`Client::response_within`]).
+    pub async fn open(paths: &Paths) -> BpResult<Self> {
+        let name = paths
+            .socket
+            .as_path()
+            .to_fs_name::<GenericFilePath>()
+            .map_err(|e| BpError::internal(format!("socket name: {e}")))?;
+        let stream = Stream::connect(name)
+            .await
+            .map_err(|e| BpError::new(Code::BrowserDisconnected, format!("no broker: {e}")))?;
+        Ok(Self {
+            reader: BufReader::new(stream),
+            next_id: 1,
+        })
+    }
+
     /// Send a request and wait for its response (skipping notifications).
     pub async fn request(&mut self, method: &str, params: Value) -> BpResult<Value> {
+        let id = self.send(method, params).await?;
+        self.response(id).await
+    }
+
+    /// Send a request without waiting: requests sent back to back travel
+    /// together, and the broker answers them in order.
+    pub async fn send(&mut self, method: &str, params: Value) -> BpResult<u64> {
         let id = self.next_id;
         self.next_id += 1;
         let mut line =
             json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
         line.push('\n');
-        let io = |e: std::io::Error| BpError::internal(format!("broker connection: {e}"));
         self.reader
             .get_mut()
             .write_all(line.as_bytes())
             .await
-            .map_err(io)?;
+            .map_err(io_error)?;
+        Ok(id)
+    }
+
+    /// The response to request `id` (responses to earlier requests and
+    /// notifications are skipped).
+    pub async fn response(&mut self, id: u64) -> BpResult<Value> {
         loop {
             let mut buf = String::new();
-            if self.reader.read_line(&mut buf).await.map_err(io)? == 0 {
+            if self.reader.read_line(&mut buf).await.map_err(io_error)? == 0 {
                 return Err(BpError::internal("the broker closed the connection"));
             }
             let msg: Value = serde_json::from_str(&buf)
@@ -74,6 +93,18 @@ impl Client {
             return Ok(msg.get("result").cloned().unwrap_or(Value::Null));
         }
     }
+
+    /// [`Client::response`], failing like a health check when a broker
+    /// that accepted the connection does not answer within `limit`.
+    pub async fn response_within(&mut self, id: u64, limit: Duration) -> BpResult<Value> {
+        tokio::time::timeout(limit, self.response(id))
+            .await
+            .map_err(|_| BpError::internal("the broker did not answer its health check"))?
+    }
+}
+
+fn io_error(e: std::io::Error) -> BpError {
+    BpError::internal(format!("broker connection: {e}"))
 }
 
 /// An exclusive advisory lock on a file, released on drop (and by the
@@ -127,6 +158,19 @@ pub async fn ensure_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Clien
     if let Ok(c) = Client::connect(paths).await {
         return Ok(c);
     }
+    start_broker(paths, serve_args).await
+}
+
+/// [`ensure_broker`] without the health check of a running broker: the
+/// caller checks with its first request ([`Client::response_within`]).
+pub async fn ensure_broker_unchecked(paths: &Paths, serve_args: &[&str]) -> BpResult<Client> {
+    if let Ok(c) = Client::open(paths).await {
+        return Ok(c);
+    }
+    start_broker(paths, serve_args).await
+}
+
+async fn start_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Client> {
     paths.prepare()?;
     let _lock = FileLock::acquire(&paths.lock, START_TIMEOUT).await?;
     // Someone may have started it while we waited for the lock.
@@ -160,7 +204,7 @@ pub async fn ensure_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Clien
                 paths.log.display()
             )));
         }
-        tokio::time::sleep(Duration::from_millis(10)).await;
+        tokio::time::sleep(Duration::from_millis(2)).await;
     }
 }
 

@@ -43,11 +43,18 @@ pub fn accept(
     broker: &Arc<Broker>,
     principal: &str,
     eval_granted: bool,
+    session: Option<&(String, String)>,
     params: &Value,
 ) -> BpResult<Intake> {
     let name = str_param(params, "name")?.to_string();
-    let ws = str_param(params, "workspaceId")?.to_string();
-    let lease = str_param(params, "leaseId")?.to_string();
+    // With neither ID, the connection's session (from `initialize`).
+    let (ws, lease) = match (params.get("workspaceId"), params.get("leaseId"), session) {
+        (None, None, Some((ws, lease))) => (ws.clone(), lease.clone()),
+        _ => (
+            str_param(params, "workspaceId")?.to_string(),
+            str_param(params, "leaseId")?.to_string(),
+        ),
+    };
     let deadline = match params.get("deadlineMs") {
         None | Some(Value::Null) => None,
         Some(v) => {

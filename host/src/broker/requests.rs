@@ -168,10 +168,11 @@ impl Reader<'_> {
     async fn tool_call(&mut self, req: Request) {
         let id = req.is_request.then_some(req.id);
         let max = self.max();
-        let intake = self
-            .conn
-            .principal()
-            .and_then(|p| calls::accept(self.broker, &p, self.conn.eval_granted, &req.params));
+        let conn = &self.conn;
+        let intake = conn.principal().and_then(|p| {
+            let session = conn.session.as_ref();
+            calls::accept(self.broker, &p, conn.eval_granted, session, &req.params)
+        });
         match intake {
             Ok(Intake::Run(call)) if call.overtakes() => {
                 let (b, o) = (self.broker.clone(), self.out.clone());

@@ -24,6 +24,9 @@ pub struct Connection {
     pub max_result: usize,
     /// `developer.eval` was requested and the policy allows it.
     pub eval_granted: bool,
+    /// The keyed workspace and lease `initialize` opened (`session`), used
+    /// by a `tools/call` that names neither.
+    pub session: Option<(String, String)>,
 }
 
 impl Connection {
@@ -34,6 +37,7 @@ impl Connection {
             max_message: MAX_MESSAGE_BYTES,
             max_result: MAX_MESSAGE_BYTES,
             eval_granted: false,
+            session: None,
         }
     }
 
@@ -97,6 +101,16 @@ pub async fn handle(
                 .runtime
                 .allows(crate::runtime::capability::Capability::Script);
             let mut result = initialize(conn, &params, eval_allowed)?;
+            if let Some(session) = params.get("session") {
+                match open_session(broker, conn, session) {
+                    Ok(opened) => result["session"] = opened,
+                    Err(e) => {
+                        // All or nothing: the connection stays uninitialized.
+                        conn.principal = None;
+                        return Err(e);
+                    }
+                }
+            }
             result["browser"] = browser_state(broker).await;
             Ok(result)
         }
@@ -184,6 +198,37 @@ pub async fn handle_initialized(
         other => Err(BpError::invalid(format!("unknown method `{other}`"))
             .with_context(json!({"method": other}))),
     }
+}
+
+/// `initialize`'s `session {workspaceKey, leaseKey?, leaseTtlMs?}`: the
+/// keyed workspace and lease (created, or reused when the keys are known),
+/// so a one-shot client's `tools/call` can follow in the same write.
+fn open_session(broker: &Broker, conn: &mut Connection, session: &Value) -> BpResult<Value> {
+    let principal = conn.principal()?;
+    let key = |k: &str| {
+        session
+            .get(k)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty() && s.len() <= 128)
+    };
+    let ws_key = key("workspaceKey").ok_or_else(|| {
+        BpError::invalid("`session.workspaceKey` must be a string of 1-128 characters")
+    })?;
+    let lease_key = key("leaseKey").unwrap_or(ws_key);
+    let ttl = match session.get("leaseTtlMs") {
+        None | Some(Value::Null) => DEFAULT_LEASE_TTL,
+        Some(v) => Duration::from_millis(
+            v.as_u64()
+                .ok_or_else(|| BpError::invalid("`session.leaseTtlMs` must be an integer"))?,
+        ),
+    };
+    let mut st = broker.state();
+    let ws = st.create_workspace(&principal, Some(ws_key), None);
+    let lease = st.create_lease(&principal, &ws, ttl, Some(lease_key))?;
+    let (lease_id, expires) = (lease.id.clone(), unix_ms(lease.expires));
+    let cursor = st.cursor(&ws);
+    conn.session = Some((ws.clone(), lease_id.clone()));
+    Ok(json!({"workspaceId": ws, "leaseId": lease_id, "expiresAt": expires, "eventCursor": cursor}))
 }
 
 fn workspace_get(broker: &Broker, principal: &str, id: &str) -> BpResult<Value> {
@@ -287,6 +332,17 @@ fn initialize(conn: &mut Connection, params: &Value, eval_allowed: bool) -> BpRe
         return Err(BpError::invalid(
             "`client.name` is longer than 128 characters",
         ));
+    }
+    // A client that must not work with another build says so up front, so
+    // requests sent right behind `initialize` never reach a wrong broker.
+    if let Some(wanted) = params["require"].get("serviceVersion") {
+        if wanted.as_str() != Some(VERSION) {
+            return Err(BpError::new(
+                Code::ProtocolIncompatible,
+                format!("the running broker is version {VERSION}, the client requires {wanted}; stop it with `bp broker stop`"),
+            )
+            .with_context(json!({"service": {"version": VERSION}})));
+        }
     }
     let min = params["protocol"]["min"].as_str().unwrap_or(PROTOCOL_MIN);
     let max = params["protocol"]["max"].as_str().unwrap_or(min);

@@ -85,6 +85,7 @@ fn take_target(
                 BpError::invalid(
                     "no target: open one (bp open URL / browser.tabs.open) or pass `targetId`",
                 )
+                .with_context(json!({"reason": "no_target"}))
             })?,
         Some(_) => return Err(BpError::invalid("`targetId` must be a string")),
     };

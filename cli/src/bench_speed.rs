@@ -1,0 +1,314 @@
+//! `bp bench`, the speed and size goals: the first command in a fresh
+//! home, observing a large page against a raw `getFullAXTree`, no
+//! head-of-line blocking between clients, throughput, broker memory and the
+//! executable's size. Prints numbers beside their floors; asserts nothing.
+
+use crate::bench::{bp, exe, median, ms, serve_fixtures, BridgeClient};
+use browser_pilot_host::cdp::{launch, Cdp};
+use browser_pilot_host::{BpError, BpResult};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Rows of the generated large page.
+const ROWS: usize = 2000;
+
+/// Run every speed measurement. `home` has a connected browser; `form_url`
+/// is a small fixture page.
+pub async fn run(home: &Path, form_url: &str, iterations: usize) -> BpResult<()> {
+    first_command(iterations)?;
+    large_page(home, iterations).await?;
+    head_of_line(home, form_url)?;
+    throughput(home, form_url)?;
+    memory(home)?;
+    let size = std::fs::metadata(exe()).map(|m| m.len()).unwrap_or(0);
+    println!(
+        "executable: {:.1} MiB ({})",
+        size as f64 / (1 << 20) as f64,
+        if cfg!(debug_assertions) {
+            "debug build: measure release"
+        } else {
+            "release build"
+        }
+    );
+    Ok(())
+}
+
+/// Broker start plus the first tool answer in a fresh home, beside the
+/// cost of starting the executable at all.
+fn first_command(iterations: usize) -> BpResult<()> {
+    let mut first = Vec::new();
+    let mut floor = Vec::new();
+    for i in 0..iterations.max(5) {
+        let home = std::env::temp_dir().join(format!("bp-bench-first-{}-{i}", std::process::id()));
+        let t = Instant::now();
+        std::process::Command::new(exe())
+            .arg("--version")
+            .output()
+            .map_err(|e| BpError::internal(e.to_string()))?;
+        floor.push(ms(t.elapsed()));
+        let result = bp(&home, &["tool", "list"]);
+        bp(&home, &["broker", "stop", "--force"]).ok();
+        let _ = std::fs::remove_dir_all(&home);
+        first.push(ms(result?.0));
+    }
+    let (f, p) = (median(&mut first), median(&mut floor));
+    println!(
+        "first command, fresh home (broker start + initialize + tools/list): {f:.1} ms; \
+         process start alone {p:.1} ms; goal <= 150 ms"
+    );
+    Ok(())
+}
+
+/// The generated page: a search box, a filter, a table of `ROWS` rows each
+/// with a checkbox, a link, a labelled input and a button.
+fn large_page_html() -> String {
+    let mut html = String::from(
+        "<!doctype html><title>Large</title><h1>Orders</h1>\
+         <input type=search aria-label=Search><select aria-label=Filter><option>All</option>\
+         <option>Open</option></select><table>",
+    );
+    for i in 0..ROWS {
+        html.push_str(&format!(
+            "<tr><td>Order {i}</td><td>Customer {i}</td><td><input type=checkbox aria-label='Select {i}'></td>\
+             <td><a href='#o{i}'>Details {i}</a></td><td><label>Note {i} <input></label></td>\
+             <td><button>Ship {i}</button></td></tr>"
+        ));
+    }
+    html.push_str("</table>");
+    html
+}
+
+/// Observe the large page (default limit, then `limit: 10000`) against the
+/// floor: one raw `Accessibility.getFullAXTree` of the same page.
+async fn large_page(home: &Path, iterations: usize) -> BpResult<()> {
+    let dir = home.join("large-page");
+    std::fs::create_dir_all(&dir).map_err(|e| BpError::internal(e.to_string()))?;
+    std::fs::write(dir.join("large.html"), large_page_html())
+        .map_err(|e| BpError::internal(e.to_string()))?;
+    let (mut server, port) = serve_fixtures(&dir)?;
+    let url = format!("http://127.0.0.1:{port}/large.html");
+    let runs = iterations.clamp(3, 7);
+    let result = async {
+        let (floor, nodes) = full_tree_floor(home, &url, runs).await?;
+        let (mut b, ws, lease) = BridgeClient::session(home, "bench-large")?;
+        b.tool(&ws, &lease, "browser.tabs.open", json!({"url": url}))?;
+        let mut observe = |args: Value| -> BpResult<(f64, usize)> {
+            let mut times = Vec::new();
+            let mut bytes = 0;
+            for _ in 0..runs {
+                let t = Instant::now();
+                let obs = b.tool(&ws, &lease, "browser.observe", args.clone())?;
+                times.push(ms(t.elapsed()));
+                bytes = obs.to_string().len();
+            }
+            Ok((median(&mut times), bytes))
+        };
+        let (default, default_bytes) = observe(json!({}))?;
+        let (all, all_bytes) = observe(json!({"limit": 10000}))?;
+        println!(
+            "large page ({ROWS} rows, {nodes} AX nodes): getFullAXTree floor {floor:.1} ms; \
+             observe default {default:.1} ms ({:.2}x, goal <= 0.25x, {default_bytes} B); \
+             limit 10000 {all:.1} ms ({:.2}x, goal <= 0.8x, {all_bytes} B)",
+            default / floor,
+            all / floor
+        );
+        Ok::<(), BpError>(())
+    }
+    .await;
+    let _ = server.kill();
+    let _ = server.wait();
+    result
+}
+
+/// Median time of a raw `getFullAXTree` of `url` in a browser of its own.
+async fn full_tree_floor(home: &Path, url: &str, runs: usize) -> BpResult<(f64, usize)> {
+    let browser = launch::launch(None, true, &home.join("floor-profiles")).await?;
+    let cdp = Cdp::connect(&browser.ws_url, Arc::new(|_| {})).await?;
+    let target = cdp
+        .call("Target.createTarget", None, json!({"url": url}))
+        .await?;
+    let attached = cdp
+        .call(
+            "Target.attachToTarget",
+            None,
+            json!({"targetId": target["targetId"], "flatten": true}),
+        )
+        .await?;
+    let session = attached["sessionId"].as_str().map(str::to_string);
+    let s = session.as_deref();
+    // Wait for the table to be there.
+    for _ in 0..500 {
+        let ready = cdp
+            .call(
+                "Runtime.evaluate",
+                s,
+                json!({"expression": "document.readyState === 'complete'", "returnByValue": true}),
+            )
+            .await?;
+        if ready["result"]["value"] == true {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let mut times = Vec::new();
+    let mut nodes = 0;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let tree = cdp
+            .call("Accessibility.getFullAXTree", s, json!({}))
+            .await?;
+        times.push(ms(t.elapsed()));
+        nodes = tree["nodes"].as_array().map_or(0, Vec::len);
+    }
+    cdp.close();
+    drop(browser);
+    Ok((median(&mut times), nodes))
+}
+
+/// A listener that accepts connections and never answers: a navigation to
+/// it stays pending.
+fn black_hole() -> BpResult<u16> {
+    let listener =
+        std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| BpError::internal(e.to_string()))?;
+    let port = listener
+        .local_addr()
+        .map_err(|e| BpError::internal(e.to_string()))?
+        .port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            held.push(stream);
+        }
+    });
+    Ok(port)
+}
+
+/// Observation latencies of `clients` bridge clients, each on its own tab,
+/// observing in a loop for `period`.
+fn observe_loop(
+    home: &Path,
+    url: &str,
+    clients: usize,
+    period: Duration,
+    stop_early: Option<Arc<AtomicBool>>,
+) -> BpResult<Vec<f64>> {
+    let mut handles = Vec::new();
+    for i in 0..clients {
+        let (home, url) = (home.to_path_buf(), url.to_string());
+        let stop = stop_early.clone();
+        handles.push(std::thread::spawn(move || -> BpResult<Vec<f64>> {
+            let (mut b, ws, lease) = BridgeClient::session(&home, &format!("bench-client-{i}"))?;
+            b.tool(&ws, &lease, "browser.tabs.open", json!({"url": url}))?;
+            let mut times = Vec::new();
+            let start = Instant::now();
+            while start.elapsed() < period
+                && !stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst))
+            {
+                let t = Instant::now();
+                b.tool(&ws, &lease, "browser.observe", json!({}))?;
+                times.push(ms(t.elapsed()));
+            }
+            b.call("workspaces/release", json!({"workspaceId": ws}))?;
+            Ok(times)
+        }));
+    }
+    let mut all = Vec::new();
+    for h in handles {
+        let times = h
+            .join()
+            .map_err(|_| BpError::internal("a bench client panicked"))??;
+        all.extend(times);
+    }
+    Ok(all)
+}
+
+/// Seven clients observe their own tabs, first alone, then while an eighth
+/// client's navigation hangs on a server that never answers.
+fn head_of_line(home: &Path, url: &str) -> BpResult<()> {
+    let period = Duration::from_secs(3);
+    let mut quiet = observe_loop(home, url, 7, period, None)?;
+    let hole = black_hole()?;
+    let (h, slow_home) = (hole, home.to_path_buf());
+    let slow = std::thread::spawn(move || -> BpResult<()> {
+        let (mut b, ws, lease) = BridgeClient::session(&slow_home, "bench-slow")?;
+        b.tool(&ws, &lease, "browser.tabs.open", json!({}))?;
+        // Bounded by the call's deadline; it times out, as intended.
+        let _ = b.call(
+            "tools/call",
+            json!({"name": "browser.navigate", "arguments": {"url": format!("http://127.0.0.1:{h}/slow")},
+                   "workspaceId": ws, "leaseId": lease, "deadlineMs": 6000}),
+        );
+        b.call("workspaces/release", json!({"workspaceId": ws}))?;
+        Ok(())
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let mut busy = observe_loop(home, url, 7, period, None)?;
+    slow.join()
+        .map_err(|_| BpError::internal("the slow client panicked"))??;
+    let (q, b) = (median(&mut quiet), median(&mut busy));
+    println!(
+        "head-of-line: observe on 7 other tabs {q:.1} ms quiet, {b:.1} ms while an 8th tab's \
+         navigation hangs (+{:.1} ms, goal <= 10 ms)",
+        b - q
+    );
+    Ok(())
+}
+
+/// Calls per second with 1, 4 and 16 clients observing their own tabs.
+fn throughput(home: &Path, url: &str) -> BpResult<()> {
+    let period = Duration::from_secs(3);
+    let mut line = String::from("throughput (observe, each client on its own tab):");
+    for clients in [1, 4, 16] {
+        let start = Instant::now();
+        let calls = observe_loop(home, url, clients, period, None)?.len();
+        let secs = start.elapsed().as_secs_f64();
+        line.push_str(&format!(
+            " {clients} client(s) {:.0}/s;",
+            calls as f64 / secs
+        ));
+    }
+    println!("{}", line.trim_end_matches(';'));
+    Ok(())
+}
+
+/// Resident memory of the broker process, in MiB.
+fn broker_rss(home: &Path) -> BpResult<f64> {
+    let (_, status) = bp(home, &["broker", "status"])?;
+    let pid = status["pid"]
+        .as_u64()
+        .ok_or_else(|| BpError::internal("no broker pid"))?;
+    let text = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .map_err(|e| BpError::internal(e.to_string()))?;
+    let kb: f64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0.0);
+    Ok(kb / 1024.0)
+}
+
+/// Broker RSS idle, with 10 workspaces, and after 10,000 component calls.
+fn memory(home: &Path) -> BpResult<()> {
+    let idle = broker_rss(home)?;
+    let mut clients = Vec::new();
+    for i in 0..10 {
+        clients.push(BridgeClient::session(home, &format!("bench-mem-{i}"))?);
+    }
+    let ten = broker_rss(home)?;
+    let (b, ws, lease) = &mut clients[0];
+    let calls = 10_000;
+    let t = Instant::now();
+    for _ in 0..calls {
+        b.tool(ws, lease, "browser.network.rules.list", json!({}))?;
+    }
+    let per_call = ms(t.elapsed()) / calls as f64;
+    let after = broker_rss(home)?;
+    println!(
+        "broker RSS: {idle:.1} MiB idle, {ten:.1} MiB with 10 workspaces, {after:.1} MiB after \
+         {calls} component calls ({per_call:.2} ms per call)"
+    );
+    Ok(())
+}
