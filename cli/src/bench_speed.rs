@@ -19,9 +19,14 @@ const ROWS: usize = 2000;
 /// is a small fixture page.
 pub async fn run(home: &Path, form_url: &str, iterations: usize) -> BpResult<()> {
     first_command(iterations)?;
+    let idle = broker_rss(home)?;
     large_page(home, iterations).await?;
+    let after_large = broker_rss(home)?;
     head_of_line(home, form_url)?;
     throughput(home, form_url)?;
+    println!(
+        "broker RSS: {idle:.1} MiB before the large page, {after_large:.1} MiB after observing it"
+    );
     memory(home)?;
     let size = std::fs::metadata(exe()).map(|m| m.len()).unwrap_or(0);
     println!(
@@ -145,7 +150,8 @@ async fn full_tree_floor(home: &Path, url: &str, runs: usize) -> BpResult<(f64, 
             .call(
                 "Runtime.evaluate",
                 s,
-                json!({"expression": "document.readyState === 'complete'", "returnByValue": true}),
+                json!({"expression": format!("document.readyState === 'complete' && document.querySelectorAll('tr').length === {ROWS}"),
+                       "returnByValue": true}),
             )
             .await?;
         if ready["result"]["value"] == true {

@@ -68,10 +68,14 @@ impl TargetCall {
             Some(f) if !own_session => json!({"frameId": f}),
             _ => json!({}),
         };
-        let reply = self
+        let mut reply = self
             .send_on(&session, "Accessibility.getFullAXTree", params)
             .await?;
-        let nodes = reply["nodes"].as_array().cloned().unwrap_or_default();
+        // Taken, not cloned: a large page's tree is tens of megabytes.
+        let nodes = match reply["nodes"].take() {
+            Value::Array(nodes) => nodes,
+            _ => Vec::new(),
+        };
         let index = nodes
             .iter()
             .enumerate()
@@ -116,6 +120,14 @@ impl TargetCall {
         max_depth: u32,
         max_nodes: u32,
     ) -> BpResult<AxSnapshot> {
+        let snapshot = self.read_tree(max_depth, max_nodes).await;
+        // The raw trees are gone now; hand their memory back to the system
+        // so one large page does not leave the broker hundreds of MB big.
+        crate::heap::trim();
+        snapshot
+    }
+
+    async fn read_tree(&mut self, max_depth: u32, max_nodes: u32) -> BpResult<AxSnapshot> {
         self.check()?;
         let info = self.current_page().await?;
         let (doc_gen, loader, ..) = self.doc();
@@ -125,7 +137,7 @@ impl TargetCall {
         let (mut depth_limited, mut node_limited) = (false, false);
         let mut stack = vec![(0usize, trees[0].root(), 0u32)];
         while let Some((ti, i, depth)) = stack.pop() {
-            let Some(n) = trees.get(ti).and_then(|t| t.nodes.get(i)).cloned() else {
+            let Some(n) = trees.get(ti).and_then(|t| t.nodes.get(i)) else {
                 continue;
             };
             if depth > max_depth {
@@ -138,7 +150,7 @@ impl TargetCall {
                     break;
                 }
                 let (frame, session) = (trees[ti].frame.clone(), trees[ti].session.clone());
-                out.push(self.ax_node(&n, depth, frame, session));
+                out.push(self.ax_node(n, depth, frame, session));
             }
             if let Some(children) = n["childIds"].as_array() {
                 for c in children.iter().rev() {

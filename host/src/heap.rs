@@ -1,0 +1,13 @@
+//! Returning freed heap memory to the system. The broker is long-lived,
+//! and a burst of large allocations (a big page's accessibility tree)
+//! would otherwise stay resident after it is freed.
+
+/// Release free memory at the top of the heap and in malloc's arenas.
+pub fn trim() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only walks malloc's own free lists; it has no
+    // preconditions and is safe to call from any thread.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
