@@ -183,7 +183,7 @@ impl TargetCall {
         })
     }
 
-    fn ax_node(
+    pub(super) fn ax_node(
         &mut self,
         n: &Value,
         depth: u32,

@@ -228,6 +228,13 @@ impl TargetCall {
         (self.handles.len() - 1) as u32
     }
 
+    /// Remember a remote object already held for the handle's node.
+    pub(super) fn set_object(&mut self, handle: u32, object: String) {
+        if let Some(h) = self.handles.get_mut(handle as usize) {
+            h.object = Some(object);
+        }
+    }
+
     /// A remote object for the handle's node (resolved once per call).
     async fn object(&mut self, handle: u32) -> BpResult<String> {
         let backend = self.backend(handle)?;

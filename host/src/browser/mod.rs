@@ -8,6 +8,7 @@ pub mod connection;
 mod dialogs;
 mod frame_ops;
 pub mod frames;
+mod interactive;
 mod js;
 mod keys;
 mod media;

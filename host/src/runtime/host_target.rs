@@ -42,6 +42,21 @@ impl page_read::Host for TargetView<'_> {
         )
     }
 
+    async fn interactive_nodes(
+        &mut self,
+        roles: Vec<String>,
+        limit: u32,
+        max_depth: u32,
+        max_nodes: u32,
+    ) -> Res<AxSnapshot> {
+        let call = self.call()?;
+        typed(
+            call.interactive_nodes(&roles, limit, max_depth, max_nodes)
+                .await
+                .map(Into::into),
+        )
+    }
+
     async fn record_observation(&mut self, elements: Vec<ObservedElement>) -> Res<String> {
         typed(self.call()?.record_observation(&all(elements)))
     }

@@ -157,7 +157,10 @@ pub fn observe(mut args: Args) -> Result<Value, ToolError> {
         .unwrap_or(DEFAULT_LIMIT);
     args.finish()?;
 
-    let snapshot = page_read::accessibility_tree(MAX_DEPTH, NODE_BUDGET)?;
+    // Only as many interactive nodes as the limit needs (plus one, to see
+    // the cut); the host falls back to the whole tree where it must.
+    let roles: Vec<String> = INTERACTIVE.iter().map(|r| r.to_string()).collect();
+    let snapshot = page_read::interactive_nodes(&roles, limit, MAX_DEPTH, NODE_BUDGET)?;
     let (title, _) = cut_units(&snapshot.info.title, NAME_UNITS);
     let mut budget = Budget {
         limit: limit as usize,

@@ -1,0 +1,77 @@
+//! Observing a large page (2,000 rows, about 20k accessibility nodes) reads
+//! only what the limit needs, yet keeps the observation's meaning: document
+//! order, open shadow roots, hidden elements left out, truncation with its
+//! reason, refs that act on the right node and go stale on navigation.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+mod support;
+use support::{find_ref, Env};
+
+#[test]
+fn large_page_observation_is_bounded_ordered_and_actionable() {
+    let env = Env::new();
+    env.launch();
+    env.open("large.html");
+
+    // The default limit: the first 50 in document order, cut with a reason.
+    let obs = env.snapshot(None);
+    let elements = obs["elements"].as_array().unwrap();
+    assert_eq!(elements.len(), 50, "{obs}");
+    assert_eq!(obs["truncated"], true, "{obs}");
+    assert_eq!(
+        obs["truncationReasons"],
+        serde_json::json!(["element_limit"]),
+        "{obs}"
+    );
+    let first: Vec<(String, String)> = elements[..6]
+        .iter()
+        .map(|e| {
+            (
+                e["role"].as_str().unwrap().to_string(),
+                e["name"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let expect = [
+        ("searchbox", "Search orders"),
+        ("button", "Shadow action"),
+        ("checkbox", "Select 0"),
+        ("link", "Details 0"),
+        ("textbox", "Note 0"),
+        ("button", "Ship 0"),
+    ];
+    for (got, want) in first.iter().zip(expect) {
+        assert_eq!((got.0.as_str(), got.1.as_str()), want, "{obs}");
+    }
+    assert!(!obs.to_string().contains("Hidden button"), "{obs}");
+
+    // Everything: 2 + 4 per row, nothing cut.
+    let all = env.snapshot(Some(10_000));
+    let count = all["elements"].as_array().unwrap().len();
+    assert_eq!(count, 2 + 4 * 2000, "elements");
+    assert_eq!(all["truncated"], false);
+    assert_eq!(all["elements"][count - 1]["name"], "Ship 1999");
+
+    // A ref deep in the page acts on its own row, and one in the shadow root
+    // on the shadow button.
+    let ship = find_ref(&all, "button", "Ship 1777");
+    let clicked = env.json(&["click", &ship]);
+    assert_eq!(clicked["evidence"]["status"], "verified", "{clicked}");
+    assert!(env.ok(&["read"]).contains("Shipped 1777"));
+    let obs = env.snapshot(None);
+    let shadow = find_ref(&obs, "button", "Shadow action");
+    env.ok(&["click", &shadow]);
+    assert!(env.ok(&["read"]).contains("Shadow clicked"));
+
+    // After navigation the old refs are stale, with the reason.
+    let obs_id = obs["observationId"].as_str().unwrap().to_string();
+    env.ok(&["open", &env.url("form.html")]);
+    let input = format!("{{\"observationId\": \"{obs_id}\", \"ref\": {shadow}}}");
+    let (code, run) = env.err(&["tool", "call", "browser.click", "--input", &input, "--json"]);
+    assert_eq!(code, "stale_ref");
+    assert!(
+        run.stderr().contains("reason: navigation"),
+        "{}",
+        run.stderr()
+    );
+}
