@@ -483,7 +483,9 @@ async fn broker(command: BrokerCommand, json: bool) -> BpResult<()> {
                 params["executable"] = json!(exe);
             }
             client.request("broker/stop", params).await?;
-            // Wait for the process to go away so callers can rely on it.
+            // Hang up (the broker waits for its clients), then wait for the
+            // process to go away so callers can rely on it.
+            drop(client);
             if let Some(pid) = status["pid"].as_u64().and_then(|p| u32::try_from(p).ok()) {
                 for _ in 0..500 {
                     if !browser_pilot_host::broker::locator::pid_alive(pid) {

@@ -42,6 +42,12 @@ pub async fn serve(broker: Arc<Broker>) -> BpResult<()> {
     spawn_sweeper(broker.clone());
     accept_until_stopped(&broker, listener).await?;
     tracing::info!("broker stopping");
+    // Let the reply to `broker/stop` reach its client: wait (briefly) for
+    // open connections to finish before the process ends.
+    let drained = std::time::Instant::now();
+    while broker.connections.load(Ordering::Relaxed) > 0 && drained.elapsed() < STOP_GRACE {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     // The broker's own tabs go with it; user tabs are never touched.
     broker.close_all_managed().await;
     broker.drop_browser().await;
@@ -110,6 +116,9 @@ fn same_user(stream: &Stream) -> bool {
         .and_then(|c| c.euid())
         .is_some_and(|uid| uid == me)
 }
+
+/// How long a stopping broker waits for its clients to read their replies.
+const STOP_GRACE: Duration = Duration::from_millis(500);
 
 /// Calls a connection may have accepted but not yet run.
 pub(super) const MAX_PENDING_CALLS: usize = 256;

@@ -96,6 +96,20 @@ fn as_str(v: &Value) -> String {
     v.as_str().unwrap_or_default().to_string()
 }
 
+/// A node's state as the page-side `NODE_STATE` reports it.
+fn node_state(v: &Value) -> NodeState {
+    NodeState {
+        tag: as_str(&v["tag"]),
+        input_type: v["inputType"].as_str().map(str::to_string),
+        value: v["value"].as_str().map(str::to_string),
+        value_length: v["valueLength"].as_u64().unwrap_or(0) as u32,
+        checked: v["checked"].as_bool(),
+        focused: v["focused"].as_bool().unwrap_or(false),
+        editable: v["editable"].as_bool().unwrap_or(false),
+        connected: v["connected"].as_bool().unwrap_or(false),
+    }
+}
+
 /// The one answer for a ref this caller cannot see: it does not tell an
 /// unknown observation from another workspace's or another target's.
 fn no_such_ref() -> BpError {
@@ -467,18 +481,47 @@ impl TargetCall {
         self.check()?;
         let v = self
             .call_on(handle, js::NODE_STATE, json!([]), true)
-            .await?["value"]
-            .clone();
-        Ok(NodeState {
-            tag: as_str(&v["tag"]),
-            input_type: v["inputType"].as_str().map(str::to_string),
-            value: v["value"].as_str().map(str::to_string),
-            value_length: v["valueLength"].as_u64().unwrap_or(0) as u32,
-            checked: v["checked"].as_bool(),
-            focused: v["focused"].as_bool().unwrap_or(false),
-            editable: v["editable"].as_bool().unwrap_or(false),
-            connected: v["connected"].as_bool().unwrap_or(false),
-        })
+            .await?;
+        Ok(node_state(&v["value"]))
+    }
+
+    /// The page and, when given, one node's state. A node of the main
+    /// frame is read together with the page facts in one page call; any
+    /// other takes two. A node that cannot be read gives `None`.
+    pub async fn page_and_node(
+        &mut self,
+        handle: Option<NodeHandle>,
+    ) -> BpResult<(PageInfo, Option<NodeState>)> {
+        self.check()?;
+        let Some(handle) = handle else {
+            return Ok((self.current_page().await?, None));
+        };
+        let main_frame = self
+            .handle(handle)
+            .is_ok_and(|h| h.frame.is_none() && h.session == self.session);
+        let (doc_gen, _, dialog_open, _) = self.doc();
+        if main_frame && !dialog_open {
+            let read = self
+                .call_on(handle, &js::node_and_page(), json!([]), true)
+                .await;
+            if let Some(v) = read
+                .as_ref()
+                .ok()
+                .map(|v| &v["value"])
+                .filter(|v| v["facts"].is_array() && v["state"].is_object())
+            {
+                let info = PageInfo {
+                    url: as_str(&v["facts"][0]),
+                    title: as_str(&v["facts"][1]),
+                    document_generation: doc_gen,
+                    dialog_open,
+                };
+                return Ok((info, Some(node_state(&v["state"]))));
+            }
+        }
+        let info = self.current_page().await?;
+        let node = self.read_node(handle).await.ok();
+        Ok((info, node))
     }
 
     pub async fn text(&mut self, handle: Option<NodeHandle>, max_chars: u32) -> BpResult<PageText> {

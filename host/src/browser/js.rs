@@ -81,3 +81,9 @@ pub const ACTIVE_ELEMENT: &str = r#"(() => {
   }
   return a === document.body ? null : a;
 })()"#;
+
+/// [`NODE_STATE`] of the node and [`PAGE_FACTS`] of its document together
+/// (one round trip for evidence).
+pub fn node_and_page() -> String {
+    format!("function() {{ return {{state: ({NODE_STATE}).call(this), facts: {PAGE_FACTS}}}; }}")
+}

@@ -131,6 +131,11 @@ impl Page {
                 let f = p["functionDeclaration"].as_str().unwrap_or("");
                 if f.contains("return this.isConnected") {
                     json!({"result": {"value": !self.disconnected.contains(&b)}})
+                } else if f.contains("isPassword") && f.contains("facts:") {
+                    // Node state and page facts in one call.
+                    let state = self.nodes.get(&b).cloned().ok_or("no such node")?;
+                    let facts = json!([self.url, self.title, 200]);
+                    json!({"result": {"value": {"state": state, "facts": facts}}})
                 } else if f.contains("isPassword") {
                     let state = self.nodes.get(&b).cloned().ok_or("no such node")?;
                     json!({"result": {"value": state}})

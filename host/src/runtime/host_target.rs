@@ -57,6 +57,14 @@ impl page_read::Host for TargetView<'_> {
         )
     }
 
+    async fn page_and_node(
+        &mut self,
+        node: Option<NodeHandle>,
+    ) -> Res<(PageInfo, Option<NodeState>)> {
+        let read = self.call()?.page_and_node(node).await;
+        typed(read.map(|(info, node)| (info.into(), node.map(Into::into))))
+    }
+
     async fn record_observation(&mut self, elements: Vec<ObservedElement>) -> Res<String> {
         typed(self.call()?.record_observation(&all(elements)))
     }

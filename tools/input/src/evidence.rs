@@ -13,10 +13,9 @@ pub struct Snapshot {
 impl Snapshot {
     /// Capture page facts and, when given, one node's state.
     pub fn take(node: Option<NodeHandle>) -> Result<Self, ToolError> {
-        let info = page_read::current_page()?;
-        // A node may be gone after an action (navigation, removal): that is
-        // a signal, not an error.
-        let node = node.and_then(|h| page_read::read_node(h).ok());
+        // One page round trip where possible. A node may be gone after an
+        // action (navigation, removal): that is a signal, not an error.
+        let (info, node) = page_read::page_and_node(node)?;
         Ok(Self { info, node })
     }
 }
