@@ -213,7 +213,26 @@ fn http_auth_cookies_and_eval_gate() {
     env.ok(&["type", &password, "typed-canary-secret"]);
     let (_, run) = env.err(&["cookies", "set", "bad;name", "cookie-canary-77"]);
     let mut haystack = run.stderr() + &run.stdout();
-    haystack += &std::fs::read_to_string(env.home.join("broker.log")).unwrap_or_default();
+    // Credentials in a URL: the page loads with them, and every URL the
+    // broker reports has the userinfo replaced by a marker.
+    let with_creds = format!(
+        "http://agent:s3cret-canary-pw@127.0.0.1:{}/auth",
+        env.server.port
+    );
+    let opened = env.json(&["open", &with_creds]);
+    assert_eq!(opened["title"], "Members", "{opened}");
+    // Chromium drops the userinfo from the page's own URL; the request
+    // journal sees the request as sent, and marks where it was.
+    let marked = format!("http://redacted@127.0.0.1:{}/auth", env.server.port);
+    let journal = env.json(&["net", "log", "--limit", "1000"]);
+    assert!(journal.to_string().contains(&marked), "{journal}");
+    let seen = env.snapshot(None);
+    let tabs = env.json(&["tabs"]);
+    haystack += &(opened.to_string() + &seen.to_string() + &tabs.to_string());
+    haystack += &env.json(&["frame"]).to_string();
+    let broker_log = std::fs::read_to_string(env.home.join("broker.log")).expect("broker.log");
+    assert!(!broker_log.is_empty(), "the broker log is empty");
+    haystack += &broker_log;
     // The CLI workspace's own events and request journal.
     let cli_ws = env.snapshot(None)["workspaceId"]
         .as_str()

@@ -14,6 +14,7 @@ pub mod ids;
 pub mod janitor;
 pub mod network;
 pub mod paths;
+pub mod redact;
 pub mod runtime;
 
 pub use error::{BpError, BpResult, Code};

@@ -321,7 +321,7 @@ impl TargetCall {
         // registry last saw.
         if !dialog_open {
             if let Ok(facts) = self.evaluate_value(js::PAGE_FACTS).await {
-                url = as_str(&facts[0]);
+                url = crate::redact::url(&as_str(&facts[0]));
                 title = as_str(&facts[1]);
             }
         }
@@ -511,7 +511,7 @@ impl TargetCall {
                 .filter(|v| v["facts"].is_array() && v["state"].is_object())
             {
                 let info = PageInfo {
-                    url: as_str(&v["facts"][0]),
+                    url: crate::redact::url(&as_str(&v["facts"][0])),
                     title: as_str(&v["facts"][1]),
                     document_generation: doc_gen,
                     dialog_open,
@@ -582,7 +582,7 @@ impl TargetCall {
             .await
             .unwrap_or(Value::Null);
         Ok(NavResult {
-            url: as_str(&facts[0]),
+            url: crate::redact::url(&as_str(&facts[0])),
             title: as_str(&facts[1]),
             status: facts[2].as_u64().and_then(|s| u16::try_from(s).ok()),
         })

@@ -13,7 +13,7 @@
 //! the walk fails.
 
 use super::call::TargetCall;
-use super::types::{AxNode, AxSnapshot};
+use super::types::{AxNode, AxSnapshot, PageInfo};
 use crate::error::BpResult;
 use serde_json::{json, Value};
 
@@ -41,11 +41,16 @@ impl TargetCall {
                 .with(&self.raw_id, |t| !t.frames.is_empty())
                 .unwrap_or(true);
         if !framed {
-            let info = self.current_page().await?;
-            let (doc_gen, loader, ..) = self.doc();
+            let (doc_gen, loader, dialog_open, _) = self.doc();
             match self.walk(roles, limit as usize + 1).await {
-                Ok(nodes) => {
+                Ok((nodes, (url, title))) => {
                     self.tree_doc = Some((doc_gen, loader, None));
+                    let info = PageInfo {
+                        url: crate::redact::url(&url),
+                        title,
+                        document_generation: doc_gen,
+                        dialog_open,
+                    };
                     return Ok(AxSnapshot {
                         info,
                         nodes,
@@ -64,12 +69,16 @@ impl TargetCall {
 
     /// Walk with a growing cap until `want` nodes of `roles` are found or
     /// the page has no more candidates.
-    async fn walk(&mut self, roles: &[String], want: usize) -> BpResult<Vec<AxNode>> {
+    async fn walk(
+        &mut self,
+        roles: &[String],
+        want: usize,
+    ) -> BpResult<(Vec<AxNode>, (String, String))> {
         let mut cap = (want * 2).max(64);
         let mut seen = 0;
         let mut nodes = Vec::new();
         loop {
-            let elements = self.candidates(cap).await?;
+            let (elements, facts) = self.candidates(cap).await?;
             for chunk in elements[seen.min(elements.len())..].chunks(BATCH) {
                 for (object, ax) in self.partial_nodes(chunk).await? {
                     let role = ax["role"]["value"].as_str().unwrap_or_default();
@@ -84,20 +93,21 @@ impl TargetCall {
                     }
                     nodes.push(node);
                     if nodes.len() >= want {
-                        return Ok(nodes);
+                        return Ok((nodes, facts));
                     }
                 }
             }
             if elements.len() < cap {
-                return Ok(nodes);
+                return Ok((nodes, facts));
             }
             seen = elements.len();
             cap *= 4;
         }
     }
 
-    /// Object IDs of the first `cap` candidates, in document order.
-    async fn candidates(&mut self, cap: usize) -> BpResult<Vec<String>> {
+    /// Object IDs of the first `cap` candidates, in document order, and
+    /// the page's URL and title.
+    async fn candidates(&mut self, cap: usize) -> BpResult<(Vec<String>, (String, String))> {
         let expression = format!("({WALK})({cap})");
         let reply = self
             .send(
@@ -116,17 +126,25 @@ impl TargetCall {
                 json!({"objectId": array, "ownProperties": true, "generatePreview": false}),
             )
             .await?;
-        let mut indexed: Vec<(usize, String)> = props["result"]
-            .as_array()
-            .into_iter()
-            .flatten()
+        let props: &[Value] = props["result"].as_array().map_or(&[], Vec::as_slice);
+        let fact = |name: &str| {
+            props
+                .iter()
+                .find(|p| p["name"] == name)
+                .and_then(|p| p["value"]["value"].as_str())
+                .unwrap_or_default()
+                .to_string()
+        };
+        let facts = (fact("href"), fact("title"));
+        let mut indexed: Vec<(usize, String)> = props
+            .iter()
             .filter_map(|p| {
                 let index = p["name"].as_str()?.parse::<usize>().ok()?;
                 Some((index, p["value"]["objectId"].as_str()?.to_string()))
             })
             .collect();
         indexed.sort_unstable_by_key(|(i, _)| *i);
-        Ok(indexed.into_iter().map(|(_, o)| o).collect())
+        Ok((indexed.into_iter().map(|(_, o)| o).collect(), facts))
     }
 
     /// The accessibility node of each element, requests in flight together.

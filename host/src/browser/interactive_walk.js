@@ -48,5 +48,8 @@ function (limit) {
     return false;
   }
   walk(document);
+  // The page facts travel with the list (one round trip less).
+  out.href = location.href;
+  out.title = document.title;
   return out;
 }

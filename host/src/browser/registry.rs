@@ -277,6 +277,11 @@ fn s(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_string)
 }
 
+/// A URL field, with any credentials in it redacted.
+fn url_of(v: &Value, key: &str) -> Option<String> {
+    s(v, key).map(|u| crate::redact::url(&u))
+}
+
 impl Registry {
     /// A registry that reports changes on `signals`.
     pub fn with_signals(signals: tokio::sync::mpsc::UnboundedSender<Signal>) -> Self {
@@ -384,7 +389,7 @@ impl Registry {
         let id = s(info, "targetId")?;
         self.update(&id, |t| {
             t.kind = s(info, "type").unwrap_or_default();
-            t.url = s(info, "url").unwrap_or_default();
+            t.url = url_of(info, "url").unwrap_or_default();
             t.title = s(info, "title").unwrap_or_default();
             if t.opener.is_none() {
                 t.opener = s(info, "openerId");
@@ -505,7 +510,7 @@ impl Registry {
         self.update(&raw, |t| {
             let f = t.frames.entry(frame).or_insert_with(FrameState::default);
             f.session = Some(child.clone());
-            if let Some(url) = s(info, "url").filter(|u| !u.is_empty()) {
+            if let Some(url) = url_of(info, "url").filter(|u| !u.is_empty()) {
                 f.url = url;
             }
         });
@@ -531,7 +536,7 @@ impl Registry {
             }
             let f = t.frames.entry(id).or_insert_with(FrameState::default);
             f.parent = Some(parent);
-            f.url = s(frame, "url").unwrap_or_default();
+            f.url = url_of(frame, "url").unwrap_or_default();
             f.name = s(frame, "name").unwrap_or_default();
             f.loader = loader;
         });
@@ -582,7 +587,7 @@ impl Registry {
                 Some((true, _)) => self.update(raw, |t| {
                     if let Some(f) = t.frames.get_mut(&id).filter(|f| f.parent.is_none()) {
                         f.parent = s(frame, "parentId");
-                        f.url = s(frame, "url").unwrap_or_default();
+                        f.url = url_of(frame, "url").unwrap_or_default();
                         f.name = s(frame, "name").unwrap_or_default();
                         f.loader = s(frame, "loaderId");
                     }

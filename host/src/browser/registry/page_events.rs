@@ -1,7 +1,7 @@
 //! Events of one page (or out-of-process frame) session: frames, the main
 //! document's lifecycle, downloads, requests and dialogs.
 
-use super::{s, FrameState, NetEvent, PendingDialog, Registry, Signal, TargetState};
+use super::{s, url_of, FrameState, NetEvent, PendingDialog, Registry, Signal, TargetState};
 use crate::cdp::CdpEvent;
 use serde_json::Value;
 
@@ -95,7 +95,7 @@ impl Registry {
             "Page.frameNavigated" => self.main_frame_navigated(raw, p),
             "Page.navigatedWithinDocument" => self.update(&raw, |t| {
                 if is_main(t, s(p, "frameId")) {
-                    t.url = s(p, "url").unwrap_or_default();
+                    t.url = url_of(p, "url").unwrap_or_default();
                 }
             }),
             "Page.frameRequestedNavigation" | "Page.frameStartedLoading" => {
@@ -158,11 +158,11 @@ impl Registry {
                 committed = true;
                 gone = t.frames.drain().collect();
             }
-            t.url = s(frame, "url").unwrap_or_default();
+            t.url = url_of(frame, "url").unwrap_or_default();
         });
         self.frames_gone(&raw, gone);
         if committed {
-            let url = s(frame, "url").unwrap_or_default();
+            let url = url_of(frame, "url").unwrap_or_default();
             self.signal(Signal::Navigated { raw, url });
         }
     }
@@ -218,7 +218,7 @@ pub(super) fn net_event(method: &str, p: &Value) -> Option<NetEvent> {
     Some(match method {
         "Network.requestWillBeSent" => NetEvent::Request {
             id: id()?,
-            url: s(&p["request"], "url")?,
+            url: url_of(&p["request"], "url")?,
             method: s(&p["request"], "method").unwrap_or_default(),
             kind: s(p, "type").unwrap_or_else(|| "Other".into()),
         },
@@ -235,12 +235,12 @@ pub(super) fn net_event(method: &str, p: &Value) -> Option<NetEvent> {
         "Fetch.requestPaused" => NetEvent::Paused {
             fetch_id: id()?,
             network_id: s(p, "networkId"),
-            url: s(&p["request"], "url")?,
+            url: url_of(&p["request"], "url")?,
             headers: p["request"]["headers"].clone(),
         },
         "Fetch.authRequired" => NetEvent::Auth {
             fetch_id: id()?,
-            url: s(&p["request"], "url")?,
+            url: url_of(&p["request"], "url")?,
         },
         _ => return None,
     })
