@@ -716,6 +716,41 @@ impl TargetCall {
         Err(not_visible())
     }
 
+    /// Scroll, measure and hit-test in one page call for a main-frame
+    /// node; any other (or a page call that fails) takes the three steps.
+    pub async fn aim(&mut self, handle: NodeHandle) -> BpResult<(Point, Hit)> {
+        self.check()?;
+        let main_frame = self
+            .handle(handle)
+            .is_ok_and(|h| h.frame.is_none() && h.session == self.session);
+        if main_frame {
+            let aimed = self.call_on(handle, &js::aim(), json!([]), true).await;
+            let v = aimed.as_ref().map(|r| &r["value"]);
+            if let Ok(v) = v {
+                if let (Some(x), Some(y), Some(covered)) =
+                    (v["x"].as_f64(), v["y"].as_f64(), v["covered"].as_bool())
+                {
+                    let at = Point { x, y };
+                    if covered {
+                        // Rare: name what covers it (two more calls).
+                        let hit = self.hit_test(handle, at).await?;
+                        return Ok((at, hit));
+                    }
+                    let hit = Hit {
+                        on_target: true,
+                        role: String::new(),
+                        name: String::new(),
+                    };
+                    return Ok((at, hit));
+                }
+            }
+        }
+        self.scroll_into_view(handle).await?;
+        let at = self.box_center(handle).await?;
+        let hit = self.hit_test(handle, at).await?;
+        Ok((at, hit))
+    }
+
     pub async fn hit_test(&mut self, handle: NodeHandle, at: Point) -> BpResult<Hit> {
         self.check()?;
         // The page-side test works in the coordinates of the node's frame.

@@ -87,3 +87,19 @@ pub const ACTIVE_ELEMENT: &str = r#"(() => {
 pub fn node_and_page() -> String {
     format!("function() {{ return {{state: ({NODE_STATE}).call(this), facts: {PAGE_FACTS}}}; }}")
 }
+
+/// Scroll the node into view if needed, take the centre of its first
+/// visible box and hit-test it there (main frame only: the coordinates are
+/// the top-level viewport's). `null` when it has no visible box.
+pub fn aim() -> String {
+    format!(
+        "function() {{
+  if (this.scrollIntoViewIfNeeded) this.scrollIntoViewIfNeeded(true);
+  else this.scrollIntoView({{block: 'center', inline: 'center'}});
+  const r = Array.from(this.getClientRects()).find(r => r.width * r.height > 1);
+  if (!r) return null;
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  return {{x, y, covered: ({HIT_TEST}).call(this, x, y) !== null}};
+}}"
+    )
+}

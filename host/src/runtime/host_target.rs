@@ -161,6 +161,11 @@ impl input::Host for TargetView<'_> {
         typed(self.call()?.hit_test(node, at.into()).await.map(Into::into))
     }
 
+    async fn aim(&mut self, node: NodeHandle) -> Res<(Point, Hit)> {
+        let aimed = self.call()?.aim(node).await;
+        typed(aimed.map(|(at, hit)| (at.into(), hit.into())))
+    }
+
     async fn click(&mut self, at: Point, button: MouseButton, click_count: u32) -> Res<()> {
         typed(
             self.call()?

@@ -65,9 +65,7 @@ pub fn click(mut args: Args) -> Result<Value, ToolError> {
         host_input::dom_click(node)?;
         "dom_event"
     } else {
-        host_input::scroll_into_view(node)?;
-        let at = host_input::box_center(node)?;
-        let hit = host_input::hit_test(node, at)?;
+        let (at, hit) = host_input::aim(node)?;
         if !hit.on_target {
             return Err(ToolError::ActionNotVerified(NotVerified {
                 reason: "covered".to_string(),
