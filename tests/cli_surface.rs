@@ -110,3 +110,22 @@ fn long_waits_show_progress_on_a_terminal_only() {
     assert!(!r.stderr().contains("waiting"), "{}", r.stderr());
     assert!(!r.stdout().contains("waiting"), "{}", r.stdout());
 }
+
+/// Cargo runs only the test files `cli/Cargo.toml` lists: a new file in
+/// `tests/` that is not listed would silently never run.
+#[test]
+fn every_test_file_is_registered() {
+    let root = support::root();
+    let manifest = std::fs::read_to_string(root.join("cli/Cargo.toml")).unwrap();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(root.join("tests")).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        if name.ends_with(".rs") && !manifest.contains(&format!("path = \"../tests/{name}\"")) {
+            missing.push(name);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "not in cli/Cargo.toml [[test]]: {missing:?}"
+    );
+}

@@ -73,6 +73,75 @@ impl Drop for FixtureServer {
     }
 }
 
+/// Longest a single `bp` command may take in a test.
+pub const RUN_LIMIT: Duration = Duration::from_secs(120);
+
+/// Run `command` to completion with its output captured, killing it (and
+/// failing) if it runs longer than `limit`.
+pub fn output_within(mut command: Command, limit: Duration) -> Result<Output, String> {
+    use std::io::Read;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start: {e}"))?;
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let err = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!(
+                "did not finish within {} s; killed",
+                limit.as_secs()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Ok(Output {
+        status,
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
+    })
+}
+
+/// Whether `pid` is a `bp broker serve` of this build (so a recorded PID
+/// that now belongs to another process is never signalled).
+fn is_our_broker(pid: i32) -> bool {
+    let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
+    let ours = std::fs::canonicalize(bp_exe()).ok();
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+    exe.is_some()
+        && exe == ours
+        && args.iter().any(|a| *a == b"broker")
+        && args.iter().any(|a| *a == b"serve")
+}
+
 /// One isolated installation: its own home, broker and browser.
 pub struct Env {
     pub home: PathBuf,
@@ -123,13 +192,15 @@ impl Env {
         format!("http://127.0.0.1:{}/{page}", self.server.port)
     }
 
+    /// Run `bp ARGS`, bounded: a run that does not finish within
+    /// [`RUN_LIMIT`] is killed and fails the test instead of hanging it.
     pub fn run(&self, args: &[&str]) -> Run {
-        let output = Command::new(bp_exe())
-            .args(args)
-            .env("BROWSER_PILOT_HOME", &self.home)
-            .output()
-            .expect("run bp");
-        Run { output }
+        let mut command = Command::new(bp_exe());
+        command.args(args).env("BROWSER_PILOT_HOME", &self.home);
+        Run {
+            output: output_within(command, RUN_LIMIT)
+                .unwrap_or_else(|e| panic!("bp {args:?}: {e}")),
+        }
     }
 
     /// Run and require success; returns stdout.
@@ -236,10 +307,11 @@ impl Drop for Env {
         let pid = self.broker_pid();
         let _ = self.run(&["broker", "stop", "--force"]);
         if let Some(pid) = pid {
-            // We started this broker; make sure it is gone.
-            // SAFETY: signalling a process we started.
-            unsafe {
-                if libc::kill(pid, 0) == 0 {
+            // We started this broker; make sure it is gone, but only if
+            // the PID is still that broker.
+            if is_our_broker(pid) {
+                // SAFETY: signalling a process we started (checked above).
+                unsafe {
                     libc::kill(pid, libc::SIGKILL);
                 }
             }
