@@ -6,10 +6,12 @@ mod commands;
 pub mod connect;
 mod dispatch;
 mod events;
+mod hints;
 pub mod locator;
 pub mod native;
 mod netflow;
 pub mod preference;
+mod progress;
 mod requests;
 pub mod rpc;
 mod scopes;
@@ -54,6 +56,8 @@ pub struct Broker {
     pub frames: Arc<crate::browser::frames::FrameBook>,
     pub artifacts: Arc<ArtifactStore>,
     pub network: Arc<crate::network::Network>,
+    /// No-progress streaks per lease and tab.
+    pub progress: progress::Progress,
     pub started: Instant,
     pub shutdown: Notify,
     connections: AtomicU64,
@@ -99,6 +103,7 @@ impl Broker {
             generation: Arc::new(AtomicU64::new(0)),
             observations: Arc::new(Observations::default()),
             frames: Arc::default(),
+            progress: progress::Progress::default(),
             started: Instant::now(),
             shutdown: Notify::new(),
             connections: AtomicU64::new(0),

@@ -166,9 +166,9 @@ pub async fn handle_initialized(
         "leases/create" => lease_create(broker, principal, p),
         "leases/heartbeat" => lease_heartbeat(broker, principal, str_param(p, "leaseId")?),
         "leases/release" => {
-            broker
-                .state()
-                .release_lease(principal, str_param(p, "leaseId")?)?;
+            let lease = str_param(p, "leaseId")?;
+            broker.state().release_lease(principal, lease)?;
+            broker.progress.reset_lease(lease);
             Ok(json!({"released": true}))
         }
         "commands/get" | "commands/cancel" => {
@@ -254,6 +254,7 @@ async fn workspace_release(broker: &Broker, principal: &str, id: &str) -> BpResu
     broker.observations.remove_workspace(id);
     broker.frames.remove_workspace(id);
     broker.artifacts.remove_workspace(id);
+    broker.progress.reset_workspace(id);
     if let Ok(conn) = broker.browser().await {
         for raw in managed {
             let _ = conn.close_target(&raw).await;

@@ -65,7 +65,7 @@ async fn on_signal(broker: &Broker, conn: Arc<BrowserConn>, signal: Signal) {
 /// The events of a signal that changes what workspaces see.
 fn publish(broker: &Broker, st: &mut State, signal: Signal) {
     match signal {
-        Signal::Navigated { raw, url } => navigated(broker, st, &raw, &url),
+        Signal::Navigated { raw, url, status } => navigated(broker, st, &raw, &url, status),
         Signal::Destroyed { raw } => destroyed(st, &raw),
         Signal::Download {
             raw,
@@ -120,10 +120,19 @@ fn controller_of(st: &State, raw: &str) -> Option<(String, String)> {
     Some((lease.clone(), ws))
 }
 
-/// A tab committed a new document.
-fn navigated(broker: &Broker, st: &mut State, raw: &str, url: &str) {
+/// A tab committed a new document: it ends every no-progress streak on
+/// the tab, and a refused main document (403, 429) is flagged.
+fn navigated(broker: &Broker, st: &mut State, raw: &str, url: &str, status: Option<u16>) {
+    broker.progress.reset_target(raw);
+    let mut payload = json!({"url": url});
+    if let Some(code) = status {
+        payload["status"] = json!(code);
+        if super::hints::is_blocked(code) {
+            super::hints::add(&mut payload, super::hints::access_blocked(code));
+        }
+    }
     for ws in st.workspaces_mapping(raw) {
-        st.publish(&ws, "navigation", None, Some(raw), json!({"url": url}));
+        st.publish(&ws, "navigation", None, Some(raw), payload.clone());
         st.publish(
             &ws,
             "document.changed",

@@ -61,9 +61,80 @@ pub async fn run(
     }
     let call = Scope::Target(Box::new(call));
     let (mut value, was_dispatched) =
-        call_component(broker, scope, name, &args, call, &dispatched).await?;
+        match call_component(broker, scope, name, &args, call, &dispatched).await {
+            Ok(done) => done,
+            Err((e, sent)) => {
+                stalled(broker, scope, &raw, &e);
+                return Err((e, sent));
+            }
+        };
     decorate(broker, scope, conn, &raw, &public, &mut value).map_err(|e| (e, was_dispatched))?;
+    watch_progress(broker, scope, &raw, name, &mut value);
     Ok((value, was_dispatched))
+}
+
+/// Hints and the no-progress watchdog after a target tool succeeded.
+fn watch_progress(broker: &Broker, scope: &CallScope, raw: &str, name: &str, value: &mut Value) {
+    use super::hints;
+    use super::progress::Verdict;
+    if name == "browser.navigate" || name == "browser.frames.select" {
+        broker.progress.reset_target(raw);
+        let status = value["status"].as_u64().and_then(|s| u16::try_from(s).ok());
+        if let Some(code) = status.filter(|c| hints::is_blocked(*c)) {
+            hints::add(value, hints::access_blocked(code));
+        }
+        return;
+    }
+    // Focus moving to the clicked control is not progress on its own.
+    let signals = value["evidence"]["signals"].as_array();
+    let focus_only = signals.is_some_and(|s| s.iter().all(|x| x == "focus_changed"));
+    let status = value["evidence"]["status"]
+        .as_str()
+        .map(|s| {
+            if s == "verified" && focus_only {
+                "unavailable"
+            } else {
+                s
+            }
+        })
+        .map(str::to_string);
+    let verdict =
+        broker
+            .progress
+            .action(&scope.workspace_id, &scope.lease_id, raw, status.as_deref());
+    if let Verdict::Repeated {
+        count,
+        first_report,
+    } = verdict
+    {
+        hints::add(value, hints::repeated_action(count));
+        if first_report {
+            let payload = json!({"tool": name, "count": count, "recommendedAction": "observe"});
+            broker.state().publish(
+                &scope.workspace_id,
+                "watchdog.no_progress",
+                Some(&scope.lease_id),
+                Some(raw),
+                payload,
+            );
+        }
+    }
+}
+
+/// A navigation that never became interactive ends `unknown_outcome`;
+/// the workspace also hears of it as `watchdog.navigation_stalled`.
+fn stalled(broker: &Broker, scope: &CallScope, raw: &str, e: &BpError) {
+    let reason = e.context.as_ref().and_then(|c| c["reason"].as_str());
+    if reason == Some("navigation_stalled") {
+        let payload = json!({"reason": "navigation_stalled", "step": "wait_for_load"});
+        broker.state().publish(
+            &scope.workspace_id,
+            "watchdog.navigation_stalled",
+            Some(&scope.lease_id),
+            Some(raw),
+            payload,
+        );
+    }
 }
 
 /// The named (or current) tab of the caller's workspace, checked and taken

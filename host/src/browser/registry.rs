@@ -30,6 +30,8 @@ pub struct TargetState {
     pub loaded_loader: Option<String>,
     /// A main-frame navigation was requested or is loading.
     pub loading: bool,
+    /// The main-frame document response last seen: (loader, HTTP status).
+    pub doc_response: Option<(String, u16)>,
     pub dialog_open: bool,
     /// Where this target's downloads are staged, when capture is set up.
     pub download_dir: Option<std::path::PathBuf>,
@@ -63,6 +65,7 @@ impl TargetState {
             loader: None,
             loaded_loader: None,
             loading: false,
+            doc_response: None,
             dialog_open: false,
             download_dir: None,
             dialog: None,
@@ -170,7 +173,13 @@ impl TargetState {
 #[derive(Debug)]
 pub enum Signal {
     /// A page target's main frame committed a new document.
-    Navigated { raw: String, url: String },
+    /// A new main document committed; `status` is its HTTP status when
+    /// the response was seen.
+    Navigated {
+        raw: String,
+        url: String,
+        status: Option<u16>,
+    },
     /// A new page target appeared.
     Created { raw: String },
     /// A target went away.

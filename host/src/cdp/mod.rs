@@ -6,6 +6,7 @@
 //! counter of commands sent (used to prove a denied call sent nothing).
 
 pub mod endpoint;
+mod errors;
 pub mod event;
 pub mod launch;
 
@@ -128,9 +129,9 @@ impl Cdp {
         self.tx.send(req).map_err(|_| BpError::disconnected())?;
         self.sent.fetch_add(1, Ordering::Relaxed);
         match tokio::time::timeout(timeout, rx).await {
-            Err(_) => Err(BpError::internal(format!("{method} timed out"))),
+            Err(_) => Err(errors::unresponsive(method, timeout)),
             Ok(Err(_)) => Err(BpError::disconnected()),
-            Ok(Ok(Err(message))) => Err(BpError::internal(format!("{method}: {message}"))),
+            Ok(Ok(Err(message))) => Err(errors::refused(method, &message)),
             Ok(Ok(Ok(value))) => Ok(value),
         }
     }
@@ -237,9 +238,9 @@ async fn run(
         }
     }
     closed.store(true, Ordering::Relaxed);
-    for (_, reply) in pending.drain() {
-        let _ = reply.send(Err("the browser connection closed".to_string()));
-    }
+    // Dropping the reply senders tells every waiting caller the connection
+    // is gone (`browser_disconnected`), not that the browser refused.
+    pending.clear();
     let disconnected = CdpEvent::disconnected();
     sink(&disconnected);
     let _ = events.send(Arc::new(CdpEvent::disconnected()));

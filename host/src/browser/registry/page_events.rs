@@ -122,6 +122,29 @@ impl Registry {
                 }
             }
             "Page.downloadProgress" => self.download_progress(&raw, p),
+            "Network.responseReceived" => {
+                // The main document's status, for its navigation event.
+                if p["type"] == "Document" {
+                    let status = p["response"]["status"]
+                        .as_u64()
+                        .and_then(|s| u16::try_from(s).ok());
+                    if let (Some(loader), Some(status)) = (s(p, "loaderId"), status) {
+                        self.update(&raw, |t| {
+                            if is_main(t, s(p, "frameId")) {
+                                t.doc_response = Some((loader, status));
+                            }
+                        });
+                    }
+                }
+                if let Some(event) = net_event(&ev.method, p) {
+                    let session = session.to_string();
+                    self.signal(Signal::Net {
+                        raw,
+                        session,
+                        event,
+                    });
+                }
+            }
             "Page.javascriptDialogOpening" => self.dialog_opening(raw, session, p),
             "Page.javascriptDialogClosed" => {
                 self.update(&raw, |t| {
@@ -148,10 +171,15 @@ impl Registry {
     fn main_frame_navigated(&self, raw: String, p: &Value) {
         let Some(frame) = p.get("frame") else { return };
         let mut committed = false;
+        let mut status = None;
         let mut gone = Vec::new();
         self.update(&raw, |t| {
             t.main_frame = s(frame, "id");
             let loader = s(frame, "loaderId");
+            status = match (&t.doc_response, &loader) {
+                (Some((seen, code)), Some(l)) if seen == l => Some(*code),
+                _ => None,
+            };
             if loader != t.loader {
                 t.doc_gen += 1;
                 t.loader = loader;
@@ -163,7 +191,7 @@ impl Registry {
         self.frames_gone(&raw, gone);
         if committed {
             let url = url_of(frame, "url").unwrap_or_default();
-            self.signal(Signal::Navigated { raw, url });
+            self.signal(Signal::Navigated { raw, url, status });
         }
     }
 

@@ -1,0 +1,82 @@
+//! Agent hints the broker adds to results and events: bounded, in a fixed
+//! order, made only of codes, counts, statuses and enums (never page text,
+//! values, selectors or CDP IDs). Hints are advice, never a success claim.
+
+use serde_json::{json, Value};
+
+/// At most this many hints on one result or event.
+pub const MAX_HINTS: usize = 8;
+/// At most this much hint JSON on one result or event.
+pub const MAX_HINT_BYTES: usize = 1024;
+
+/// A main document answered 403 or 429: the page is a refusal, not the
+/// content asked for.
+pub fn access_blocked(status: u16) -> Value {
+    json!({"code": "access_blocked", "source": "navigation", "confidence": "high",
+           "recommendedAction": "read", "status": status})
+}
+
+/// Whether a main-document status means access was refused.
+pub fn is_blocked(status: u16) -> bool {
+    matches!(status, 403 | 429)
+}
+
+/// The same kind of action failed to change anything several times in a
+/// row on one tab.
+pub fn repeated_action(count: u32) -> Value {
+    json!({"code": "repeated_action", "source": "watchdog", "confidence": "high",
+           "recommendedAction": "observe", "count": count})
+}
+
+/// Add `hint` to `value["hints"]`, keeping the bounds: the first
+/// [`MAX_HINTS`] hints that fit in [`MAX_HINT_BYTES`] stay, in order.
+pub fn add(value: &mut Value, hint: Value) {
+    let Some(obj) = value.as_object_mut() else {
+        return;
+    };
+    let mut hints = match obj.remove("hints") {
+        Some(Value::Array(h)) => h,
+        _ => Vec::new(),
+    };
+    hints.push(hint);
+    obj.insert("hints".into(), Value::Array(bounded(hints)));
+}
+
+/// The first hints that fit both bounds.
+pub fn bounded(hints: Vec<Value>) -> Vec<Value> {
+    let mut bytes = 2;
+    let mut out = Vec::new();
+    for h in hints {
+        let size = h.to_string().len() + 1;
+        if out.len() >= MAX_HINTS || bytes + size > MAX_HINT_BYTES {
+            break;
+        }
+        bytes += size;
+        out.push(h);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hints_stay_within_their_bounds_in_order() {
+        let mut v = json!({"hints": []});
+        for i in 0..20 {
+            add(&mut v, repeated_action(i));
+        }
+        let hints = v["hints"].as_array().unwrap();
+        assert_eq!(hints.len(), MAX_HINTS);
+        assert_eq!(hints[0]["count"], 0);
+        assert!(v["hints"].to_string().len() <= MAX_HINT_BYTES);
+        let big: Vec<Value> = (0..8)
+            .map(|i| json!({"code": "x", "pad": "y".repeat(200), "i": i}))
+            .collect();
+        let kept = bounded(big);
+        assert_eq!(kept.len(), 4);
+        assert!(Value::Array(kept).to_string().len() <= MAX_HINT_BYTES);
+        assert!(is_blocked(403) && is_blocked(429) && !is_blocked(404) && !is_blocked(200));
+    }
+}

@@ -1,0 +1,154 @@
+//! Agent hints and watchdogs against real pages: a refused main document
+//! (403, 429) is flagged in the navigate result and the navigation event, a
+//! refused image is not; three dead clicks give one `watchdog.no_progress`
+//! and a `repeated_action` hint; a load that never finishes gives
+//! `watchdog.navigation_stalled`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+mod support;
+use serde_json::{json, Value};
+use support::bridge::Bridge;
+use support::Env;
+
+fn codes(v: &Value) -> Vec<String> {
+    v["hints"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|h| h["code"].as_str().map(str::to_string))
+        .collect()
+}
+
+fn events_of(b: &mut Bridge, s: &support::bridge::Session, kind: &str) -> Vec<Value> {
+    let page = b.call(
+        "events/poll",
+        json!({"workspaceId": s.workspace, "cursor": s.cursor, "limit": 1000}),
+    );
+    page["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == kind)
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn refused_documents_are_flagged_and_subresources_are_not() {
+    let env = Env::new();
+    env.launch();
+    let mut b = Bridge::start(&env);
+    let s = b.session("hints", 60_000);
+    b.tool_ok(&s, "browser.tabs.open", json!({}));
+    for code in [403, 429] {
+        let url = env.url(&format!("status?code={code}"));
+        let r = b.tool_ok(&s, "browser.navigate", json!({"url": url}));
+        assert_eq!(r["status"], code, "{r}");
+        assert_eq!(codes(&r), vec!["access_blocked"], "{r}");
+        assert_eq!(r["hints"][0]["status"], code, "{r}");
+    }
+    let blocked = events_of(&mut b, &s, "navigation");
+    let flagged: Vec<u64> = blocked
+        .iter()
+        .filter(|e| codes(&e["payload"]) == ["access_blocked"])
+        .filter_map(|e| e["payload"]["status"].as_u64())
+        .collect();
+    assert_eq!(flagged, vec![403, 429], "{blocked:?}");
+
+    // A page whose only refusal is an image: no hint anywhere.
+    let r = b.tool_ok(
+        &s,
+        "browser.navigate",
+        json!({"url": env.url("blocked-image.html")}),
+    );
+    assert_eq!(r["status"], 200, "{r}");
+    assert!(codes(&r).is_empty(), "{r}");
+    let last = events_of(&mut b, &s, "navigation").pop().unwrap();
+    assert_eq!(last["payload"]["status"], 200, "{last}");
+    assert!(codes(&last["payload"]).is_empty(), "{last}");
+    b.finish();
+}
+
+#[test]
+fn three_dead_clicks_raise_one_no_progress_watchdog() {
+    let env = Env::new();
+    env.launch();
+    let mut b = Bridge::start(&env);
+    let s = b.session("dead", 60_000);
+    b.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("dead-button.html")}),
+    );
+    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    let id = obs["observationId"].clone();
+    let button = obs["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "Continue")
+        .map(|e| e["ref"].clone())
+        .unwrap();
+    let click = |b: &mut Bridge| {
+        b.tool_ok(
+            &s,
+            "browser.click",
+            json!({"observationId": id, "ref": button}),
+        )
+    };
+    // The first click only moves focus to the button: no progress either.
+    let first = click(&mut b);
+    assert!(codes(&first).is_empty(), "{first}");
+    let second = click(&mut b);
+    assert_eq!(second["evidence"]["status"], "unavailable", "{second}");
+    assert!(codes(&second).is_empty(), "{second}");
+    let third = click(&mut b);
+    assert_eq!(codes(&third), vec!["repeated_action"], "{third}");
+    assert_eq!(third["hints"][0]["count"], 3, "{third}");
+    assert_eq!(events_of(&mut b, &s, "watchdog.no_progress").len(), 1);
+    // A fourth keeps the hint but starts no new event.
+    let fourth = click(&mut b);
+    assert_eq!(codes(&fourth), vec!["repeated_action"], "{fourth}");
+    let watchdogs = events_of(&mut b, &s, "watchdog.no_progress");
+    assert_eq!(watchdogs.len(), 1, "{watchdogs:?}");
+    assert_eq!(watchdogs[0]["payload"]["tool"], "browser.click");
+
+    // A navigation resets the streak: the next dead click is the first.
+    b.tool_ok(
+        &s,
+        "browser.navigate",
+        json!({"url": env.url("dead-button.html")}),
+    );
+    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    let again = b.tool_ok(
+        &s,
+        "browser.click",
+        json!({"observationId": obs["observationId"], "ref": button}),
+    );
+    assert!(codes(&again).is_empty(), "{again}");
+    b.finish();
+}
+
+#[test]
+fn a_load_that_never_finishes_raises_navigation_stalled() {
+    let env = Env::new();
+    env.launch();
+    let mut b = Bridge::start(&env);
+    let s = b.session("stall", 60_000);
+    b.tool_ok(&s, "browser.tabs.open", json!({}));
+    // The page commits, but an image keeps its load from ever finishing.
+    let url = env.url("stall.html");
+    let id = b.send_tool(
+        &s,
+        "browser.navigate",
+        json!({"url": url}),
+        json!({"deadlineMs": 60000}),
+    );
+    let reply = b.wait(id);
+    let err = &reply["result"]["error"];
+    assert_eq!(err["code"], "unknown_outcome", "{reply}");
+    assert_eq!(err["context"]["reason"], "navigation_stalled", "{reply}");
+    let stalled = events_of(&mut b, &s, "watchdog.navigation_stalled");
+    assert_eq!(stalled.len(), 1, "{stalled:?}");
+    b.finish();
+}
