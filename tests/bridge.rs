@@ -602,3 +602,38 @@ fn initialize_opens_a_session_for_pipelined_calls() {
         bridge.finish();
     }
 }
+
+/// A broker killed while a call is in flight: the bridge answers that call
+/// (`unknown_outcome`, interruption `broker_exited`) and exits with an
+/// error instead of silently exiting 0.
+#[test]
+fn a_killed_broker_leaves_no_call_unanswered() {
+    let env = Env::new();
+    env.launch();
+    let mut a = Bridge::start(&env);
+    let s = a.session("orphan", 60_000);
+    a.tool_ok(&s, "browser.tabs.open", json!({}));
+    let pid = a.call("broker/status", json!({}))["pid"].as_i64().unwrap() as i32;
+    let slow = a.send_tool(
+        &s,
+        "browser.navigate",
+        json!({"url": env.url("slow?ms=8000")}),
+        json!({}),
+    );
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // SAFETY: the broker this test started (its own home).
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
+    }
+    let reply = a.wait(slow);
+    assert_eq!(reply["error"]["data"]["code"], "unknown_outcome", "{reply}");
+    assert_eq!(
+        reply["error"]["data"]["context"]["interruption"], "broker_exited",
+        "{reply}"
+    );
+    let status = a.finish();
+    assert!(
+        !status.success(),
+        "the bridge exited {status} after losing the broker"
+    );
+}

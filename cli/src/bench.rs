@@ -382,12 +382,17 @@ fn bridge_workflow(home: &Path, url: &str, iterations: usize) -> BpResult<Vec<Ve
     Ok(out)
 }
 
-/// The same steps with raw CDP calls, no broker and no processes per step.
-async fn direct_cdp(url: &str, iterations: usize, home: &Path) -> BpResult<Vec<Vec<f64>>> {
-    let browser = launch::launch(None, true, &home.join("direct-profiles")).await?;
+/// A browser of the bench's own (no broker) under `home/profiles`, with
+/// one tab at `url` attached: (browser, connection, session).
+pub(crate) async fn raw_tab(
+    home: &Path,
+    profiles: &str,
+    url: &str,
+) -> BpResult<(launch::LaunchedBrowser, Cdp, String)> {
+    let browser = launch::launch(None, true, &home.join(profiles)).await?;
     let cdp = Cdp::connect(&browser.ws_url, Arc::new(|_| {})).await?;
     let target = cdp
-        .call("Target.createTarget", None, json!({"url": "about:blank"}))
+        .call("Target.createTarget", None, json!({"url": url}))
         .await?;
     let attached = cdp
         .call(
@@ -400,6 +405,12 @@ async fn direct_cdp(url: &str, iterations: usize, home: &Path) -> BpResult<Vec<V
         .as_str()
         .unwrap_or_default()
         .to_string();
+    Ok((browser, cdp, session))
+}
+
+/// The same steps with raw CDP calls, no broker and no processes per step.
+async fn direct_cdp(url: &str, iterations: usize, home: &Path) -> BpResult<Vec<Vec<f64>>> {
+    let (browser, cdp, session) = raw_tab(home, "direct-profiles", "about:blank").await?;
     let s = Some(session.as_str());
     cdp.call("Page.enable", s, json!({})).await?;
     let mut out: Vec<Vec<f64>> = vec![Vec::new(); STEPS.len()];

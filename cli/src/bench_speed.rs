@@ -3,13 +3,10 @@
 //! head-of-line blocking between clients, throughput, broker memory and the
 //! executable's size. Prints numbers beside their floors; asserts nothing.
 
-use crate::bench::{bp, exe, median, ms, serve_fixtures, BridgeClient};
-use browser_pilot_host::cdp::{launch, Cdp};
+use crate::bench::{bp, exe, median, ms, raw_tab, serve_fixtures, BridgeClient};
 use browser_pilot_host::{BpError, BpResult};
 use serde_json::{json, Value};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Rows of the generated large page.
@@ -130,20 +127,8 @@ async fn large_page(home: &Path, iterations: usize) -> BpResult<()> {
 
 /// Median time of a raw `getFullAXTree` of `url` in a browser of its own.
 async fn full_tree_floor(home: &Path, url: &str, runs: usize) -> BpResult<(f64, usize)> {
-    let browser = launch::launch(None, true, &home.join("floor-profiles")).await?;
-    let cdp = Cdp::connect(&browser.ws_url, Arc::new(|_| {})).await?;
-    let target = cdp
-        .call("Target.createTarget", None, json!({"url": url}))
-        .await?;
-    let attached = cdp
-        .call(
-            "Target.attachToTarget",
-            None,
-            json!({"targetId": target["targetId"], "flatten": true}),
-        )
-        .await?;
-    let session = attached["sessionId"].as_str().map(str::to_string);
-    let s = session.as_deref();
+    let (browser, cdp, session) = raw_tab(home, "floor-profiles", url).await?;
+    let s = Some(session.as_str());
     // Wait for the table to be there.
     for _ in 0..500 {
         let ready = cdp
@@ -194,25 +179,16 @@ fn black_hole() -> BpResult<u16> {
 
 /// Observation latencies of `clients` bridge clients, each on its own tab,
 /// observing in a loop for `period`.
-fn observe_loop(
-    home: &Path,
-    url: &str,
-    clients: usize,
-    period: Duration,
-    stop_early: Option<Arc<AtomicBool>>,
-) -> BpResult<Vec<f64>> {
+fn observe_loop(home: &Path, url: &str, clients: usize, period: Duration) -> BpResult<Vec<f64>> {
     let mut handles = Vec::new();
     for i in 0..clients {
         let (home, url) = (home.to_path_buf(), url.to_string());
-        let stop = stop_early.clone();
         handles.push(std::thread::spawn(move || -> BpResult<Vec<f64>> {
             let (mut b, ws, lease) = BridgeClient::session(&home, &format!("bench-client-{i}"))?;
             b.tool(&ws, &lease, "browser.tabs.open", json!({"url": url}))?;
             let mut times = Vec::new();
             let start = Instant::now();
-            while start.elapsed() < period
-                && !stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst))
-            {
+            while start.elapsed() < period {
                 let t = Instant::now();
                 b.tool(&ws, &lease, "browser.observe", json!({}))?;
                 times.push(ms(t.elapsed()));
@@ -235,7 +211,7 @@ fn observe_loop(
 /// client's navigation hangs on a server that never answers.
 fn head_of_line(home: &Path, url: &str) -> BpResult<()> {
     let period = Duration::from_secs(3);
-    let mut quiet = observe_loop(home, url, 7, period, None)?;
+    let mut quiet = observe_loop(home, url, 7, period)?;
     let hole = black_hole()?;
     let (h, slow_home) = (hole, home.to_path_buf());
     let slow = std::thread::spawn(move || -> BpResult<()> {
@@ -251,7 +227,7 @@ fn head_of_line(home: &Path, url: &str) -> BpResult<()> {
         Ok(())
     });
     std::thread::sleep(Duration::from_millis(300));
-    let mut busy = observe_loop(home, url, 7, period, None)?;
+    let mut busy = observe_loop(home, url, 7, period)?;
     slow.join()
         .map_err(|_| BpError::internal("the slow client panicked"))??;
     let (q, b) = (median(&mut quiet), median(&mut busy));
@@ -269,7 +245,7 @@ fn throughput(home: &Path, url: &str) -> BpResult<()> {
     let mut line = String::from("throughput (observe, each client on its own tab):");
     for clients in [1, 4, 16] {
         let start = Instant::now();
-        let calls = observe_loop(home, url, clients, period, None)?.len();
+        let calls = observe_loop(home, url, clients, period)?.len();
         let secs = start.elapsed().as_secs_f64();
         line.push_str(&format!(
             " {clients} client(s) {:.0}/s;",

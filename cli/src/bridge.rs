@@ -28,6 +28,9 @@ pub async fn run() -> BpResult<()> {
         .map_err(|e| BpError::internal(format!("cannot reach the broker: {e}")))?;
     let (from_broker, mut to_broker) = stream.into_split();
     let io = |e: std::io::Error| BpError::internal(format!("bridge I/O: {e}"));
+    // Requests relayed and not yet answered: if the broker goes away, each
+    // still gets a reply.
+    let pending = std::sync::Mutex::new(std::collections::BTreeSet::<String>::new());
 
     // Broker -> stdout, line by line, flushed per message.
     let downstream = async {
@@ -37,7 +40,10 @@ pub async fn run() -> BpResult<()> {
         loop {
             line.clear();
             if from_broker.read_until(b'\n', &mut line).await.map_err(io)? == 0 {
-                return Ok::<(), BpError>(());
+                return answer_orphans(&mut stdout, &pending).await;
+            }
+            if let Some(id) = response_id(&line) {
+                lock(&pending).remove(&id);
             }
             stdout.write_all(&line).await.map_err(io)?;
             stdout.flush().await.map_err(io)?;
@@ -76,6 +82,9 @@ pub async fn run() -> BpResult<()> {
             if !line.ends_with(b"\n") {
                 line.push(b'\n');
             }
+            if let Some(id) = request_id(&line) {
+                lock(&pending).insert(id);
+            }
             to_broker.write_all(&line).await.map_err(io)?;
         }
     };
@@ -94,4 +103,52 @@ pub async fn run() -> BpResult<()> {
             }
         },
     }
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The `id` of a request (a message with `method` and `id`), as JSON text.
+fn request_id(line: &[u8]) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_slice(line).ok()?;
+    v.get("method")?;
+    v.get("id").map(|id| id.to_string())
+}
+
+/// The `id` of a response (a message with `id` and `result` or `error`).
+fn response_id(line: &[u8]) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_slice(line).ok()?;
+    if v.get("result").is_none() && v.get("error").is_none() {
+        return None;
+    }
+    v.get("id").map(|id| id.to_string())
+}
+
+/// The broker closed the connection. Requests it never answered get an
+/// `unknown_outcome` error each (whatever they started may or may not have
+/// happened), and the bridge exits with an error.
+async fn answer_orphans(
+    stdout: &mut tokio::io::Stdout,
+    pending: &std::sync::Mutex<std::collections::BTreeSet<String>>,
+) -> BpResult<()> {
+    let orphans: Vec<String> = std::mem::take(&mut *lock(pending)).into_iter().collect();
+    if orphans.is_empty() {
+        return Ok(());
+    }
+    let e = BpError::new(
+        Code::UnknownOutcome,
+        "the broker exited before answering; observe before deciding what remains",
+    )
+    .with_context(json!({"interruption": "broker_exited"}));
+    for id in &orphans {
+        let id: serde_json::Value = serde_json::from_str(id).unwrap_or(serde_json::Value::Null);
+        let line = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32000, "message": e.message, "data": e.to_json()}});
+        let _ = stdout.write_all(format!("{line}\n").as_bytes()).await;
+    }
+    let _ = stdout.flush().await;
+    Err(BpError::internal(format!(
+        "the broker closed the connection with {} request(s) unanswered",
+        orphans.len()
+    )))
 }
