@@ -637,3 +637,53 @@ fn a_killed_broker_leaves_no_call_unanswered() {
         "the bridge exited {status} after losing the broker"
     );
 }
+
+/// A cancel that arrives before its call leaves a tombstone: the late call
+/// never runs, cancelling again is the same answer, and a replayed command
+/// ID with another key is refused before execution.
+#[test]
+fn early_cancels_leave_tombstones_and_replays_are_refused() {
+    let env = Env::new();
+    let mut a = Bridge::start(&env);
+    let s = a.session("tombs", 60_000);
+    let first = a.call("commands/cancel", json!({"commandId": "late-1"}));
+    assert_eq!(first["command"]["state"], "cancelled", "{first}");
+    assert_eq!(first["command"]["tombstone"], true, "{first}");
+    let again = a.call("commands/cancel", json!({"commandId": "late-1"}));
+    assert_eq!(again, first);
+    let late = a.send_tool(
+        &s,
+        "browser.status",
+        json!({}),
+        json!({"commandId": "late-1"}),
+    );
+    let late = a.wait(late);
+    assert_eq!(late["error"]["data"]["code"], "command_cancelled", "{late}");
+    // Another client's tombstone does not touch this one's IDs.
+    let mut b = Bridge::start(&env);
+    let t = b.session("other", 60_000);
+    let other = b.tool(&t, "browser.status", json!({}));
+    assert_eq!(other["command"]["state"], "completed", "{other}");
+    let used = b.send_tool(
+        &t,
+        "browser.status",
+        json!({}),
+        json!({"commandId": "late-1"}),
+    );
+    let used = b.wait(used);
+    assert_eq!(used["result"]["command"]["state"], "completed", "{used}");
+    // Replay: the same command ID under another idempotency key.
+    let replay = b.send_tool(
+        &t,
+        "browser.status",
+        json!({}),
+        json!({"commandId": "late-1", "idempotencyKey": "other-key"}),
+    );
+    let replay = b.wait(replay);
+    assert_eq!(
+        replay["error"]["data"]["code"], "invalid_argument",
+        "{replay}"
+    );
+    a.finish();
+    b.finish();
+}

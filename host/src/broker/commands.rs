@@ -106,7 +106,15 @@ pub struct Commands {
     map: HashMap<String, CommandRecord>,
     keys: HashMap<(String, String, String), String>,
     order: VecDeque<String>,
+    /// Cancels that arrived before their call: (principal, command ID) ->
+    /// until when a call with that ID is refused.
+    tombstones: HashMap<String, Instant>,
 }
+
+/// How long a cancel for a command not yet seen keeps that ID refused.
+pub const TOMBSTONE_TTL: std::time::Duration = std::time::Duration::from_secs(300);
+/// Tombstones kept at most (expired ones go first, then the oldest).
+const MAX_TOMBSTONES: usize = 4096;
 
 impl Commands {
     /// Accept a request, or recognise it as a duplicate of an earlier one.
@@ -114,6 +122,19 @@ impl Commands {
         if let Some(id) = r.command_id {
             if id.is_empty() || id.len() > 128 {
                 return Err(BpError::invalid("`commandId` must be 1 to 128 characters"));
+            }
+            // Cancelled before it arrived: it never runs.
+            let tomb = key_of(r.principal, id);
+            if self
+                .tombstones
+                .get(&tomb)
+                .is_some_and(|t| Instant::now() < *t)
+            {
+                return Err(BpError::new(
+                    Code::CommandCancelled,
+                    "this command ID was cancelled before the call arrived",
+                )
+                .with_context(json!({"commandId": id})));
             }
         }
         let key = r.idempotency_key.or(r.command_id);
@@ -234,6 +255,9 @@ impl Commands {
         id: &str,
         workspace_id: Option<&str>,
     ) -> BpResult<Value> {
+        if !self.map.contains_key(&key_of(principal, id)) {
+            return self.tombstone(principal, id);
+        }
         let rec = self.owned(principal, id, workspace_id)?;
         if rec.state == CmdState::Accepted {
             // Once running it is not stopped: record the request only.
@@ -246,6 +270,33 @@ impl Commands {
             }
         }
         Ok(json!({"command": rec.json()}))
+    }
+
+    /// A cancel for a command ID this client has not used (yet): the ID is
+    /// refused for [`TOMBSTONE_TTL`], so a late call with it never runs.
+    /// Cancelling again is the same answer.
+    fn tombstone(&mut self, principal: &str, id: &str) -> BpResult<Value> {
+        if id.is_empty() || id.len() > 128 {
+            return Err(BpError::invalid("`commandId` must be 1 to 128 characters"));
+        }
+        let now = Instant::now();
+        if self.tombstones.len() >= MAX_TOMBSTONES {
+            self.tombstones.retain(|_, until| *until > now);
+        }
+        if self.tombstones.len() >= MAX_TOMBSTONES {
+            if let Some(oldest) = self
+                .tombstones
+                .iter()
+                .min_by_key(|(_, until)| **until)
+                .map(|(k, _)| k.clone())
+            {
+                self.tombstones.remove(&oldest);
+            }
+        }
+        self.tombstones
+            .entry(key_of(principal, id))
+            .or_insert(now + TOMBSTONE_TTL);
+        Ok(json!({"command": {"commandId": id, "state": "cancelled", "tombstone": true}}))
     }
 
     /// Called by the executor right before running: refuses cancelled and
