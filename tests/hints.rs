@@ -152,3 +152,67 @@ fn a_load_that_never_finishes_raises_navigation_stalled() {
     assert_eq!(stalled.len(), 1, "{stalled:?}");
     b.finish();
 }
+
+#[test]
+fn network_events_follow_the_journal_and_can_be_switched_off() {
+    let env = Env::new();
+    env.launch();
+    let mut b = Bridge::start(&env);
+    let s = b.session("net-events", 60_000);
+    b.tool_ok(&s, "browser.tabs.open", json!({"url": env.url("net.html")}));
+    // The page's own fetch happens after load: wait for its response event.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let data = loop {
+        let found = events_of(&mut b, &s, "network.response")
+            .into_iter()
+            .find(|e| {
+                e["payload"]["url"]
+                    .as_str()
+                    .is_some_and(|u| u.ends_with("/api/data"))
+            });
+        if let Some(e) = found {
+            break e;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no network.response for /api/data"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let p = &data["payload"];
+    assert_eq!(p["method"], "GET", "{data}");
+    assert_eq!(p["status"], 200, "{data}");
+    assert_eq!(p["outcome"], "completed", "{data}");
+    assert!(p["durationMs"].is_u64(), "{data}");
+    assert!(p["resourceType"].is_string(), "{data}");
+    assert!(data["targetId"].is_string(), "{data}");
+    let requests = events_of(&mut b, &s, "network.request");
+    assert!(
+        requests.iter().any(|e| e["payload"]["seq"] == p["seq"]),
+        "no network.request for seq {}: {requests:?}",
+        p["seq"]
+    );
+    // Never headers or bodies.
+    for e in events_of(&mut b, &s, "network.request")
+        .iter()
+        .chain(events_of(&mut b, &s, "network.response").iter())
+    {
+        for field in ["headers", "body", "postData", "requestId"] {
+            assert!(e["payload"].get(field).is_none(), "{field} in {e}");
+        }
+    }
+
+    // Switched off: the journal still records, the event journal does not.
+    let off = b.call(
+        "workspaces/configure",
+        json!({"workspaceId": s.workspace, "networkEvents": false}),
+    );
+    assert_eq!(off["networkEvents"], false, "{off}");
+    let before = events_of(&mut b, &s, "network.request").len();
+    b.tool_ok(&s, "browser.navigate", json!({"url": env.url("net.html")}));
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(events_of(&mut b, &s, "network.request").len(), before);
+    let log = b.tool_ok(&s, "browser.network.log", json!({}));
+    assert!(log.to_string().matches("/api/data").count() >= 1, "{log}");
+    b.finish();
+}

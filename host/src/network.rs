@@ -51,10 +51,26 @@ pub struct Entry {
     pub resource_type: String,
     pub outcome: String,
     pub rule_id: Option<String>,
+    /// When the request was seen, for the `network.response` timing.
+    pub started: std::time::Instant,
+}
+
+/// Network events published per workspace and second at most; the rest
+/// are counted and reported with the next event that goes out.
+pub const EVENTS_PER_SECOND: u32 = 50;
+
+/// The `network.request` / `network.response` event gate of a workspace.
+#[derive(Default)]
+struct EventGate {
+    off: bool,
+    window: Option<std::time::Instant>,
+    sent: u32,
+    dropped: u32,
 }
 
 #[derive(Default)]
 struct Workspace {
+    events: EventGate,
     journal: VecDeque<Entry>,
     last_seq: u64,
     rules: Vec<Rule>,
@@ -285,6 +301,52 @@ impl Network {
     /// Drop everything of a released workspace.
     pub fn remove_workspace(&self, ws: &str) {
         self.lock().remove(ws);
+    }
+
+    /// Switch the workspace's network events on or off (on by default).
+    pub fn set_events(&self, ws: &str, on: bool) {
+        self.lock().entry(ws.to_string()).or_default().events.off = !on;
+    }
+
+    /// Whether the workspace's network events are on.
+    pub fn events_on(&self, ws: &str) -> bool {
+        self.lock().get(ws).is_none_or(|w| !w.events.off)
+    }
+
+    /// Whether one more network event may go out for `ws` now: `None` when
+    /// events are off or this second's budget is spent (the event is
+    /// counted as dropped), else the events dropped since the last one.
+    pub fn event_slot(&self, ws: &str) -> Option<u32> {
+        let mut all = self.lock();
+        let gate = &mut all.entry(ws.to_string()).or_default().events;
+        if gate.off {
+            return None;
+        }
+        let now = std::time::Instant::now();
+        if gate
+            .window
+            .is_none_or(|w| now.duration_since(w) >= std::time::Duration::from_secs(1))
+        {
+            gate.window = Some(now);
+            gate.sent = 0;
+        }
+        if gate.sent >= EVENTS_PER_SECOND {
+            gate.dropped += 1;
+            return None;
+        }
+        gate.sent += 1;
+        Some(std::mem::take(&mut gate.dropped))
+    }
+
+    /// A copy of the journal entry of a request.
+    pub fn entry(&self, ws: &str, raw: &str, request_id: &str) -> Option<Entry> {
+        let all = self.lock();
+        all.get(ws)?
+            .journal
+            .iter()
+            .rev()
+            .find(|e| e.raw == raw && e.request_id == request_id)
+            .cloned()
     }
 }
 

@@ -47,7 +47,18 @@ pub async fn handle(broker: &Broker, raw: String, session: String, event: NetEve
         }
         event => {
             if let Some((ws, public)) = &owner {
+                let (id, kind) = match &event {
+                    NetEvent::Request { id, .. } => (id.clone(), "network.request"),
+                    // Once the request is over: status, outcome, timing.
+                    NetEvent::Finished { id } | NetEvent::Failed { id, .. } => {
+                        (id.clone(), "network.response")
+                    }
+                    _ => (String::new(), ""),
+                };
                 journal(&broker.network, ws, &raw, public, event);
+                if !kind.is_empty() {
+                    publish(broker, ws, &raw, &id, kind);
+                }
             }
             None
         }
@@ -58,6 +69,31 @@ pub async fn handle(broker: &Broker, raw: String, session: String, event: NetEve
             let _ = conn.cdp.call(method, Some(&session), params).await;
         });
     }
+}
+
+/// A `network.request` or `network.response` event from the journal entry
+/// of a request: method, URL (credentials already redacted), status,
+/// resource type, rule outcome and timing; never headers or bodies.
+/// Gated per workspace (switchable, at most 50 a second).
+fn publish(broker: &Broker, ws: &str, raw: &str, request_id: &str, kind: &str) {
+    let Some(e) = broker.network.entry(ws, raw, request_id) else {
+        return;
+    };
+    let Some(dropped) = broker.network.event_slot(ws) else {
+        return;
+    };
+    let mut payload = json!({"seq": e.seq, "method": e.method, "url": e.url,
+                             "resourceType": e.resource_type});
+    if kind == "network.response" {
+        payload["status"] = json!(e.status);
+        payload["outcome"] = json!(e.outcome);
+        payload["ruleId"] = json!(e.rule_id);
+        payload["durationMs"] = json!(e.started.elapsed().as_millis() as u64);
+    }
+    if dropped > 0 {
+        payload["dropped"] = json!(dropped);
+    }
+    broker.state().publish(ws, kind, None, Some(raw), payload);
 }
 
 /// Record a request's progress in the controlling workspace's journal.
@@ -80,6 +116,7 @@ fn journal(net: &Network, ws: &str, raw: &str, public: &str, event: NetEvent) {
                 resource_type: kind,
                 outcome: "pending".into(),
                 rule_id: None,
+                started: std::time::Instant::now(),
             };
             net.record(ws, entry);
         }

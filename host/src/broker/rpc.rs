@@ -160,6 +160,17 @@ pub async fn handle_initialized(
             Ok(json!({"workspaceId": id, "eventCursor": st.cursor(&id)}))
         }
         "workspaces/get" => workspace_get(broker, principal, str_param(p, "workspaceId")?),
+        "workspaces/configure" => {
+            let id = str_param(p, "workspaceId")?;
+            broker.state().workspace(principal, id)?;
+            if let Some(v) = p.get("networkEvents") {
+                let on = v
+                    .as_bool()
+                    .ok_or_else(|| BpError::invalid("`networkEvents` must be a boolean"))?;
+                broker.network.set_events(id, on);
+            }
+            Ok(json!({"workspaceId": id, "networkEvents": broker.network.events_on(id)}))
+        }
         "workspaces/release" => {
             workspace_release(broker, principal, str_param(p, "workspaceId")?).await
         }
