@@ -216,3 +216,58 @@ fn network_events_follow_the_journal_and_can_be_switched_off() {
     assert!(log.to_string().matches("/api/data").count() >= 1, "{log}");
     b.finish();
 }
+
+#[test]
+fn a_sign_in_page_shows_an_auth_surface_without_its_secrets() {
+    let env = Env::new();
+    env.launch();
+    let mut b = Bridge::start(&env);
+    let s = b.session("auth", 60_000);
+    b.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("form.html")}),
+    );
+    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    let password = obs["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "Password")
+        .map(|e| e["ref"].clone())
+        .unwrap();
+    assert_eq!(codes(&obs), vec!["auth_surface"], "{obs}");
+    let hint = &obs["hints"][0];
+    assert_eq!(hint["refs"], json!([password]), "{obs}");
+    assert_eq!(hint["passwordFields"], 1, "{obs}");
+    // Typed into, the field's secret shows up in no hint, event or error.
+    let secret = "hint-canary-s3cret";
+    b.tool_ok(
+        &s,
+        "browser.type",
+        json!({"observationId": obs["observationId"], "ref": password, "text": secret}),
+    );
+    let again = b.tool_ok(&s, "browser.observe", json!({}));
+    assert_eq!(codes(&again), vec!["auth_surface"], "{again}");
+    let events = b.call(
+        "events/poll",
+        json!({"workspaceId": s.workspace, "cursor": s.cursor, "limit": 1000}),
+    );
+    let bad = b.tool(
+        &s,
+        "browser.type",
+        json!({"observationId": "nope", "ref": 1, "text": secret}),
+    );
+    for text in [again.to_string(), events.to_string(), bad.to_string()] {
+        assert!(!text.contains(secret), "the secret leaked: {text}");
+    }
+    // A page without a password field: no such hint.
+    b.tool_ok(
+        &s,
+        "browser.navigate",
+        json!({"url": env.url("dead-button.html")}),
+    );
+    let plain = b.tool_ok(&s, "browser.observe", json!({}));
+    assert!(codes(&plain).is_empty(), "{plain}");
+    b.finish();
+}

@@ -80,16 +80,20 @@ impl TargetCall {
         loop {
             let (elements, facts) = self.candidates(cap).await?;
             for chunk in elements[seen.min(elements.len())..].chunks(BATCH) {
-                for (object, ax) in self.partial_nodes(chunk).await? {
+                for (candidate, ax) in self.partial_nodes(chunk).await? {
                     let role = ax["role"]["value"].as_str().unwrap_or_default();
                     if ax["ignored"].as_bool().unwrap_or(false) || !roles.iter().any(|r| r == role)
                     {
                         continue;
                     }
                     let session = self.session.clone();
-                    let node = self.ax_node(&ax, 0, None, session);
+                    let mut node = self.ax_node(&ax, 0, None, session);
+                    if candidate.password {
+                        node.protected = true;
+                        node.value = None;
+                    }
                     if let Some(h) = node.handle {
-                        self.set_object(h, object);
+                        self.set_object(h, candidate.object);
                     }
                     nodes.push(node);
                     if nodes.len() >= want {
@@ -105,9 +109,9 @@ impl TargetCall {
         }
     }
 
-    /// Object IDs of the first `cap` candidates, in document order, and
-    /// the page's URL and title.
-    async fn candidates(&mut self, cap: usize) -> BpResult<(Vec<String>, (String, String))> {
+    /// The first `cap` candidates, in document order, and the page's URL
+    /// and title.
+    async fn candidates(&mut self, cap: usize) -> BpResult<(Vec<Candidate>, (String, String))> {
         let expression = format!("({WALK})({cap})");
         let reply = self
             .send(
@@ -136,6 +140,10 @@ impl TargetCall {
                 .to_string()
         };
         let facts = (fact("href"), fact("title"));
+        let passwords: std::collections::HashSet<usize> = fact("pw")
+            .split(',')
+            .filter_map(|i| i.parse().ok())
+            .collect();
         let mut indexed: Vec<(usize, String)> = props
             .iter()
             .filter_map(|p| {
@@ -144,26 +152,41 @@ impl TargetCall {
             })
             .collect();
         indexed.sort_unstable_by_key(|(i, _)| *i);
-        Ok((indexed.into_iter().map(|(_, o)| o).collect(), facts))
+        let candidates = indexed
+            .into_iter()
+            .map(|(i, object)| Candidate {
+                object,
+                password: passwords.contains(&i),
+            })
+            .collect();
+        Ok((candidates, facts))
     }
 
     /// The accessibility node of each element, requests in flight together.
-    async fn partial_nodes(&self, objects: &[String]) -> BpResult<Vec<(String, Value)>> {
-        let replies = futures::future::join_all(objects.iter().map(|object| {
+    async fn partial_nodes(&self, candidates: &[Candidate]) -> BpResult<Vec<(Candidate, Value)>> {
+        let replies = futures::future::join_all(candidates.iter().map(|c| {
             self.send(
                 "Accessibility.getPartialAXTree",
-                json!({"objectId": object, "fetchRelatives": false}),
+                json!({"objectId": c.object, "fetchRelatives": false}),
             )
         }))
         .await;
-        let mut out = Vec::with_capacity(objects.len());
-        for (object, reply) in objects.iter().zip(replies) {
+        let mut out = Vec::with_capacity(candidates.len());
+        for (candidate, reply) in candidates.iter().zip(replies) {
             // An element removed meanwhile is simply not there any more.
             let Ok(mut reply) = reply else { continue };
             if let Some(node) = reply["nodes"].get_mut(0).map(Value::take) {
-                out.push((object.clone(), node));
+                out.push((candidate.clone(), node));
             }
         }
         Ok(out)
     }
+}
+
+/// One element the page-side walk picked.
+#[derive(Clone)]
+struct Candidate {
+    object: String,
+    /// An `<input type=password>`.
+    password: bool,
 }

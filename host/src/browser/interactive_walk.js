@@ -51,5 +51,9 @@ function (limit) {
   // The page facts travel with the list (one round trip less).
   out.href = location.href;
   out.title = document.title;
+  // Which candidates are password fields (their values are withheld, and
+  // an empty one is still a sign-in surface).
+  out.pw = out.map((el, i) => el.localName === 'input' && el.type === 'password' ? i : -1)
+    .filter(i => i >= 0).join(',');
   return out;
 }

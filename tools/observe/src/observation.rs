@@ -209,6 +209,7 @@ pub fn observe(mut args: Args) -> Result<Value, ToolError> {
 
     let observation_id = page_read::record_observation(&mapping)?;
     let reasons = budget.reasons();
+    let hints: Vec<Value> = auth_surface(&snapshot.nodes, &mapping).into_iter().collect();
     Ok(json!({
         "observationId": observation_id,
         "title": title,
@@ -216,6 +217,27 @@ pub fn observe(mut args: Args) -> Result<Value, ToolError> {
         "elements": elements,
         "truncated": !reasons.is_empty(),
         "truncationReasons": reasons,
-        "hints": [],
+        "hints": hints,
     }))
+}
+
+/// `auth_surface`: the observation shows a sign-in surface (a password
+/// field), with the refs of its password fields (at most 4). Only refs and
+/// a count: never names or values.
+fn auth_surface(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Value> {
+    let refs: Vec<u32> = mapping
+        .iter()
+        .filter(|m| {
+            nodes
+                .iter()
+                .any(|n| n.handle == Some(m.handle) && n.protected)
+        })
+        .map(|m| m.ref_)
+        .collect();
+    if refs.is_empty() {
+        return None;
+    }
+    Some(json!({"code": "auth_surface", "source": "observation", "confidence": "high",
+                "recommendedAction": "ask_user", "state": "present",
+                "passwordFields": refs.len(), "refs": refs.iter().take(4).collect::<Vec<_>>()}))
 }
