@@ -271,3 +271,59 @@ fn a_sign_in_page_shows_an_auth_surface_without_its_secrets() {
     assert!(codes(&plain).is_empty(), "{plain}");
     b.finish();
 }
+
+#[test]
+fn an_open_dialog_over_the_page_is_a_modal_overlay_and_a_toast_is_not() {
+    let env = Env::new();
+    env.launch();
+    let mut b = Bridge::start(&env);
+    let s = b.session("modal", 60_000);
+    b.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("overlay.html")}),
+    );
+    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    let ref_of = |obs: &Value, name: &str| {
+        obs["elements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .map(|e| e["ref"].clone())
+            .unwrap_or_else(|| panic!("no {name} in {obs}"))
+    };
+    let accept = ref_of(&obs, "Accept cookies");
+    assert_eq!(codes(&obs), vec!["modal_overlay"], "{obs}");
+    let hint = &obs["hints"][0];
+    assert_eq!(hint["refs"], json!([accept]), "{obs}");
+    assert_eq!(hint["inside"], 1, "{obs}");
+    assert_eq!(hint["blocked"], 1, "{obs}");
+    // The dialog itself is not a numbered element.
+    assert!(
+        obs["elements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["role"] != "dialog"),
+        "{obs}"
+    );
+    // Dismissed, the hint goes.
+    b.tool_ok(
+        &s,
+        "browser.click",
+        json!({"observationId": obs["observationId"], "ref": accept}),
+    );
+    let after = b.tool_ok(&s, "browser.observe", json!({}));
+    assert!(codes(&after).is_empty(), "{after}");
+
+    b.tool_ok(
+        &s,
+        "browser.navigate",
+        json!({"url": env.url("toast.html")}),
+    );
+    let toast = b.tool_ok(&s, "browser.observe", json!({}));
+    assert!(codes(&toast).is_empty(), "{toast}");
+    assert_eq!(toast["elements"].as_array().unwrap().len(), 2, "{toast}");
+    b.finish();
+}

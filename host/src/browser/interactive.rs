@@ -76,6 +76,7 @@ impl TargetCall {
     ) -> BpResult<(Vec<AxNode>, (String, String))> {
         let mut cap = (want * 2).max(64);
         let mut seen = 0;
+        let mut counted = 0;
         let mut nodes = Vec::new();
         loop {
             let (elements, facts) = self.candidates(cap).await?;
@@ -87,7 +88,7 @@ impl TargetCall {
                         continue;
                     }
                     let session = self.session.clone();
-                    let mut node = self.ax_node(&ax, 0, None, session);
+                    let mut node = self.ax_node(&ax, candidate.depth, None, session);
                     if candidate.password {
                         node.protected = true;
                         node.value = None;
@@ -95,8 +96,13 @@ impl TargetCall {
                     if let Some(h) = node.handle {
                         self.set_object(h, candidate.object);
                     }
+                    // Surfaces come along for context; only controls
+                    // count toward the limit.
+                    if !matches!(node.role.as_str(), "dialog" | "alertdialog") {
+                        counted += 1;
+                    }
                     nodes.push(node);
-                    if nodes.len() >= want {
+                    if counted >= want {
                         return Ok((nodes, facts));
                     }
                 }
@@ -144,6 +150,10 @@ impl TargetCall {
             .split(',')
             .filter_map(|i| i.parse().ok())
             .collect();
+        let depths: Vec<u32> = fact("depths")
+            .split(',')
+            .map(|d| d.parse().unwrap_or(0))
+            .collect();
         let mut indexed: Vec<(usize, String)> = props
             .iter()
             .filter_map(|p| {
@@ -157,6 +167,7 @@ impl TargetCall {
             .map(|(i, object)| Candidate {
                 object,
                 password: passwords.contains(&i),
+                depth: depths.get(i).copied().unwrap_or(0),
             })
             .collect();
         Ok((candidates, facts))
@@ -189,4 +200,6 @@ struct Candidate {
     object: String,
     /// An `<input type=password>`.
     password: bool,
+    /// Its depth in the document (flat tree).
+    depth: u32,
 }

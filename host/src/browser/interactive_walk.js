@@ -6,8 +6,15 @@ function (limit) {
     'option','menuitem','menuitemcheckbox','menuitemradio','tab','switch','slider','spinbutton',
     'treeitem','gridcell','scrollbar']);
   const out = [];
+  const depths = [];
+  function isDialog(el) {
+    if (el.localName === 'dialog') return el.open;
+    const r = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+    return r === 'dialog' || r === 'alertdialog' || el.getAttribute('aria-modal') === 'true';
+  }
   function isCandidate(el) {
     const t = el.localName;
+    if (isDialog(el)) return true;
     if (t === 'a' || t === 'area') return el.hasAttribute('href');
     if (t === 'button' || t === 'select' || t === 'textarea' || t === 'summary') return true;
     if (t === 'input') return el.type !== 'hidden';
@@ -28,7 +35,7 @@ function (limit) {
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
   }
-  function walk(node) {
+  function walk(node, depth) {
     let kids;
     if (node.shadowRoot) kids = node.shadowRoot.children;
     else if (node.localName === 'slot') {
@@ -41,13 +48,17 @@ function (limit) {
       if (el.hasAttribute('inert') || t === 'template' || t === 'script' || t === 'style' || t === 'head') continue;
       if (isCandidate(el) && visible(el)) {
         out.push(el);
+        depths.push(depth);
         if (out.length >= limit) return true;
       }
-      if (walk(el)) return true;
+      if (walk(el, depth + 1)) return true;
     }
     return false;
   }
-  walk(document);
+  walk(document, 0);
+  // DOM depth of each candidate: what contains what (a dialog's controls
+  // follow it, deeper).
+  out.depths = depths.join(',');
   // The page facts travel with the list (one round trip less).
   out.href = location.href;
   out.title = document.title;

@@ -17,6 +17,9 @@ const BYTE_BUDGET: usize = 2 * 1024 * 1024;
 /// Accessibility nodes the host reads at most for one observation.
 const NODE_BUDGET: u32 = 400_000;
 
+/// Surfaces that sit over the page.
+const DIALOGS: &[&str] = &["dialog", "alertdialog"];
+
 /// Roles an agent can act on; everything else is context, left to `read`.
 const INTERACTIVE: &[&str] = &[
     "button",
@@ -159,7 +162,12 @@ pub fn observe(mut args: Args) -> Result<Value, ToolError> {
 
     // Only as many interactive nodes as the limit needs (plus one, to see
     // the cut); the host falls back to the whole tree where it must.
-    let roles: Vec<String> = INTERACTIVE.iter().map(|r| r.to_string()).collect();
+    // Dialogs too: not numbered, but they say what a modal covers.
+    let roles: Vec<String> = INTERACTIVE
+        .iter()
+        .chain(DIALOGS)
+        .map(|r| r.to_string())
+        .collect();
     let snapshot = page_read::interactive_nodes(&roles, limit, MAX_DEPTH, NODE_BUDGET)?;
     let (title, _) = cut_units(&snapshot.info.title, NAME_UNITS);
     let mut budget = Budget {
@@ -209,7 +217,10 @@ pub fn observe(mut args: Args) -> Result<Value, ToolError> {
 
     let observation_id = page_read::record_observation(&mapping)?;
     let reasons = budget.reasons();
-    let hints: Vec<Value> = auth_surface(&snapshot.nodes, &mapping).into_iter().collect();
+    let hints: Vec<Value> = modal_overlay(&snapshot.nodes, &mapping)
+        .into_iter()
+        .chain(auth_surface(&snapshot.nodes, &mapping))
+        .collect();
     Ok(json!({
         "observationId": observation_id,
         "title": title,
@@ -240,4 +251,23 @@ fn auth_surface(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Value> 
     Some(json!({"code": "auth_surface", "source": "observation", "confidence": "high",
                 "recommendedAction": "ask_user", "state": "present",
                 "passwordFields": refs.len(), "refs": refs.iter().take(4).collect::<Vec<_>>()}))
+}
+
+/// `modal_overlay`: an open dialog sits over the page. The refs inside it
+/// (at most 8) are what can be acted on now; `blocked` counts this
+/// observation's refs outside it.
+fn modal_overlay(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Value> {
+    let at = nodes.iter().position(|n| DIALOGS.contains(&n.role.as_str()))?;
+    let depth = nodes[at].depth;
+    let inside: Vec<u32> = nodes[at + 1..]
+        .iter()
+        .take_while(|n| n.depth > depth)
+        .filter_map(|n| mapping.iter().find(|m| n.handle == Some(m.handle)))
+        .map(|m| m.ref_)
+        .collect();
+    let blocked = mapping.len() - inside.len();
+    Some(json!({"code": "modal_overlay", "source": "observation", "confidence": "high",
+                "recommendedAction": "act_in_dialog",
+                "refs": inside.iter().take(8).collect::<Vec<_>>(), "inside": inside.len(),
+                "blocked": blocked}))
 }
