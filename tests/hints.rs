@@ -101,6 +101,12 @@ fn three_dead_clicks_raise_one_no_progress_watchdog() {
     assert!(codes(&first).is_empty(), "{first}");
     let second = click(&mut b);
     assert_eq!(second["evidence"]["status"], "unavailable", "{second}");
+    // Understood and executed, change unknown: the three questions apart.
+    assert_eq!(
+        second["outcome"],
+        json!({"understood": true, "executed": true, "changed": null}),
+        "{second}"
+    );
     assert!(codes(&second).is_empty(), "{second}");
     let third = click(&mut b);
     assert_eq!(codes(&third), vec!["repeated_action"], "{third}");
@@ -261,14 +267,73 @@ fn a_sign_in_page_shows_an_auth_surface_without_its_secrets() {
     for text in [again.to_string(), events.to_string(), bad.to_string()] {
         assert!(!text.contains(secret), "the secret leaked: {text}");
     }
-    // A page without a password field: no such hint.
+    assert_eq!(obs["hints"][0]["state"], "present", "{obs}");
+    assert_eq!(again["hints"][0]["state"], "present", "{again}");
+    // The sign-in surface goes away, then comes back: both are reported
+    // against the previous observation of the tab.
     b.tool_ok(
         &s,
         "browser.navigate",
         json!({"url": env.url("dead-button.html")}),
     );
-    let plain = b.tool_ok(&s, "browser.observe", json!({}));
+    let gone = b.tool_ok(&s, "browser.observe", json!({}));
+    assert_eq!(codes(&gone), vec!["auth_surface"], "{gone}");
+    assert_eq!(gone["hints"][0]["state"], "gone", "{gone}");
+    assert!(gone["hints"][0].get("refs").is_none(), "{gone}");
+    b.tool_ok(&s, "browser.navigate", json!({"url": env.url("form.html")}));
+    let back = b.tool_ok(&s, "browser.observe", json!({}));
+    assert_eq!(back["hints"][0]["state"], "appeared", "{back}");
+    // A page without a password field, seen first: no such hint.
+    let mut other = Bridge::start(&env);
+    let t = other.session("auth-plain", 60_000);
+    other.tool_ok(
+        &t,
+        "browser.tabs.open",
+        json!({"url": env.url("dead-button.html")}),
+    );
+    let plain = other.tool_ok(&t, "browser.observe", json!({}));
     assert!(codes(&plain).is_empty(), "{plain}");
+    other.finish();
+    b.finish();
+}
+
+#[test]
+fn a_results_page_with_filters_says_so_and_a_form_does_not() {
+    let env = Env::new();
+    env.launch();
+    let mut b = Bridge::start(&env);
+    let s = b.session("filters", 60_000);
+    b.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("results.html")}),
+    );
+    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    assert_eq!(codes(&obs), vec!["filter_controls"], "{obs}");
+    let named = |name: &str| {
+        obs["elements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"].as_str().is_some_and(|n| n.starts_with(name)))
+            .map(|e| e["ref"].clone())
+            .unwrap_or_else(|| panic!("no {name} in {obs}"))
+    };
+    let expected = json!([
+        named("Search products"),
+        named("Sort by"),
+        named("Filter: in stock"),
+        named("Filter: on sale")
+    ]);
+    assert_eq!(obs["hints"][0]["refs"], expected, "{obs}");
+    assert_eq!(obs["hints"][0]["controls"], 4, "{obs}");
+    // A sign-in form is no results page.
+    b.tool_ok(&s, "browser.navigate", json!({"url": env.url("form.html")}));
+    let form = b.tool_ok(&s, "browser.observe", json!({}));
+    assert!(
+        !codes(&form).contains(&"filter_controls".to_string()),
+        "{form}"
+    );
     b.finish();
 }
 

@@ -33,6 +33,11 @@ fn form_workflow_signs_in() {
 
     let typed = env.json(&["type", &name, "Ada", "--clear"]);
     assert_eq!(typed["evidence"]["status"], "verified", "{typed}");
+    assert_eq!(
+        typed["outcome"],
+        serde_json::json!({"understood": true, "executed": true, "changed": true}),
+        "{typed}"
+    );
     let typed = env.json(&["type", &password, "hunter2-canary"]);
     assert_eq!(typed["evidence"]["status"], "verified", "{typed}");
 

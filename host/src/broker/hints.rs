@@ -28,6 +28,54 @@ pub fn repeated_action(count: u32) -> Value {
            "recommendedAction": "observe", "count": count})
 }
 
+/// Whether the last observation of each (workspace, tab) showed a sign-in
+/// surface, to report it appearing and going away.
+#[derive(Default)]
+pub struct AuthStates(std::sync::Mutex<std::collections::HashMap<(String, String), bool>>);
+
+impl AuthStates {
+    /// Mark an observation result's `auth_surface` hint as `appeared`, or
+    /// add one with state `gone`, against the previous observation of the
+    /// same tab by the same workspace.
+    pub fn observe(&self, workspace: &str, raw: &str, value: &mut Value) {
+        let present = value["hints"]
+            .as_array()
+            .is_some_and(|h| h.iter().any(|x| x["code"] == "auth_surface"));
+        let key = (workspace.to_string(), raw.to_string());
+        let previous = {
+            let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+            if map.len() > 4096 && !map.contains_key(&key) {
+                map.clear();
+            }
+            map.insert(key, present)
+        };
+        match (previous, present) {
+            (Some(false), true) => {
+                if let Some(h) = value["hints"]
+                    .as_array_mut()
+                    .and_then(|h| h.iter_mut().find(|x| x["code"] == "auth_surface"))
+                {
+                    h["state"] = json!("appeared");
+                }
+            }
+            (Some(true), false) => add(
+                value,
+                json!({"code": "auth_surface", "source": "observation", "confidence": "high",
+                       "recommendedAction": "observe", "state": "gone"}),
+            ),
+            _ => {}
+        }
+    }
+
+    /// The workspace was released.
+    pub fn forget_workspace(&self, workspace: &str) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|(w, _), _| w != workspace);
+    }
+}
+
 /// Add `hint` to `value["hints"]`, keeping the bounds: the first
 /// [`MAX_HINTS`] hints that fit in [`MAX_HINT_BYTES`] stay, in order.
 pub fn add(value: &mut Value, hint: Value) {

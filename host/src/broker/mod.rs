@@ -58,6 +58,8 @@ pub struct Broker {
     pub network: Arc<crate::network::Network>,
     /// No-progress streaks per lease and tab.
     pub progress: progress::Progress,
+    /// Sign-in surfaces last observed per workspace and tab.
+    pub auth_states: hints::AuthStates,
     pub started: Instant,
     pub shutdown: Notify,
     connections: AtomicU64,
@@ -104,6 +106,7 @@ impl Broker {
             observations: Arc::new(Observations::default()),
             frames: Arc::default(),
             progress: progress::Progress::default(),
+            auth_states: hints::AuthStates::default(),
             started: Instant::now(),
             shutdown: Notify::new(),
             connections: AtomicU64::new(0),

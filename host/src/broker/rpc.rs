@@ -266,6 +266,7 @@ async fn workspace_release(broker: &Broker, principal: &str, id: &str) -> BpResu
     broker.frames.remove_workspace(id);
     broker.artifacts.remove_workspace(id);
     broker.progress.reset_workspace(id);
+    broker.auth_states.forget_workspace(id);
     if let Ok(conn) = broker.browser().await {
         for raw in managed {
             let _ = conn.close_target(&raw).await;

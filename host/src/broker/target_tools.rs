@@ -69,8 +69,37 @@ pub async fn run(
             }
         };
     decorate(broker, scope, conn, &raw, &public, &mut value).map_err(|e| (e, was_dispatched))?;
+    split_outcome(&mut value);
+    if name == "browser.observe" {
+        broker
+            .auth_states
+            .observe(&scope.workspace_id, &raw, &mut value);
+    }
     watch_progress(broker, scope, &raw, name, &mut value);
     Ok((value, was_dispatched))
+}
+
+/// The three questions an agent asks after an action, answered apart
+/// (beside the 1.0 `evidence`): was it understood (arguments valid, target
+/// resolved: yes, or it would have failed), was it executed (input
+/// dispatched: yes, for a result), and did the page change (`true` when
+/// the evidence verified a change, `false` on a mismatch, `null` when
+/// nothing could be observed).
+fn split_outcome(value: &mut Value) {
+    let Some(status) = value["evidence"]["status"].as_str() else {
+        return;
+    };
+    let changed = match status {
+        "verified" => json!(true),
+        "mismatch" => json!(false),
+        _ => Value::Null,
+    };
+    if let Some(obj) = value.as_object_mut() {
+        obj.insert(
+            "outcome".into(),
+            json!({"understood": true, "executed": true, "changed": changed}),
+        );
+    }
 }
 
 /// Hints and the no-progress watchdog after a target tool succeeded.

@@ -220,6 +220,7 @@ pub fn observe(mut args: Args) -> Result<Value, ToolError> {
     let hints: Vec<Value> = modal_overlay(&snapshot.nodes, &mapping)
         .into_iter()
         .chain(auth_surface(&snapshot.nodes, &mapping))
+        .chain(filter_controls(&snapshot.nodes, &mapping))
         .collect();
     Ok(json!({
         "observationId": observation_id,
@@ -270,4 +271,45 @@ fn modal_overlay(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Value>
                 "recommendedAction": "act_in_dialog",
                 "refs": inside.iter().take(8).collect::<Vec<_>>(), "inside": inside.len(),
                 "blocked": blocked}))
+}
+
+/// Words that label a control as a filter or a sort order.
+const FILTER_WORDS: &[&str] = &["filter", "sort", "refine", "order by"];
+/// Links and buttons an observation needs to count as a results page.
+const RESULTS_PAGE: usize = 10;
+
+/// `filter_controls`: a results page (many links or buttons) with explicit
+/// search, filter or sort controls; their refs (at most 8).
+fn filter_controls(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Value> {
+    let node_of = |m: &ObservedElement| nodes.iter().find(|n| n.handle == Some(m.handle));
+    let results = mapping
+        .iter()
+        .filter_map(node_of)
+        .filter(|n| matches!(n.role.as_str(), "link" | "button"))
+        .count();
+    if results < RESULTS_PAGE {
+        return None;
+    }
+    let refs: Vec<u32> = mapping
+        .iter()
+        .filter(|m| {
+            node_of(m).is_some_and(|n| {
+                let name = n.name.to_lowercase();
+                let labelled = FILTER_WORDS.iter().any(|w| name.contains(w));
+                n.role == "searchbox"
+                    || (labelled
+                        && matches!(
+                            n.role.as_str(),
+                            "combobox" | "listbox" | "checkbox" | "radio" | "textbox"
+                        ))
+            })
+        })
+        .map(|m| m.ref_)
+        .collect();
+    if refs.is_empty() {
+        return None;
+    }
+    Some(json!({"code": "filter_controls", "source": "observation", "confidence": "medium",
+                "recommendedAction": "narrow_results", "controls": refs.len(),
+                "refs": refs.iter().take(8).collect::<Vec<_>>()}))
 }
