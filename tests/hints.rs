@@ -392,3 +392,48 @@ fn an_open_dialog_over_the_page_is_a_modal_overlay_and_a_toast_is_not() {
     assert_eq!(toast["elements"].as_array().unwrap().len(), 2, "{toast}");
     b.finish();
 }
+
+#[test]
+fn a_live_suggestion_list_is_an_autocomplete_hint_and_a_closed_one_is_not() {
+    let env = Env::new();
+    env.launch();
+    let mut b = Bridge::start(&env);
+    let s = b.session("suggest", 60_000);
+    b.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("autocomplete.html")}),
+    );
+    // Closed: the combobox and the select are collapsed.
+    let closed = b.tool_ok(&s, "browser.observe", json!({}));
+    assert!(codes(&closed).is_empty(), "{closed}");
+    let city = closed["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "City")
+        .map(|e| e["ref"].clone())
+        .unwrap();
+    b.tool_ok(
+        &s,
+        "browser.type",
+        json!({"observationId": closed["observationId"], "ref": city, "text": "Par"}),
+    );
+    let open = b.tool_ok(&s, "browser.observe", json!({}));
+    assert_eq!(codes(&open), vec!["autocomplete"], "{open}");
+    let hint = &open["hints"][0];
+    assert_eq!(hint["options"], 3, "{open}");
+    let options: Vec<Value> = open["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["role"] == "option")
+        .map(|e| e["ref"].clone())
+        .collect();
+    assert_eq!(hint["refs"], json!(options), "{open}");
+    assert!(
+        !hint.to_string().contains("Paris"),
+        "no page text in hints: {hint}"
+    );
+    b.finish();
+}

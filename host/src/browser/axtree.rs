@@ -220,6 +220,8 @@ impl TargetCall {
             disabled: prop("disabled").and_then(|v| v.as_bool()).unwrap_or(false),
             protected,
             depth,
+            expanded: prop("expanded").and_then(|v| v.as_bool()),
+            focused: prop("focused").and_then(|v| v.as_bool()).unwrap_or(false),
         }
     }
 }

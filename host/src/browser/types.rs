@@ -32,6 +32,8 @@ pub struct AxNode {
     pub disabled: bool,
     pub protected: bool,
     pub depth: u32,
+    pub expanded: Option<bool>,
+    pub focused: bool,
 }
 
 /// The accessibility tree of the selected frame, child frames spliced in.

@@ -46,6 +46,8 @@ impl From<domain::AxNode> for page_read::AxNode {
             disabled,
             protected,
             depth,
+            expanded,
+            focused,
         } = n;
         Self {
             handle,
@@ -56,6 +58,8 @@ impl From<domain::AxNode> for page_read::AxNode {
             disabled,
             protected,
             depth,
+            expanded,
+            focused,
         }
     }
 }

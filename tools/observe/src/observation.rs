@@ -221,6 +221,7 @@ pub fn observe(mut args: Args) -> Result<Value, ToolError> {
         .into_iter()
         .chain(auth_surface(&snapshot.nodes, &mapping))
         .chain(filter_controls(&snapshot.nodes, &mapping))
+        .chain(autocomplete(&snapshot.nodes, &mapping))
         .collect();
     Ok(json!({
         "observationId": observation_id,
@@ -312,4 +313,37 @@ fn filter_controls(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Valu
     Some(json!({"code": "filter_controls", "source": "observation", "confidence": "medium",
                 "recommendedAction": "narrow_results", "controls": refs.len(),
                 "refs": refs.iter().take(8).collect::<Vec<_>>()}))
+}
+
+/// `autocomplete`: a text field or combobox shows a suggestion list (it is
+/// expanded, or it has focus while options are listed), with the refs of
+/// the options (at most 8). A closed combobox gives none.
+fn autocomplete(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Value> {
+    let node_of = |m: &ObservedElement| nodes.iter().find(|n| n.handle == Some(m.handle));
+    let fields = ["combobox", "searchbox", "textbox"];
+    let open = nodes.iter().any(|n| {
+        fields.contains(&n.role.as_str()) && n.expanded == Some(true)
+    });
+    let focused = nodes
+        .iter()
+        .any(|n| fields.contains(&n.role.as_str()) && n.focused && n.expanded != Some(false));
+    if !open && !focused {
+        return None;
+    }
+    let field = mapping.iter().find(|m| {
+        node_of(m).is_some_and(|n| {
+            fields.contains(&n.role.as_str()) && (n.expanded == Some(true) || n.focused)
+        })
+    })?;
+    let options: Vec<u32> = mapping
+        .iter()
+        .filter(|m| node_of(m).is_some_and(|n| n.role == "option"))
+        .map(|m| m.ref_)
+        .collect();
+    if options.is_empty() {
+        return None;
+    }
+    Some(json!({"code": "autocomplete", "source": "observation", "confidence": "high",
+                "recommendedAction": "choose_option", "field": field.ref_,
+                "options": options.len(), "refs": options.iter().take(8).collect::<Vec<_>>()}))
 }
