@@ -437,3 +437,36 @@ fn a_live_suggestion_list_is_an_autocomplete_hint_and_a_closed_one_is_not() {
     );
     b.finish();
 }
+
+#[test]
+fn a_layer_covering_the_page_is_a_modal_overlay_too() {
+    let env = Env::new();
+    env.launch();
+    let mut b = Bridge::start(&env);
+    let s = b.session("wall", 60_000);
+    b.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("cover.html")}),
+    );
+    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    assert_eq!(codes(&obs), vec!["modal_overlay"], "{obs}");
+    let accept = obs["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "Accept all")
+        .map(|e| e["ref"].clone())
+        .unwrap();
+    assert_eq!(obs["hints"][0]["refs"], json!([accept]), "{obs}");
+    assert_eq!(obs["hints"][0]["blocked"], 2, "{obs}");
+    assert_eq!(obs["elements"].as_array().unwrap().len(), 3, "{obs}");
+    b.tool_ok(
+        &s,
+        "browser.click",
+        json!({"observationId": obs["observationId"], "ref": accept}),
+    );
+    let after = b.tool_ok(&s, "browser.observe", json!({}));
+    assert!(codes(&after).is_empty(), "{after}");
+    b.finish();
+}

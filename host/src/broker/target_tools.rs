@@ -76,6 +76,12 @@ pub async fn run(
             .observe(&scope.workspace_id, &raw, &mut value);
     }
     watch_progress(broker, scope, &raw, name, &mut value);
+    // Whoever made them (component or broker), hints stay within bounds.
+    if let Some(hints) = value.get_mut("hints") {
+        if let Value::Array(list) = hints.take() {
+            *hints = Value::Array(super::hints::bounded(list));
+        }
+    }
     Ok((value, was_dispatched))
 }
 

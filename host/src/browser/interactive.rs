@@ -83,12 +83,18 @@ impl TargetCall {
             for chunk in elements[seen.min(elements.len())..].chunks(BATCH) {
                 for (candidate, ax) in self.partial_nodes(chunk).await? {
                     let role = ax["role"]["value"].as_str().unwrap_or_default();
-                    if ax["ignored"].as_bool().unwrap_or(false) || !roles.iter().any(|r| r == role)
-                    {
+                    let wanted = candidate.cover
+                        || (!ax["ignored"].as_bool().unwrap_or(false)
+                            && roles.iter().any(|r| r == role));
+                    if !wanted {
                         continue;
                     }
                     let session = self.session.clone();
                     let mut node = self.ax_node(&ax, candidate.depth, None, session);
+                    if candidate.cover {
+                        // A covering layer acts as a dialog, whatever its role.
+                        node.role = "dialog".into();
+                    }
                     if candidate.password {
                         node.protected = true;
                         node.value = None;
@@ -150,6 +156,7 @@ impl TargetCall {
             .split(',')
             .filter_map(|i| i.parse().ok())
             .collect();
+        let cover: Option<usize> = fact("cover").parse().ok();
         let depths: Vec<u32> = fact("depths")
             .split(',')
             .map(|d| d.parse().unwrap_or(0))
@@ -168,6 +175,7 @@ impl TargetCall {
                 object,
                 password: passwords.contains(&i),
                 depth: depths.get(i).copied().unwrap_or(0),
+                cover: cover == Some(i),
             })
             .collect();
         Ok((candidates, facts))
@@ -200,6 +208,8 @@ struct Candidate {
     object: String,
     /// An `<input type=password>`.
     password: bool,
-    /// Its depth in the document (flat tree).
+    /// How many dialogs (or covering layers) enclose it.
     depth: u32,
+    /// The layer covering most of the viewport.
+    cover: bool,
 }

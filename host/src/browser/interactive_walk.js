@@ -7,7 +7,30 @@ function (limit) {
     'treeitem','gridcell','scrollbar']);
   const out = [];
   const depths = [];
+  // A layer that takes the hits over most of the viewport (a cookie wall
+  // without dialog semantics): the outermost positioned element covering
+  // half the viewport under at least 4 of 5 sample points.
+  function findCover() {
+    const vw = innerWidth, vh = innerHeight, seen = new Map();
+    for (const [fx, fy] of [[.5, .5], [.25, .25], [.75, .25], [.25, .75], [.75, .75]]) {
+      let best = null;
+      for (let c = document.elementFromPoint(vw * fx, vh * fy);
+           c && c !== document.body && c !== document.documentElement; c = c.parentElement) {
+        const pos = getComputedStyle(c).position;
+        if (pos !== 'fixed' && pos !== 'absolute') continue;
+        const r = c.getBoundingClientRect();
+        const w = Math.max(0, Math.min(r.right, vw) - Math.max(r.left, 0));
+        const h = Math.max(0, Math.min(r.bottom, vh) - Math.max(r.top, 0));
+        if (w * h >= 0.5 * vw * vh) best = c;
+      }
+      if (best) seen.set(best, (seen.get(best) || 0) + 1);
+    }
+    for (const [el, n] of seen) if (n >= 4) return el;
+    return null;
+  }
+  const cover = findCover();
   function isDialog(el) {
+    if (el === cover) return true;
     if (el.localName === 'dialog') return el.open;
     const r = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
     return r === 'dialog' || r === 'alertdialog' || el.getAttribute('aria-modal') === 'true';
@@ -46,19 +69,23 @@ function (limit) {
       const el = kids[i];
       const t = el.localName;
       if (el.hasAttribute('inert') || t === 'template' || t === 'script' || t === 'style' || t === 'head') continue;
+      let nest = depth;
       if (isCandidate(el) && visible(el)) {
         out.push(el);
         depths.push(depth);
         if (out.length >= limit) return true;
+        // What a dialog (or cover) contains is one level deeper.
+        if (isDialog(el)) nest = depth + 1;
       }
-      if (walk(el, depth + 1)) return true;
+      if (walk(el, nest)) return true;
     }
     return false;
   }
   walk(document, 0);
-  // DOM depth of each candidate: what contains what (a dialog's controls
-  // follow it, deeper).
+  // How many dialogs enclose each candidate: a dialog's controls follow
+  // it, one deeper, and the first candidate outside is back at its level.
   out.depths = depths.join(',');
+  out.cover = cover ? String(out.indexOf(cover)) : '-1';
   // The page facts travel with the list (one round trip less).
   out.href = location.href;
   out.title = document.title;
