@@ -19,6 +19,21 @@ fn codes(v: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The ref of the element whose name is (or starts with) `name`.
+fn ref_named(obs: &Value, name: &str) -> Value {
+    obs["elements"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|e| {
+            e["name"]
+                .as_str()
+                .is_some_and(|n| n == name || n.starts_with(name))
+        })
+        .map(|e| e["ref"].clone())
+        .unwrap_or_else(|| panic!("no {name} in {obs}"))
+}
+
 fn events_of(b: &mut Bridge, s: &support::bridge::Session, kind: &str) -> Vec<Value> {
     let page = b.call(
         "events/poll",
@@ -82,13 +97,7 @@ fn three_dead_clicks_raise_one_no_progress_watchdog() {
     );
     let obs = b.tool_ok(&s, "browser.observe", json!({}));
     let id = obs["observationId"].clone();
-    let button = obs["elements"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["name"] == "Continue")
-        .map(|e| e["ref"].clone())
-        .unwrap();
+    let button = ref_named(&obs, "Continue");
     let click = |b: &mut Bridge| {
         b.tool_ok(
             &s,
@@ -235,13 +244,7 @@ fn a_sign_in_page_shows_an_auth_surface_without_its_secrets() {
         json!({"url": env.url("form.html")}),
     );
     let obs = b.tool_ok(&s, "browser.observe", json!({}));
-    let password = obs["elements"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["name"] == "Password")
-        .map(|e| e["ref"].clone())
-        .unwrap();
+    let password = ref_named(&obs, "Password");
     assert_eq!(codes(&obs), vec!["auth_surface"], "{obs}");
     let hint = &obs["hints"][0];
     assert_eq!(hint["refs"], json!([password]), "{obs}");
@@ -310,20 +313,11 @@ fn a_results_page_with_filters_says_so_and_a_form_does_not() {
     );
     let obs = b.tool_ok(&s, "browser.observe", json!({}));
     assert_eq!(codes(&obs), vec!["filter_controls"], "{obs}");
-    let named = |name: &str| {
-        obs["elements"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|e| e["name"].as_str().is_some_and(|n| n.starts_with(name)))
-            .map(|e| e["ref"].clone())
-            .unwrap_or_else(|| panic!("no {name} in {obs}"))
-    };
     let expected = json!([
-        named("Search products"),
-        named("Sort by"),
-        named("Filter: in stock"),
-        named("Filter: on sale")
+        ref_named(&obs, "Search products"),
+        ref_named(&obs, "Sort by"),
+        ref_named(&obs, "Filter: in stock"),
+        ref_named(&obs, "Filter: on sale")
     ]);
     assert_eq!(obs["hints"][0]["refs"], expected, "{obs}");
     assert_eq!(obs["hints"][0]["controls"], 4, "{obs}");
@@ -349,16 +343,7 @@ fn an_open_dialog_over_the_page_is_a_modal_overlay_and_a_toast_is_not() {
         json!({"url": env.url("overlay.html")}),
     );
     let obs = b.tool_ok(&s, "browser.observe", json!({}));
-    let ref_of = |obs: &Value, name: &str| {
-        obs["elements"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|e| e["name"] == name)
-            .map(|e| e["ref"].clone())
-            .unwrap_or_else(|| panic!("no {name} in {obs}"))
-    };
-    let accept = ref_of(&obs, "Accept cookies");
+    let accept = ref_named(&obs, "Accept cookies");
     assert_eq!(codes(&obs), vec!["modal_overlay"], "{obs}");
     let hint = &obs["hints"][0];
     assert_eq!(hint["refs"], json!([accept]), "{obs}");
@@ -407,13 +392,7 @@ fn a_live_suggestion_list_is_an_autocomplete_hint_and_a_closed_one_is_not() {
     // Closed: the combobox and the select are collapsed.
     let closed = b.tool_ok(&s, "browser.observe", json!({}));
     assert!(codes(&closed).is_empty(), "{closed}");
-    let city = closed["elements"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["name"] == "City")
-        .map(|e| e["ref"].clone())
-        .unwrap();
+    let city = ref_named(&closed, "City");
     b.tool_ok(
         &s,
         "browser.type",
@@ -451,13 +430,7 @@ fn a_layer_covering_the_page_is_a_modal_overlay_too() {
     );
     let obs = b.tool_ok(&s, "browser.observe", json!({}));
     assert_eq!(codes(&obs), vec!["modal_overlay"], "{obs}");
-    let accept = obs["elements"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["name"] == "Accept all")
-        .map(|e| e["ref"].clone())
-        .unwrap();
+    let accept = ref_named(&obs, "Accept all");
     assert_eq!(obs["hints"][0]["refs"], json!([accept]), "{obs}");
     assert_eq!(obs["hints"][0]["blocked"], 2, "{obs}");
     assert_eq!(obs["elements"].as_array().unwrap().len(), 3, "{obs}");

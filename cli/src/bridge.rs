@@ -90,6 +90,9 @@ pub async fn run() -> BpResult<()> {
     };
     tokio::pin!(downstream, upstream);
     tokio::select! {
+        // The broker's side first: its end (and any unanswered requests)
+        // decides the exit status even when stdin closes at the same time.
+        biased;
         // The broker closed the connection (shutdown, or a fatal framing
         // error it already answered).
         r = &mut downstream => r,
@@ -98,8 +101,10 @@ pub async fn run() -> BpResult<()> {
             // Stdin closed: deliver what the broker still sends for requests
             // already relayed, then stop.
             false => {
-                let _ = tokio::time::timeout(std::time::Duration::from_secs(30), downstream).await;
-                Ok(())
+                match tokio::time::timeout(std::time::Duration::from_secs(30), downstream).await {
+                    Ok(r) => r,
+                    Err(_) => Ok(()),
+                }
             }
         },
     }
