@@ -687,3 +687,44 @@ fn early_cancels_leave_tombstones_and_replays_are_refused() {
     a.finish();
     b.finish();
 }
+
+/// A second `initialize` on one connection is refused, and a tool result
+/// over the negotiated size is `result_too_large`, not a cut reply.
+#[test]
+fn second_initialize_and_oversized_tool_results_are_refused() {
+    let env = Env::new();
+    env.launch();
+    let mut a = Bridge::start(&env);
+    a.call(
+        "initialize",
+        json!({"client": {"name": "small"}, "protocol": {"min": "1.0", "max": "1.1"},
+               "limits": {"maxResultBytes": 65536}}),
+    );
+    let again = a.call_err("initialize", json!({"client": {"name": "small"}}));
+    assert_eq!(again["code"], "invalid_argument", "{again}");
+    assert!(
+        again["message"].as_str().unwrap().contains("already"),
+        "{again}"
+    );
+    let ws = a.call("workspaces/create", json!({}));
+    let ws = ws["workspaceId"].as_str().unwrap().to_string();
+    let lease = a.call("leases/create", json!({"workspaceId": ws}));
+    let s = support::bridge::Session {
+        workspace: ws,
+        lease: lease["leaseId"].as_str().unwrap().to_string(),
+        cursor: "0".into(),
+    };
+    a.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("large.html")}),
+    );
+    // A full observation of the large page is ~430 KB: over 64 KiB.
+    let id = a.send_tool(&s, "browser.observe", json!({"limit": 10000}), json!({}));
+    let big = a.wait(id);
+    assert_eq!(big["error"]["data"]["code"], "result_too_large", "{big}");
+    // The connection is still usable.
+    let small = a.tool_ok(&s, "browser.observe", json!({"limit": 5}));
+    assert_eq!(small["elements"].as_array().unwrap().len(), 5, "{small}");
+    a.finish();
+}
