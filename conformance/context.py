@@ -36,6 +36,12 @@ class Ctx:
     def probe_mine(self):
         if self.mine is None:
             self.mine = Probe(self.env, self.info.get("clientName") or self.env.client_name)
+            # Each connection is its own principal: the probe watches the
+            # adapter's workspace with its resume secret (read-only).
+            if self.info.get("resumeSecret"):
+                self.mine.request("workspaces/resume", {
+                    "workspaceId": self.info["workspaceId"],
+                    "resumeSecret": self.info["resumeSecret"], "observe": True})
         return self.mine
 
     def probe_other(self):

@@ -52,11 +52,43 @@ fn form_workflow_signs_in() {
     assert_eq!(clicked["evidence"]["route"], "trusted_input");
     let text = env.ok(&["read"]);
     assert!(text.contains("Signed in as Ada"), "page text: {text}");
-    let log = std::fs::read_to_string(env.home.join("broker.log")).unwrap_or_default();
+    // Every command was a new connection, yet all worked in one workspace:
+    // the CLI resumed it with the secret it keeps owner-only.
+    assert_eq!(obs2["workspaceId"], obs["workspaceId"]);
+    cli_secret_is_private_and_needed(&env, obs["workspaceId"].as_str().unwrap());
+    let log = std::fs::read_to_string(env.home.join("broker.log")).expect("broker.log");
     assert!(
         !log.contains("hunter2-canary"),
         "typed text reached the broker log"
     );
+}
+
+/// The CLI's resume secret is a 0600 file, and another client calling
+/// itself the CLI cannot reach the CLI's workspace without it.
+fn cli_secret_is_private_and_needed(env: &Env, workspace: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let file = env.home.join("cli-session.json");
+    let mode = std::fs::metadata(&file)
+        .expect("cli-session.json")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600, "mode {mode:o}");
+    let stored: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let secret = stored["resumeSecret"].as_str().expect("stored secret");
+    let mut impostor = support::bridge::Bridge::start(env);
+    impostor.initialize("browser-pilot-cli");
+    let get = serde_json::json!({"workspaceId": workspace});
+    let refused = impostor.call_err("workspaces/get", get.clone());
+    assert_eq!(refused["code"], "workspace_not_found", "{refused}");
+    let watch =
+        serde_json::json!({"workspaceId": workspace, "resumeSecret": secret, "observe": true});
+    impostor.call("workspaces/resume", watch);
+    assert_eq!(
+        impostor.call("workspaces/get", get)["workspaceId"],
+        workspace
+    );
+    impostor.finish();
 }
 
 #[test]

@@ -12,6 +12,7 @@ mod doctor;
 mod net_commands;
 mod output;
 mod progress;
+mod resume;
 mod session;
 
 use browser_pilot_host::BpError;

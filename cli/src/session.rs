@@ -1,5 +1,6 @@
-//! The one-shot CLI's session: start or reuse the broker, then use the
-//! compatibility principal's keyed workspace and renewable lease.
+//! The one-shot CLI's session: start or reuse the broker, then resume the
+//! CLI's keyed workspace (with the secret in `resume.rs`) and renewable
+//! lease.
 
 use crate::progress::Progress;
 use browser_pilot_host::broker::{rpc as rpc_principal, VERSION};
@@ -15,6 +16,7 @@ const LEASE_TTL_MS: u64 = 300_000;
 
 pub struct Session {
     client: Client,
+    paths: Paths,
     /// Show a progress line on long waits (human mode, terminal stderr).
     pub progress: bool,
     /// The workspace and lease, once `initialize` opened them.
@@ -41,16 +43,17 @@ impl Session {
         drop(waiting);
         Ok(Self {
             client,
+            paths,
             progress,
             ids: None,
         })
     }
 
-    fn initialize_params() -> Value {
+    fn initialize_params(secret: Option<String>) -> Value {
         json!({"client": {"name": rpc_principal::CLI_PRINCIPAL, "version": VERSION, "instanceId": std::process::id().to_string()},
                "protocol": {"min": "1.0", "max": "1.1"}, "capabilities": ["developer.eval"], "launchMode": "one_shot",
                "require": {"serviceVersion": VERSION},
-               "session": {"workspaceKey": KEY, "leaseKey": KEY, "leaseTtlMs": LEASE_TTL_MS}})
+               "session": {"workspaceKey": KEY, "leaseKey": KEY, "leaseTtlMs": LEASE_TTL_MS, "resumeSecret": secret}})
     }
 
     /// Send `initialize` if not done yet, then `method` right behind it;
@@ -59,12 +62,19 @@ impl Session {
         if self.ids.is_some() {
             return self.client.request(method, params).await;
         }
+        let (secret, lock) = crate::resume::load_or_lock(&self.paths).await?;
         let init = self
             .client
-            .send("initialize", Self::initialize_params())
+            .send("initialize", Self::initialize_params(secret.clone()))
             .await?;
         let id = self.client.send(method, params).await?;
         let init = self.client.response_within(init, ANSWER_LIMIT).await?;
+        if let Some(given) = init["session"]["resumeSecret"].as_str() {
+            if secret.as_deref() != Some(given) {
+                crate::resume::store(&self.paths, given)?;
+            }
+        }
+        drop(lock);
         let ids = (
             init["session"]["workspaceId"].as_str(),
             init["session"]["leaseId"].as_str(),

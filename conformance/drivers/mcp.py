@@ -74,7 +74,7 @@ class McpDriver:
         params = StdioServerParameters(
             command=sys.executable,
             args=[server, "--bp", env.bp, "--client-name", env.client_name,
-                  "--lease-ttl-ms", str(env.lease_ttl_ms)],
+                  "--lease-ttl-ms", str(env.lease_ttl_ms), "--expose-resume-secret"],
             env=env.process_env())
         self.c = _ClientThread(params, self.mode)
         self.info = self.session()

@@ -30,7 +30,7 @@ class ReferenceDriver:
         self.s = self.make_session(self.mod, env).start()
 
     def session(self):
-        return self.s.info()
+        return dict(self.s.info(), resumeSecret=self.s.resume_secret)
 
     def list_tools(self):
         return self.s.tools()

@@ -67,6 +67,9 @@ class Session:
         self.bridge = None
         self.protocol_version = self.granted = self.limits = None
         self.workspace_id = self.lease_id = self.initial_cursor = None
+        # Proves this session to the broker on a new connection (each
+        # connection is its own principal); never shown to the model.
+        self.resume_secret = None
         self._seq = 0
         self._lock = threading.Lock()       # events, counters, closed flag
         self._conn_lock = threading.Lock()  # one reconnect at a time
@@ -85,6 +88,7 @@ class Session:
             ws = self.bridge.request("workspaces/create", _drop_none(
                 {"key": self.workspace_key, "label": self.label}))
             self.workspace_id, self.initial_cursor = ws["workspaceId"], ws["eventCursor"]
+            self.resume_secret = ws["resumeSecret"]
             self._create_lease()
         except BaseException:
             self.close()  # releases what was created; ends the bridge
@@ -95,8 +99,8 @@ class Session:
         return self
 
     def _connect(self):
-        """Spawn the bridge and `initialize` under this session's principal.
-        Workspaces and leases live in the broker, so a reconnect keeps them."""
+        """Spawn the bridge and `initialize`. Workspaces and leases live in
+        the broker, so a reconnect takes the workspace back with its secret."""
         self.bridge = Bridge(self.bp, env=self.env, on_event=self._on_event)
         init = self.bridge.request("initialize", {
             "client": {"name": self.client_name, "version": self.client_version},
@@ -104,6 +108,9 @@ class Session:
         self.protocol_version = init["protocolVersion"]
         self.granted = init.get("capabilities", {}).get("granted", [])
         self.limits = init.get("limits")
+        if self.workspace_id and self.resume_secret:
+            self.bridge.request("workspaces/resume", {"workspaceId": self.workspace_id,
+                                                      "resumeSecret": self.resume_secret})
         return init
 
     def _create_lease(self):

@@ -82,7 +82,10 @@ def make_server(args):
         state = ctx.lifespan_context
         session, args_ = state["session"], dict(params.arguments or {})
         if params.name == tool_map.SESSION_TOOL:
-            return result_map.plain(dict(session.info(), adapterPid=os.getpid()))
+            info = dict(session.info(), adapterPid=os.getpid())
+            if args.expose_resume_secret:
+                info["resumeSecret"] = session.resume_secret
+            return result_map.plain(info)
         try:
             if params.name == tool_map.EVENTS_TOOL:
                 page = await anyio.to_thread.run_sync(functools.partial(
@@ -140,6 +143,9 @@ def main(argv=None):
                    help="request developer.eval, which browser_eval needs")
     p.add_argument("--full-size-images", action="store_true",
                    help="send full screenshots instead of the bounded preview")
+    p.add_argument("--expose-resume-secret", action="store_true",
+                   help="for test harnesses: bp_session_info also reports the workspace's "
+                        "resume secret, so a probe can watch the workspace")
     anyio.run(serve, p.parse_args(argv))
 
 

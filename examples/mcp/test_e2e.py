@@ -99,11 +99,12 @@ class McpEndToEnd(unittest.TestCase):
 
     async def sigterm(self):
         params = StdioServerParameters(command=sys.executable, env=self.env, args=[
-            os.path.join(HERE, "server.py"), "--bp", BP, "--client-name", "e2e-sigterm"])
+            os.path.join(HERE, "server.py"), "--bp", BP, "--client-name", "e2e-sigterm",
+            "--expose-resume-secret"])
         async with Client(params, mode="legacy", read_timeout_seconds=90) as client:
             info = (await client.call_tool("bp_session_info", {})).structured_content
             self.track(info)
-            self.assertEqual(self.workspace_get("e2e-sigterm", info["workspaceId"])["leases"],
+            self.assertEqual(self.workspace_get("e2e-sigterm", info)["leases"],
                              [info["leaseId"]])
             os.kill(info["adapterPid"], signal.SIGTERM)
             for _ in range(100):
@@ -112,15 +113,19 @@ class McpEndToEnd(unittest.TestCase):
                 await asyncio.sleep(0.1)
             else:
                 self.fail("the MCP server did not exit on SIGTERM")
-        gone = self.workspace_get("e2e-sigterm", info["workspaceId"])
+        gone = self.workspace_get("e2e-sigterm", info)
         self.assertEqual(gone["error"]["data"]["code"], "workspace_not_found", gone)
 
-    def workspace_get(self, principal, workspace):
-        """workspaces/get through a bridge of our own, as the adapter's principal."""
+    def workspace_get(self, principal, info):
+        """workspaces/get through a bridge of our own, watching the adapter's
+        workspace with its resume secret."""
+        ws = info["workspaceId"]
         lines = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
                   "params": {"client": {"name": principal}, "protocol": {"min": "1.0", "max": "1.1"}}},
+                 {"jsonrpc": "2.0", "id": 3, "method": "workspaces/resume",
+                  "params": {"workspaceId": ws, "resumeSecret": info["resumeSecret"], "observe": True}},
                  {"jsonrpc": "2.0", "id": 2, "method": "workspaces/get",
-                  "params": {"workspaceId": workspace}}]
+                  "params": {"workspaceId": ws}}]
         out = subprocess.run([BP, "bridge", "--stdio"], env=self.env, capture_output=True, text=True,
                              input="".join(json.dumps(m) + "\n" for m in lines), timeout=30).stdout
         reply = [m for m in map(json.loads, out.splitlines()) if m.get("id") == 2][0]

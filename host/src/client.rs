@@ -109,11 +109,11 @@ fn io_error(e: std::io::Error) -> BpError {
 
 /// An exclusive advisory lock on a file, released on drop (and by the
 /// kernel if the holder dies, so a dead owner never blocks startup).
-pub(crate) struct FileLock(std::fs::File);
+pub struct FileLock(std::fs::File);
 
 impl FileLock {
     /// Take the lock now or fail.
-    pub(crate) fn try_acquire(path: &std::path::Path) -> Option<Self> {
+    pub fn try_acquire(path: &std::path::Path) -> Option<Self> {
         let file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -127,7 +127,7 @@ impl FileLock {
     }
 
     /// Wait up to `timeout` for the lock.
-    async fn acquire(path: &std::path::Path, timeout: Duration) -> BpResult<Self> {
+    pub async fn acquire(path: &std::path::Path, timeout: Duration) -> BpResult<Self> {
         let started = Instant::now();
         loop {
             if let Some(lock) = Self::try_acquire(path) {
@@ -135,7 +135,7 @@ impl FileLock {
             }
             if started.elapsed() > timeout {
                 return Err(BpError::internal(format!(
-                    "timed out waiting for the broker startup lock {}",
+                    "timed out waiting for the lock {}",
                     path.display()
                 )));
             }

@@ -28,3 +28,36 @@ pub fn random_hex(n: usize) -> String {
 pub fn new_id(prefix: &str) -> String {
     format!("{prefix}_{}", random_hex(8))
 }
+
+/// A 256-bit secret as hex, from the kernel's generator. Unlike
+/// [`random_hex`] there is no fallback: without real randomness no secret
+/// is made.
+pub fn secret() -> crate::error::BpResult<String> {
+    let mut bytes = [0u8; 32];
+    let mut filled = 0;
+    while filled < bytes.len() {
+        let rest = &mut bytes[filled..];
+        // SAFETY: the pointer and length describe `rest`, a live buffer.
+        let n = unsafe { libc::getrandom(rest.as_mut_ptr().cast(), rest.len(), 0) };
+        if n <= 0 {
+            let err = std::io::Error::last_os_error();
+            if err.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(crate::error::BpError::internal(format!(
+                "no randomness for a secret: {err}"
+            )));
+        }
+        filled += n as usize;
+    }
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Compare two secrets without an early exit on the first difference.
+pub fn secrets_equal(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}

@@ -23,6 +23,10 @@ pub struct Paths {
     /// Private staging for downloads of controlled targets.
     pub downloads: PathBuf,
     pub cache: PathBuf,
+    /// The one-shot CLI's workspace resume secret (0600), and the lock
+    /// that makes concurrent first commands share one workspace.
+    pub cli_session: PathBuf,
+    pub cli_session_lock: PathBuf,
 }
 
 impl Paths {
@@ -67,6 +71,8 @@ impl Paths {
             artifacts: home.join("artifacts"),
             downloads: home.join("downloads"),
             cache: home.join("cache"),
+            cli_session: home.join("cli-session.json"),
+            cli_session_lock: home.join("cli-session.lock"),
             run_dir,
             home,
         }

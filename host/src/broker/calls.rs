@@ -85,7 +85,7 @@ pub fn accept(
                 principal: principal.to_string(),
                 workspace_id: ws,
                 lease_id: lease,
-                compat: principal == CLI_PRINCIPAL,
+                compat: super::identity::client_name(principal) == CLI_PRINCIPAL,
                 eval_granted,
                 command_id: id,
                 generation: broker.generation(),
@@ -101,7 +101,7 @@ pub fn accept(
 /// Record an accepted call as failed without running it; returns the reply.
 pub fn refuse(broker: &Arc<Broker>, call: PendingCall, e: BpError) -> Value {
     broker.state().commands.finish(
-        &call.scope.principal,
+        &call.scope.workspace_id,
         &call.scope.command_id,
         CmdState::Failed,
         Err(e),
@@ -144,7 +144,7 @@ pub async fn execute(broker: &Arc<Broker>, mut call: PendingCall) -> Value {
     let scope = &call.scope;
     let reply = st
         .commands
-        .finish(&scope.principal, &scope.command_id, state, result);
+        .finish(&scope.workspace_id, &scope.command_id, state, result);
     let status = json!({"commandId": scope.command_id, "state": reply["command"]["state"], "tool": call.name});
     st.publish(
         &scope.workspace_id,
@@ -164,7 +164,7 @@ fn preflight(broker: &Broker, call: &PendingCall) -> BpResult<()> {
     broker
         .state()
         .commands
-        .start(&scope.principal, &scope.command_id, native)?;
+        .start(&scope.workspace_id, &scope.command_id, native)?;
     // Lifecycle tools act on whatever connection there is; every other
     // command belongs to the generation it was accepted under.
     if !super::native::generation_free(&call.name) {

@@ -1,5 +1,5 @@
-//! Command records: IDs, idempotency keys scoped to principal and
-//! workspace, the state machine, cancellation before dispatch, and the
+//! Command records: IDs and idempotency keys scoped to their workspace
+//! (which one principal owns at a time), the state machine, cancellation before dispatch, and the
 //! recorded outcome a duplicate request gets back.
 
 use crate::error::{BpError, BpResult, Code};
@@ -94,17 +94,19 @@ pub struct Request<'a> {
     pub deadline: Option<Instant>,
 }
 
-/// The internal key of a command: IDs are scoped to their principal, so
-/// one client's IDs neither collide with nor reveal another's.
-fn key_of(principal: &str, id: &str) -> String {
-    format!("{principal}\u{0}{id}")
+/// The internal key of a command: IDs are scoped to their workspace, so
+/// one client's IDs neither collide with nor reveal another's, and a
+/// connection that resumes the workspace finds them.
+fn key_of(workspace_id: &str, id: &str) -> String {
+    format!("{workspace_id}\u{0}{id}")
 }
 
 /// All command records.
 #[derive(Default)]
 pub struct Commands {
     map: HashMap<String, CommandRecord>,
-    keys: HashMap<(String, String, String), String>,
+    /// (workspace, idempotency key) -> internal key.
+    keys: HashMap<(String, String), String>,
     order: VecDeque<String>,
     /// Cancels that arrived before their call: (principal, command ID) ->
     /// until when a call with that ID is refused.
@@ -139,11 +141,7 @@ impl Commands {
         }
         let key = r.idempotency_key.or(r.command_id);
         if let Some(k) = key {
-            let scoped = (
-                r.principal.to_string(),
-                r.workspace_id.to_string(),
-                k.to_string(),
-            );
+            let scoped = (r.workspace_id.to_string(), k.to_string());
             if let Some(rec) = self.keys.get(&scoped).and_then(|k| self.map.get(k)) {
                 if rec.tool != r.tool {
                     return Err(BpError::invalid(
@@ -157,7 +155,7 @@ impl Commands {
             }
         }
         let id = match r.command_id {
-            Some(id) if self.map.contains_key(&key_of(r.principal, id)) => {
+            Some(id) if self.map.contains_key(&key_of(r.workspace_id, id)) => {
                 return Err(BpError::invalid(
                     "this `commandId` was already used with another idempotency key",
                 ))
@@ -167,15 +165,9 @@ impl Commands {
         };
         let key = key.map(str::to_string).unwrap_or_else(|| id.clone());
         let dispatched = Arc::new(AtomicBool::new(false));
-        let internal = key_of(r.principal, &id);
-        self.keys.insert(
-            (
-                r.principal.to_string(),
-                r.workspace_id.to_string(),
-                key.clone(),
-            ),
-            internal.clone(),
-        );
+        let internal = key_of(r.workspace_id, &id);
+        self.keys
+            .insert((r.workspace_id.to_string(), key.clone()), internal.clone());
         self.map.insert(
             internal.clone(),
             CommandRecord {
@@ -208,10 +200,22 @@ impl Commands {
             };
             if let Some(id) = self.order.remove(pos) {
                 if let Some(rec) = self.map.remove(&id) {
-                    self.keys
-                        .remove(&(rec.principal, rec.workspace_id, rec.key));
+                    self.keys.remove(&(rec.workspace_id, rec.key));
                 }
             }
+        }
+    }
+
+    /// The internal key of `id`: in `workspace`, which the caller owns, or
+    /// else among the commands `principal` itself sent.
+    fn find(&self, principal: &str, id: &str, workspace: Option<&str>) -> Option<String> {
+        match workspace {
+            Some(w) => Some(key_of(w, id)).filter(|k| self.map.contains_key(k)),
+            None => self
+                .map
+                .iter()
+                .find(|(_, r)| r.principal == principal && r.id == id)
+                .map(|(k, _)| k.clone()),
         }
     }
 
@@ -219,16 +223,18 @@ impl Commands {
         &mut self,
         principal: &str,
         id: &str,
-        workspace_id: Option<&str>,
+        workspace: Option<&str>,
     ) -> BpResult<&mut CommandRecord> {
-        match self.map.get_mut(&key_of(principal, id)) {
-            Some(r) if workspace_id.is_none_or(|w| w == r.workspace_id) => Ok(r),
-            _ => Err(BpError::invalid("no such command for this client")
-                .with_context(json!({"commandId": id}))),
-        }
+        self.find(principal, id, workspace)
+            .and_then(|k| self.map.get_mut(&k))
+            .ok_or_else(|| {
+                BpError::invalid("no such command for this client")
+                    .with_context(json!({"commandId": id}))
+            })
     }
 
-    /// `commands/get`: state, plus the recorded result or error when terminal.
+    /// `commands/get`: state, plus the recorded result or error when
+    /// terminal. `workspace_id`, when given, is one the caller owns.
     pub fn get(
         &mut self,
         principal: &str,
@@ -255,7 +261,7 @@ impl Commands {
         id: &str,
         workspace_id: Option<&str>,
     ) -> BpResult<Value> {
-        if !self.map.contains_key(&key_of(principal, id)) {
+        if self.find(principal, id, workspace_id).is_none() {
             return self.tombstone(principal, id);
         }
         let rec = self.owned(principal, id, workspace_id)?;
@@ -302,8 +308,8 @@ impl Commands {
     /// Called by the executor right before running: refuses cancelled and
     /// expired commands.
     /// With `commit`, the command counts as running from now on.
-    pub fn start(&mut self, principal: &str, id: &str, commit: bool) -> BpResult<()> {
-        let Some(rec) = self.map.get_mut(&key_of(principal, id)) else {
+    pub fn start(&mut self, workspace_id: &str, id: &str, commit: bool) -> BpResult<()> {
+        let Some(rec) = self.map.get_mut(&key_of(workspace_id, id)) else {
             return Err(BpError::internal("command record lost"));
         };
         match rec.state {
@@ -328,12 +334,12 @@ impl Commands {
     /// Record the terminal state and the reply; returns the reply.
     pub fn finish(
         &mut self,
-        principal: &str,
+        workspace_id: &str,
         id: &str,
         state: CmdState,
         outcome: Result<Value, BpError>,
     ) -> Value {
-        let Some(rec) = self.map.get_mut(&key_of(principal, id)) else {
+        let Some(rec) = self.map.get_mut(&key_of(workspace_id, id)) else {
             // The record went with its workspace (released while the
             // command ran): the reply still says how the command ended.
             let command = json!({"commandId": id, "state": state.name()});
@@ -358,7 +364,7 @@ impl Commands {
     /// Forget a released workspace's commands.
     pub fn remove_workspace(&mut self, workspace_id: &str) {
         self.map.retain(|_, r| r.workspace_id != workspace_id);
-        self.keys.retain(|(_, ws, _), _| ws != workspace_id);
+        self.keys.retain(|(ws, _), _| ws != workspace_id);
         let map = &self.map;
         self.order.retain(|id| map.contains_key(id));
     }

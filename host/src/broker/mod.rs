@@ -7,6 +7,7 @@ pub mod connect;
 mod dispatch;
 mod events;
 mod hints;
+mod identity;
 pub mod locator;
 pub mod native;
 mod netflow;

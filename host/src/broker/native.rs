@@ -236,7 +236,7 @@ async fn disconnect(broker: &Arc<Broker>, scope: &CallScope, args: &Value) -> Bp
     let _guard = broker.connect_lock.lock().await;
     let others = broker
         .state()
-        .live_workspaces(Some(&scope.workspace_id), &[]);
+        .live_workspaces(Some(&scope.workspace_id), &|_| false);
     if !others.is_empty() && !force && !keep {
         return Err(in_use(&others, "disconnect the browser"));
     }

@@ -88,6 +88,10 @@ pub async fn read(
     if let Some(f) = r.forwarder {
         f.abort();
     }
+    // Its workspaces wait for a resume (see `identity.rs`).
+    if let Some(p) = &r.conn.principal {
+        broker.state().orphan(p);
+    }
 }
 
 /// Read one line (at most `max_message` bytes) and parse it.

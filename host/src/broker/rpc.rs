@@ -1,6 +1,7 @@
 //! JSON-RPC methods of the broker socket (shared by the one-shot CLI and
 //! `bp bridge --stdio`). `tools/call` lives in [`super::calls`].
 
+use super::identity;
 use super::state::DEFAULT_LEASE_TTL;
 use super::{Broker, PROTOCOL_MAX, PROTOCOL_MIN, VERSION};
 use crate::error::{BpError, BpResult, Code};
@@ -156,8 +157,29 @@ pub async fn handle_initialized(
         "workspaces/create" => {
             let label = opt_str(p, "label").map(str::to_string);
             let mut st = broker.state();
-            let id = st.create_workspace(principal, opt_str(p, "key"), label);
-            Ok(json!({"workspaceId": id, "eventCursor": st.cursor(&id)}))
+            let ws = st.create_workspace(principal, opt_str(p, "key"), label)?;
+            Ok(
+                json!({"workspaceId": ws.id, "eventCursor": st.cursor(&ws.id), "resumeSecret": ws.resume_secret}),
+            )
+        }
+        "workspaces/resume" => {
+            let id = str_param(p, "workspaceId")?;
+            let secret = str_param(p, "resumeSecret")?;
+            let observe = match p.get("observe") {
+                None | Some(Value::Null) => false,
+                Some(v) => v
+                    .as_bool()
+                    .ok_or_else(|| BpError::invalid("`observe` must be true or false"))?,
+            };
+            let mut st = broker.state();
+            if observe {
+                st.observe(principal, id, secret)?;
+            } else {
+                st.resume(principal, id, secret)?;
+            }
+            Ok(
+                json!({"workspaceId": id, "eventCursor": st.cursor(id), "resumed": !observe, "observing": observe}),
+            )
         }
         "workspaces/get" => workspace_get(broker, principal, str_param(p, "workspaceId")?),
         "workspaces/configure" => {
@@ -186,6 +208,18 @@ pub async fn handle_initialized(
             let id = str_param(p, "commandId")?;
             let ws = opt_str(p, "workspaceId");
             let mut st = broker.state();
+            if let Some(ws) = ws {
+                // Only the workspace's owner reaches its commands.
+                let readable = if method == "commands/get" {
+                    st.readable(principal, ws).map(|_| ())
+                } else {
+                    st.workspace(principal, ws).map(|_| ())
+                };
+                readable.map_err(|_| {
+                    BpError::invalid("no such command for this client")
+                        .with_context(json!({"commandId": id}))
+                })?;
+            }
             if method == "commands/get" {
                 st.commands.get(principal, id, ws)
             } else {
@@ -233,17 +267,26 @@ fn open_session(broker: &Broker, conn: &mut Connection, session: &Value) -> BpRe
                 .ok_or_else(|| BpError::invalid("`session.leaseTtlMs` must be an integer"))?,
         ),
     };
+    let secret = match session.get("resumeSecret") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(v.as_str().filter(|s| s.len() <= 128).ok_or_else(|| {
+            BpError::invalid("`session.resumeSecret` must be a string of at most 128 characters")
+        })?),
+    };
     let mut st = broker.state();
-    let ws = st.create_workspace(&principal, Some(ws_key), None);
-    let lease = st.create_lease(&principal, &ws, ttl, Some(lease_key))?;
+    let ws = st.open_keyed(&principal, ws_key, secret)?;
+    let lease = st.create_lease(&principal, &ws.id, ttl, Some(lease_key))?;
     let (lease_id, expires) = (lease.id.clone(), unix_ms(lease.expires));
-    let cursor = st.cursor(&ws);
-    conn.session = Some((ws.clone(), lease_id.clone()));
-    Ok(json!({"workspaceId": ws, "leaseId": lease_id, "expiresAt": expires, "eventCursor": cursor}))
+    let cursor = st.cursor(&ws.id);
+    conn.session = Some((ws.id.clone(), lease_id.clone()));
+    Ok(
+        json!({"workspaceId": ws.id, "leaseId": lease_id, "expiresAt": expires, "eventCursor": cursor,
+              "resumeSecret": ws.resume_secret, "resumed": ws.resumed}),
+    )
 }
 
 fn workspace_get(broker: &Broker, principal: &str, id: &str) -> BpResult<Value> {
-    let mut st = broker.state();
+    let st = broker.state();
     let cursor = st.cursor(id);
     let leases: Vec<String> = st
         .leases
@@ -251,7 +294,7 @@ fn workspace_get(broker: &Broker, principal: &str, id: &str) -> BpResult<Value> 
         .filter(|l| l.workspace_id == id)
         .map(|l| l.id.clone())
         .collect();
-    let ws = st.workspace(principal, id)?;
+    let ws = st.readable(principal, id)?;
     Ok(
         json!({"workspaceId": ws.id, "label": ws.label, "targets": ws.targets.keys().collect::<Vec<_>>(),
               "currentTarget": ws.current_target, "leases": leases, "eventCursor": cursor}),
@@ -260,7 +303,11 @@ fn workspace_get(broker: &Broker, principal: &str, id: &str) -> BpResult<Value> 
 
 /// Release a workspace: its leases, observations, frames and artifacts
 /// go, and the tabs it created are closed.
-async fn workspace_release(broker: &Broker, principal: &str, id: &str) -> BpResult<Value> {
+pub(super) async fn workspace_release(
+    broker: &Broker,
+    principal: &str,
+    id: &str,
+) -> BpResult<Value> {
     let managed = broker.state().release_workspace(principal, id)?;
     broker.observations.remove_workspace(id);
     broker.frames.remove_workspace(id);
@@ -307,7 +354,7 @@ fn events_poll(broker: &Broker, principal: &str, p: &Value) -> BpResult<Value> {
     let cursor = str_param(p, "cursor")?;
     let limit = p.get("limit").and_then(Value::as_u64).unwrap_or(100) as usize;
     let mut st = broker.state();
-    st.workspace(principal, ws)?;
+    st.readable(principal, ws)?;
     let journal = st.journals.entry(ws.to_string()).or_default();
     journal.poll(cursor, limit)
 }
@@ -405,7 +452,7 @@ fn initialize(conn: &mut Connection, params: &Value, eval_allowed: bool) -> BpRe
         .filter(|c| supported.contains(c))
         .collect();
     conn.eval_granted = granted.contains(&"developer.eval");
-    conn.principal = Some(name.to_string());
+    conn.principal = Some(identity::principal_of(name, &conn.id));
     Ok(json!({
         "service": {"version": VERSION},
         "executable": {"version": VERSION},
@@ -449,12 +496,14 @@ fn stop(broker: &Arc<Broker>, caller: &str, params: &Value) -> BpResult<Value> {
     }
     // The caller's own work does not hold the broker up; the one-shot
     // CLI's stop (sent before any initialize) speaks for the CLI's.
-    let own = if caller.is_empty() {
-        CLI_PRINCIPAL
-    } else {
-        caller
+    let own = |p: &str| {
+        if caller.is_empty() {
+            identity::client_name(p) == CLI_PRINCIPAL
+        } else {
+            p == caller
+        }
     };
-    let others = broker.state().live_workspaces(None, &[own]);
+    let others = broker.state().live_workspaces(None, &own);
     if !others.is_empty() && !force {
         return Err(super::native::in_use(&others, "stop the broker"));
     }

@@ -102,7 +102,7 @@ pub async fn run_workspace_tool(
     broker
         .state()
         .commands
-        .start(&scope.principal, &scope.command_id, true)
+        .start(&scope.workspace_id, &scope.command_id, true)
         .map_err(|e| (e, false))?;
     let current = named_tab(broker, scope, args);
     let call = workspace_call(broker, scope, conn, current, &dispatched);

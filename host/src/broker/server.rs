@@ -74,12 +74,16 @@ fn listen(paths: &crate::paths::Paths) -> BpResult<Listener> {
         .map_err(|e| BpError::internal(format!("cannot listen on {}: {e}", paths.socket.display())))
 }
 
-/// Once a second: expire leases, sweep artifacts, watch dialogs.
+/// Once a second: expire leases, release abandoned workspaces, sweep
+/// artifacts, watch dialogs.
 fn spawn_sweeper(broker: Arc<Broker>) {
     tokio::spawn(async move {
         loop {
             tokio::time::sleep(Duration::from_secs(1)).await;
-            broker.state().expire_leases();
+            let due = broker.state().orphans_due(std::time::Instant::now());
+            for (principal, id) in due {
+                let _ = super::rpc::workspace_release(&broker, &principal, &id).await;
+            }
             broker.artifacts.sweep();
             super::signals::dialog_watchdog(&broker).await;
         }

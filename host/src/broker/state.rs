@@ -18,12 +18,22 @@ pub const DEFAULT_LEASE_TTL: Duration = Duration::from_secs(60);
 /// A logical working set owned by one principal.
 pub struct Workspace {
     pub id: String,
+    /// The connection principal that owns it now (`name#connection`).
     pub principal: String,
     pub label: Option<String>,
+    /// The key it was created under, if any (see `identity.rs`).
+    pub key: Option<String>,
+    /// What resuming it from another connection takes.
+    pub resume_secret: String,
+    /// Since when no open connection owns it.
+    pub orphaned_at: Option<Instant>,
+    /// Principals that showed the secret to watch it without taking it
+    /// over: they may read its state, events and commands, nothing else.
+    pub observers: HashSet<String>,
     /// Opaque public target ID -> raw CDP target ID.
     pub targets: BTreeMap<String, String>,
     pub by_raw: HashMap<String, String>,
-    next_target: u32,
+    pub(super) next_target: u32,
     /// The target tools use when no `targetId` is given.
     pub current_target: Option<String>,
     /// Raw IDs of the workspace's ManagedTabSet: tabs it created and the
@@ -96,7 +106,6 @@ pub struct State {
     /// The browser connection generation events are stamped with.
     pub generation: u64,
     pub workspaces: HashMap<String, Workspace>,
-    ws_keys: HashMap<(String, String), String>,
     pub leases: HashMap<String, Lease>,
     lease_keys: HashMap<(String, String), String>,
     /// Raw target ID -> controlling lease.
@@ -184,42 +193,6 @@ impl State {
         self.leases.get(lease).map(|l| l.workspace_id.clone())
     }
 
-    /// Create a workspace, or return the one `key` already names.
-    pub fn create_workspace(
-        &mut self,
-        principal: &str,
-        key: Option<&str>,
-        label: Option<String>,
-    ) -> String {
-        if let Some(key) = key {
-            if let Some(id) = self.ws_keys.get(&(principal.to_string(), key.to_string())) {
-                if self.workspaces.contains_key(id) {
-                    return id.clone();
-                }
-            }
-        }
-        let id = crate::ids::new_id("ws");
-        self.workspaces.insert(
-            id.clone(),
-            Workspace {
-                id: id.clone(),
-                principal: principal.to_string(),
-                label,
-                targets: BTreeMap::new(),
-                by_raw: HashMap::new(),
-                next_target: 0,
-                current_target: None,
-                managed: HashSet::new(),
-                popups: HashSet::new(),
-            },
-        );
-        if let Some(key) = key {
-            self.ws_keys
-                .insert((principal.to_string(), key.to_string()), id.clone());
-        }
-        id
-    }
-
     /// The workspace if `principal` owns it.
     pub fn workspace(&mut self, principal: &str, id: &str) -> BpResult<&mut Workspace> {
         match self.workspaces.get_mut(id) {
@@ -243,7 +216,6 @@ impl State {
         for lease in leases {
             self.drop_lease(&lease, false);
         }
-        self.ws_keys.retain(|_, v| v != id);
         self.journals.remove(id);
         if let Some(n) = &self.network {
             n.remove_workspace(id);
@@ -377,11 +349,12 @@ impl State {
     }
 
     /// Workspaces holding a live lease, other than `except` and other than
-    /// those of `skip_principals`: the work a disconnect or stop would end.
+    /// those whose principal `skip` names: the work a disconnect or stop
+    /// would end.
     pub fn live_workspaces(
         &mut self,
         except: Option<&str>,
-        skip_principals: &[&str],
+        skip: &dyn Fn(&str) -> bool,
     ) -> Vec<String> {
         self.expire_leases();
         let mut live: Vec<String> = self
@@ -389,11 +362,7 @@ impl State {
             .values()
             .map(|l| l.workspace_id.clone())
             .filter(|ws| Some(ws.as_str()) != except)
-            .filter(|ws| {
-                self.workspaces
-                    .get(ws)
-                    .is_some_and(|w| !skip_principals.contains(&w.principal.as_str()))
-            })
+            .filter(|ws| self.workspaces.get(ws).is_some_and(|w| !skip(&w.principal)))
             .collect();
         live.sort();
         live.dedup();

@@ -50,7 +50,7 @@ pub async fn run(
     broker
         .state()
         .commands
-        .start(&scope.principal, &scope.command_id, true)
+        .start(&scope.workspace_id, &scope.command_id, true)
         .map_err(fail)?;
     let call = target_call(broker, scope, conn, &raw, &public, &dispatched)
         .await
