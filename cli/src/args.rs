@@ -199,6 +199,28 @@ pub enum Command {
         #[arg(long, required = true)]
         stdio: bool,
     },
+    /// Fuzz the broker's JSON-RPC boundary in process, with no browser:
+    /// prints the count, the rate and any minimised failing input.
+    Fuzz {
+        /// Inputs to run.
+        #[arg(long, default_value_t = 100_000)]
+        inputs: u64,
+        /// Stop after this many seconds even if fewer inputs ran.
+        #[arg(long)]
+        seconds: Option<u64>,
+        /// Generator seed (the same seed gives the same inputs).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Resident memory bound in MB; passing it is a failure.
+        #[arg(long, default_value_t = 1024)]
+        max_rss_mb: u64,
+        /// Directory for minimised failing inputs.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Harnesses run side by side, each with its own broker.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+    },
     /// Measure the one-shot workflow against direct CDP (prints numbers).
     Bench {
         /// Workflow repetitions.

@@ -63,6 +63,23 @@ pub async fn run(command: Command, json: bool) -> BpResult<()> {
             fixtures,
         } => crate::bench::run(iterations, fixtures).await,
         Command::Bridge { .. } => crate::bridge::run().await,
+        Command::Fuzz {
+            inputs,
+            seconds,
+            seed,
+            max_rss_mb,
+            out,
+            jobs,
+        } => {
+            let opts = browser_pilot_host::fuzz::Options {
+                inputs,
+                time_limit: seconds.map(std::time::Duration::from_secs),
+                seed,
+                max_rss_mb,
+                out,
+            };
+            crate::fuzz::run(opts, jobs, json).await
+        }
         Command::Janitor => browser_pilot_host::janitor::run().await,
         Command::Browsers => crate::doctor::browsers(json),
         Command::Doctor => crate::doctor::doctor(json).await,
@@ -415,6 +432,7 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
         }
         Command::Broker { .. }
         | Command::Bench { .. }
+        | Command::Fuzz { .. }
         | Command::Bridge { .. }
         | Command::Tool { .. }
         | Command::Browsers

@@ -9,6 +9,7 @@ mod bench_speed;
 mod bridge;
 mod commands;
 mod doctor;
+mod fuzz;
 mod net_commands;
 mod output;
 mod progress;

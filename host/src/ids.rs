@@ -4,13 +4,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 static COUNTER: AtomicU64 = AtomicU64::new(1);
 
-/// `n` random bytes as hex, from the OS.
+/// `n` random bytes as hex, from the kernel.
 pub fn random_hex(n: usize) -> String {
     let mut bytes = vec![0u8; n];
-    let ok = std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes))
-        .is_ok();
-    if !ok {
+    if fill_random(&mut bytes).is_err() {
         // Fall back to time and a counter; IDs stay unique, only less opaque.
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -29,11 +26,8 @@ pub fn new_id(prefix: &str) -> String {
     format!("{prefix}_{}", random_hex(8))
 }
 
-/// A 256-bit secret as hex, from the kernel's generator. Unlike
-/// [`random_hex`] there is no fallback: without real randomness no secret
-/// is made.
-pub fn secret() -> crate::error::BpResult<String> {
-    let mut bytes = [0u8; 32];
+/// Fill `bytes` from the kernel's generator (getrandom(2)).
+fn fill_random(bytes: &mut [u8]) -> std::io::Result<()> {
     let mut filled = 0;
     while filled < bytes.len() {
         let rest = &mut bytes[filled..];
@@ -44,12 +38,20 @@ pub fn secret() -> crate::error::BpResult<String> {
             if err.kind() == std::io::ErrorKind::Interrupted {
                 continue;
             }
-            return Err(crate::error::BpError::internal(format!(
-                "no randomness for a secret: {err}"
-            )));
+            return Err(err);
         }
         filled += n as usize;
     }
+    Ok(())
+}
+
+/// A 256-bit secret as hex, from the kernel's generator. Unlike
+/// [`random_hex`] there is no fallback: without real randomness no secret
+/// is made.
+pub fn secret() -> crate::error::BpResult<String> {
+    let mut bytes = [0u8; 32];
+    fill_random(&mut bytes)
+        .map_err(|e| crate::error::BpError::internal(format!("no randomness for a secret: {e}")))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 

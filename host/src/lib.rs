@@ -9,6 +9,7 @@ pub mod client;
 pub mod components;
 pub mod discovery;
 pub mod error;
+pub mod fuzz;
 pub mod heap;
 pub mod ids;
 pub mod janitor;

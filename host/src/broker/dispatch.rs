@@ -211,11 +211,29 @@ pub(super) async fn call_component(
         .await;
     let was_dispatched = dispatched.load(Ordering::SeqCst);
     let text = result.map_err(|e| (e, was_dispatched))?;
-    let value = serde_json::from_str(&text).map_err(|_| {
+    if text.len() > MAX_COMPONENT_RESULT {
+        let e = BpError::new(
+            Code::ResultTooLarge,
+            format!(
+                "`{name}` returned {} bytes; a tool result may hold {MAX_COMPONENT_RESULT}",
+                text.len()
+            ),
+        )
+        .with_context(
+            json!({"tool": name, "bytes": text.len(), "limitBytes": MAX_COMPONENT_RESULT}),
+        );
+        return Err((e, was_dispatched));
+    }
+    let value = serde_json::from_str(&text).map_err(|e| {
         (
-            BpError::internal(format!("`{name}` returned malformed JSON")),
+            BpError::internal(format!("`{name}` returned malformed JSON ({e})"))
+                .with_context(json!({"tool": name, "reason": "malformed_result"})),
             was_dispatched,
         )
     })?;
     Ok((value, was_dispatched))
 }
+
+/// Largest result a component may hand the host (the SDK's own bound,
+/// `bp_sdk::MAX_RESULT_BYTES`); anything larger is refused unparsed.
+const MAX_COMPONENT_RESULT: usize = 4 * 1024 * 1024;

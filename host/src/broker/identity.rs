@@ -48,6 +48,13 @@ fn not_found() -> BpError {
 impl State {
     /// `workspaces/create`: the caller's workspace under `key` if it has
     /// one, else a new one.
+    fn owned_count(&self, principal: &str) -> usize {
+        self.workspaces
+            .values()
+            .filter(|w| w.principal == principal)
+            .count()
+    }
+
     pub fn create_workspace(
         &mut self,
         principal: &str,
@@ -143,7 +150,7 @@ impl State {
     /// Make `principal` the owner of `id`. Command records are kept per
     /// workspace, so the new owner can ask about them by workspace.
     fn take_over(&mut self, principal: &str, id: &str) -> BpResult<String> {
-        let owned = self.workspaces_of(principal).len();
+        let owned = self.owned_count(principal);
         let ws = self.workspaces.get_mut(id).ok_or_else(not_found)?;
         if ws.principal != principal && owned >= MAX_WORKSPACES_PER_CONNECTION {
             return Err(too_many());
@@ -159,7 +166,7 @@ impl State {
         key: Option<&str>,
         label: Option<String>,
     ) -> BpResult<Opened> {
-        if self.workspaces_of(principal).len() >= MAX_WORKSPACES_PER_CONNECTION {
+        if self.owned_count(principal) >= MAX_WORKSPACES_PER_CONNECTION {
             return Err(too_many());
         }
         let id = crate::ids::new_id("ws");

@@ -35,6 +35,7 @@ use std::time::Instant;
 use tokio::sync::{Notify, RwLock};
 
 pub use server::serve;
+pub(crate) use server::{release_orphans, serve_io};
 
 /// Service version (the executable's).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -7,11 +7,10 @@ use super::rpc::{self, Connection};
 use super::server::{forward_events, response, rpc_error, MAX_PENDING_CALLS};
 use super::Broker;
 use crate::error::{BpError, Code};
-use interprocess::local_socket::tokio::Stream;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, BufReader};
 use tokio::sync::mpsc;
 
 /// Where accepted tool calls wait for the connection's worker.
@@ -49,9 +48,9 @@ struct Reader<'a> {
 
 /// Read and route requests until the client hangs up, sends `shutdown`
 /// or breaks the framing.
-pub async fn read(
+pub async fn read<R: AsyncRead + Unpin>(
     broker: &Arc<Broker>,
-    stream: &Stream,
+    stream: R,
     out: mpsc::Sender<String>,
     calls: CallQueue,
     max_result: Arc<AtomicUsize>,
@@ -95,8 +94,8 @@ pub async fn read(
 }
 
 /// Read one line (at most `max_message` bytes) and parse it.
-async fn next_frame(
-    stream: &mut BufReader<&Stream>,
+async fn next_frame<R: AsyncRead + Unpin>(
+    stream: &mut BufReader<R>,
     line: &mut Vec<u8>,
     max_message: usize,
 ) -> Frame {

@@ -80,14 +80,19 @@ fn spawn_sweeper(broker: Arc<Broker>) {
     tokio::spawn(async move {
         loop {
             tokio::time::sleep(Duration::from_secs(1)).await;
-            let due = broker.state().orphans_due(std::time::Instant::now());
-            for (principal, id) in due {
-                let _ = super::rpc::workspace_release(&broker, &principal, &id).await;
-            }
+            release_orphans(&broker).await;
             broker.artifacts.sweep();
             super::signals::dialog_watchdog(&broker).await;
         }
     });
+}
+
+/// Release the workspaces nobody resumed in time (see `identity.rs`).
+pub(crate) async fn release_orphans(broker: &Broker) {
+    let due = broker.state().orphans_due(std::time::Instant::now());
+    for (principal, id) in due {
+        let _ = super::rpc::workspace_release(broker, &principal, &id).await;
+    }
 }
 
 /// Serve connections until `broker/stop`, SIGTERM or Ctrl-C.
@@ -171,6 +176,16 @@ async fn serve_connection(broker: Arc<Broker>, stream: Stream) {
         tracing::warn!("refused a connection from another user");
         return;
     }
+    serve_io(broker, &stream, &stream).await;
+}
+
+/// Serve one connection's JSON-RPC over any byte streams (the socket, or
+/// the fuzz harness's buffers).
+pub(crate) async fn serve_io<R, W>(broker: Arc<Broker>, input: R, mut output: W)
+where
+    R: tokio::io::AsyncRead + Unpin,
+    W: tokio::io::AsyncWrite + Unpin,
+{
     broker.connections.fetch_add(1, Ordering::Relaxed);
     let max_result = Arc::new(AtomicUsize::new(MAX_MESSAGE_BYTES));
     let (out_tx, mut out_rx) = mpsc::channel::<String>(1024);
@@ -178,13 +193,13 @@ async fn serve_connection(broker: Arc<Broker>, stream: Stream) {
         mpsc::channel::<(Option<Value>, Box<PendingCall>)>(MAX_PENDING_CALLS);
 
     let writer = async {
-        let mut w = &stream;
         while let Some(mut line) = out_rx.recv().await {
             line.push('\n');
-            if w.write_all(line.as_bytes()).await.is_err() {
+            if output.write_all(line.as_bytes()).await.is_err() {
                 break;
             }
         }
+        let _ = output.flush().await;
     };
     let worker_out = out_tx.clone();
     let worker_broker = broker.clone();
@@ -200,7 +215,7 @@ async fn serve_connection(broker: Arc<Broker>, stream: Stream) {
             }
         }
     };
-    let reader = super::requests::read(&broker, &stream, out_tx, call_tx, max_result.clone());
+    let reader = super::requests::read(&broker, input, out_tx, call_tx, max_result.clone());
     tokio::join!(reader, worker, writer);
     broker.connections.fetch_sub(1, Ordering::Relaxed);
 }

@@ -14,6 +14,8 @@ use tokio::sync::broadcast;
 pub const MAX_LEASE_TTL: Duration = Duration::from_secs(300);
 /// Lease TTL when the client gives none.
 pub const DEFAULT_LEASE_TTL: Duration = Duration::from_secs(60);
+/// Live leases one workspace may hold at once.
+pub const MAX_LEASES_PER_WORKSPACE: usize = 64;
 
 /// A logical working set owned by one principal.
 pub struct Workspace {
@@ -245,6 +247,18 @@ impl State {
         });
         let id = match existing.filter(|id| self.leases.contains_key(id)) {
             Some(id) => id,
+            None if self
+                .leases
+                .values()
+                .filter(|l| l.workspace_id == ws)
+                .count()
+                >= MAX_LEASES_PER_WORKSPACE =>
+            {
+                return Err(BpError::invalid(format!(
+                    "this workspace already holds {MAX_LEASES_PER_WORKSPACE} live leases; release one first"
+                ))
+                .with_context(json!({"limit": MAX_LEASES_PER_WORKSPACE})));
+            }
             None => {
                 let id = crate::ids::new_id("lease");
                 if let Some(k) = key {
