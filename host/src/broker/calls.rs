@@ -2,7 +2,7 @@
 //! duplicate) as soon as the request arrives; `execute` runs it in the
 //! connection's order, refusing it if it was cancelled or expired first.
 
-use super::commands::{Accepted, CmdState, Request};
+use super::commands::{Accepted, CancelSignal, CmdState, Request};
 use super::dispatch::{self, CallScope};
 use super::rpc::{opt_str, str_param, CLI_PRINCIPAL};
 use super::Broker;
@@ -21,6 +21,7 @@ pub struct PendingCall {
     name: String,
     args: Value,
     dispatched: Arc<AtomicBool>,
+    cancel: Arc<CancelSignal>,
     deadline: Option<Instant>,
     overtakes: bool,
 }
@@ -79,7 +80,11 @@ pub fn accept(
     })?;
     Ok(match accepted {
         Accepted::Duplicate(reply) => Intake::Reply(reply),
-        Accepted::New { id, dispatched } => Intake::Run(Box::new(PendingCall {
+        Accepted::New {
+            id,
+            dispatched,
+            cancel,
+        } => Intake::Run(Box::new(PendingCall {
             overtakes: broker.runtime.overtakes(&name),
             scope: CallScope {
                 principal: principal.to_string(),
@@ -93,6 +98,7 @@ pub fn accept(
             name,
             args: params.get("arguments").cloned().unwrap_or(Value::Null),
             dispatched,
+            cancel,
             deadline,
         })),
     })
@@ -176,7 +182,8 @@ fn preflight(broker: &Broker, call: &PendingCall) -> BpResult<()> {
         .map(|_| ())
 }
 
-/// Dispatch the call, bounded by its deadline.
+/// Dispatch the call, bounded by its deadline and, for a cooperative
+/// tool, by a cancel: either drops the run at its current wait.
 async fn run_until_deadline(
     broker: &Arc<Broker>,
     call: &PendingCall,
@@ -189,15 +196,30 @@ async fn run_until_deadline(
         args,
         call.dispatched.clone(),
     );
-    let Some(deadline) = call.deadline else {
-        return run.await;
+    let deadline = async {
+        match call.deadline {
+            Some(d) => tokio::time::sleep_until(d.into()).await,
+            None => std::future::pending().await,
+        }
     };
-    match tokio::time::timeout_at(deadline.into(), run).await {
-        Ok(outcome) => outcome,
-        Err(_) => dispatch::Outcome {
-            result: Err(BpError::new(Code::CommandExpired, "the deadline passed")),
-            dispatched: call.dispatched.load(std::sync::atomic::Ordering::SeqCst),
-        },
+    let cancelled = async {
+        if broker.runtime.cooperative(&call.name) {
+            call.cancel.requested().await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    let stopped = |e: BpError| dispatch::Outcome {
+        result: Err(e),
+        dispatched: call.dispatched.load(std::sync::atomic::Ordering::SeqCst),
+    };
+    tokio::select! {
+        outcome = run => outcome,
+        () = deadline => stopped(BpError::new(Code::CommandExpired, "the deadline passed")),
+        () = cancelled => stopped(BpError::new(
+            Code::CommandCancelled,
+            "cancelled while it ran; the tool stopped at its current wait",
+        )),
     }
 }
 
@@ -213,7 +235,10 @@ fn final_state(outcome: &dispatch::Outcome, mutates: bool) -> CmdState {
                 && mutates
                 && matches!(
                     e.code,
-                    Code::InternalError | Code::CommandExpired | Code::BrowserDisconnected
+                    Code::InternalError
+                        | Code::CommandExpired
+                        | Code::CommandCancelled
+                        | Code::BrowserDisconnected
                 ) =>
         {
             CmdState::UnknownOutcome

@@ -37,6 +37,34 @@ impl CmdState {
     }
 }
 
+/// A cancel asked for while a command runs. Tools whose manifest says
+/// `cooperative` stop at their current wait when it fires.
+#[derive(Default)]
+pub struct CancelSignal {
+    requested: AtomicBool,
+    notify: tokio::sync::Notify,
+}
+
+impl CancelSignal {
+    fn request(&self) {
+        self.requested.store(true, Ordering::SeqCst);
+        self.notify.notify_waiters();
+    }
+
+    /// Resolves once a cancel is requested.
+    pub async fn requested(&self) {
+        let notified = self.notify.notified();
+        tokio::pin!(notified);
+        // Registered before the flag is read, so a request in between is
+        // not missed.
+        notified.as_mut().enable();
+        if self.requested.load(Ordering::SeqCst) {
+            return;
+        }
+        notified.await;
+    }
+}
+
 /// One command.
 pub struct CommandRecord {
     pub id: String,
@@ -48,6 +76,7 @@ pub struct CommandRecord {
     /// Set by the executor immediately before the first browser mutation.
     pub dispatched: Arc<AtomicBool>,
     cancel_requested: bool,
+    cancel: Arc<CancelSignal>,
     /// The executor began running it (cancellation can no longer prevent it).
     started: bool,
     pub deadline: Option<Instant>,
@@ -79,6 +108,7 @@ pub enum Accepted {
     New {
         id: String,
         dispatched: Arc<AtomicBool>,
+        cancel: Arc<CancelSignal>,
     },
     /// A duplicate: the reply to give instead of running it again.
     Duplicate(Value),
@@ -165,6 +195,7 @@ impl Commands {
         };
         let key = key.map(str::to_string).unwrap_or_else(|| id.clone());
         let dispatched = Arc::new(AtomicBool::new(false));
+        let cancel = Arc::new(CancelSignal::default());
         let internal = key_of(r.workspace_id, &id);
         self.keys
             .insert((r.workspace_id.to_string(), key.clone()), internal.clone());
@@ -179,6 +210,7 @@ impl Commands {
                 state: CmdState::Accepted,
                 dispatched: dispatched.clone(),
                 cancel_requested: false,
+                cancel: cancel.clone(),
                 started: false,
                 deadline: r.deadline,
                 response: None,
@@ -186,7 +218,11 @@ impl Commands {
         );
         self.order.push_back(internal);
         self.evict();
-        Ok(Accepted::New { id, dispatched })
+        Ok(Accepted::New {
+            id,
+            dispatched,
+            cancel,
+        })
     }
 
     fn evict(&mut self) {
@@ -266,9 +302,11 @@ impl Commands {
         }
         let rec = self.owned(principal, id, workspace_id)?;
         if rec.state == CmdState::Accepted {
-            // Once running it is not stopped: record the request only.
+            // Once running, a cooperative tool stops at its current wait;
+            // any other only has the request recorded.
             if rec.started || rec.dispatched.load(Ordering::SeqCst) {
                 rec.cancel_requested = true;
+                rec.cancel.request();
             } else {
                 rec.state = CmdState::Cancelled;
                 let err = BpError::new(Code::CommandCancelled, "cancelled before dispatch");

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Tab management bound to one call's workspace and lease.
+#[derive(Clone)]
 pub struct BrokerTabs {
     pub broker: Arc<Broker>,
     pub scope: CallScope,
@@ -36,6 +37,36 @@ impl BrokerTabs {
                 _ => {}
             }
         }
+        // Creating the tab and making it the workspace's runs to its end
+        // even if the call is dropped (cancel, deadline): a tab half made
+        // would be left as nobody's.
+        let me = self.clone();
+        let public = tokio::spawn(async move { me.create_managed().await })
+            .await
+            .map_err(|e| BpError::internal(format!("tab creation stopped: {e}")))??;
+        let mut opened = OpenedTab {
+            target_id: public.clone(),
+            url: "about:blank".into(),
+            title: String::new(),
+            status: None,
+            origin: "managed".into(),
+        };
+        if let Some(url) = url {
+            let nav = json!({"targetId": public, "url": url});
+            let r = super::dispatch::run_component(broker, scope, "browser.navigate", nav).await?;
+            if let Some(u) = r["url"].as_str() {
+                opened.url = u.to_string();
+            }
+            opened.title = r["title"].as_str().unwrap_or_default().to_string();
+            opened.status = r["status"].as_u64().and_then(|s| u16::try_from(s).ok());
+        }
+        Ok(opened)
+    }
+
+    /// Create a tab and add it to the workspace's ManagedTabSet, under
+    /// the calling lease's control; returns its public ID.
+    async fn create_managed(&self) -> BpResult<String> {
+        let (broker, scope) = (&self.broker, &self.scope);
         let conn = broker.browser().await?;
         // Creation is ordered before the target.attached pump, so the new
         // tab is never announced to another workspace.
@@ -79,23 +110,7 @@ impl BrokerTabs {
             id
         };
         drop(creating);
-        let mut opened = OpenedTab {
-            target_id: public.clone(),
-            url: "about:blank".into(),
-            title: String::new(),
-            status: None,
-            origin: "managed".into(),
-        };
-        if let Some(url) = url {
-            let nav = json!({"targetId": public, "url": url});
-            let r = super::dispatch::run_component(broker, scope, "browser.navigate", nav).await?;
-            if let Some(u) = r["url"].as_str() {
-                opened.url = u.to_string();
-            }
-            opened.title = r["title"].as_str().unwrap_or_default().to_string();
-            opened.status = r["status"].as_u64().and_then(|s| u16::try_from(s).ok());
-        }
-        Ok(opened)
+        Ok(public)
     }
 
     /// Close `raws` (already authorised) and forget them; returns their

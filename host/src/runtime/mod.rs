@@ -281,6 +281,17 @@ impl Runtime {
             .is_some_and(|t| capability::overtakes(&t.info.capabilities))
     }
 
+    /// Whether a cancel stops `tool` while it runs (its manifest says
+    /// `cooperative`).
+    pub fn cooperative(&self, name: &str) -> bool {
+        self.tool(name).is_some_and(|t| {
+            matches!(
+                t.info.cancellation,
+                bindings::tool::Cancellation::Cooperative
+            )
+        })
+    }
+
     /// Whether the policy lets `tool` run.
     pub fn callable(&self, tool: &ToolEntry) -> bool {
         tool.denied.is_empty() && !tool.removed

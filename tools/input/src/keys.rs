@@ -70,6 +70,7 @@ pub fn keyboard_spec() -> ToolSpec {
         "Type text as individual key presses into whatever has focus.",
         &["page-read", "input"],
     )
+    .cooperative()
     .schemas(
         json!({
             "type": "object",

@@ -78,6 +78,13 @@ impl ToolSpec {
         self
     }
 
+    /// The tool waits (for a page, between keys): a cancel stops it at
+    /// its current wait instead of only being recorded.
+    pub fn cooperative(mut self) -> Self {
+        self.cancellation = Cancellation::Cooperative;
+        self
+    }
+
     /// Declare the kinds of artifact the tool creates.
     pub fn creates(mut self, kinds: &[ArtifactKind]) -> Self {
         self.artifact_kinds = kinds.to_vec();

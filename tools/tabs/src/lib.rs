@@ -29,6 +29,7 @@ impl Component for Tabs {
                 "Open a tab in this workspace's ManagedTabSet, controlled by the calling lease; optionally load a URL.",
                 &["tabs-manage"],
             )
+            .cooperative()
             .schemas(
                 json!({"type": "object", "additionalProperties": false, "properties": {
                     "url": {"type": "string", "maxLength": MAX_URL, "description": "http(s), file, about or data URL to load"}}}),
