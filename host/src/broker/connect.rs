@@ -275,6 +275,9 @@ pub async fn attach(broker: &Arc<Broker>, request: Request, generation: u64) -> 
         broker.note_authorization(&c.id, &outcome);
     }
     let mut conn = outcome?;
+    let limits = broker.runtime.limits().artifacts();
+    conn.registry
+        .set_download_bounds(limits.per_item, limits.per_workspace);
     if conn.launched.is_none() {
         conn.janitor = crate::janitor::Janitor::spawn(&ws)
             .map_err(|e| tracing::warn!("no janitor for this browser: {}", e.message))

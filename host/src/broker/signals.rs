@@ -44,6 +44,7 @@ async fn on_signal(broker: &Broker, conn: Arc<BrowserConn>, signal: Signal) {
             tokio::spawn(async move { conn.release_worker(&parent, &session).await });
         }
         Signal::Disconnected => lost(broker),
+        signal @ Signal::DownloadOversized { .. } => oversized(broker, &conn, signal).await,
         Signal::Created { raw } => {
             // The opener is reported by the browser, not the page.
             let opener = conn.registry.with(&raw, |t| t.opener.clone()).flatten();
@@ -59,6 +60,42 @@ async fn on_signal(broker: &Broker, conn: Arc<BrowserConn>, signal: Signal) {
             let _settled = broker.creation.lock().await;
             publish(broker, &mut broker.state(), signal);
         }
+    }
+}
+
+/// A download passed its bound while it transferred: cancel it, remove
+/// what was staged, and tell the workspace that controls its tab.
+async fn oversized(broker: &Broker, conn: &BrowserConn, signal: Signal) {
+    let Signal::DownloadOversized {
+        raw,
+        guid,
+        filename,
+        dir,
+        bytes,
+        bound,
+        limit,
+    } = signal
+    else {
+        return;
+    };
+    let cancel = json!({"guid": guid});
+    let _ = conn.cdp.call("Browser.cancelDownload", None, cancel).await;
+    // Whatever the browser left of it in staging goes too.
+    if let Some(dir) = dir {
+        for name in [filename.clone(), format!("{filename}.crdownload")] {
+            let _ = std::fs::remove_file(dir.join(name));
+        }
+    }
+    let e = crate::error::BpError::new(
+        crate::error::Code::ResultTooLarge,
+        format!("the download passed the {bound} bound of {limit} bytes while it transferred; it was cancelled"),
+    )
+    .with_context(json!({"quota": bound, "limitBytes": limit, "bytes": bytes}));
+    let payload =
+        json!({"state": "oversized", "filename": filename, "bytes": bytes, "error": e.to_json()});
+    let mut st = broker.state();
+    if let Some((lease, ws)) = controller_of(&st, &raw) {
+        st.publish(&ws, "download", Some(&lease), Some(&raw), payload);
     }
 }
 
@@ -109,6 +146,7 @@ fn publish(broker: &Broker, st: &mut State, signal: Signal) {
         | Signal::Net { .. }
         | Signal::FrameSession { .. }
         | Signal::Worker { .. }
+        | Signal::DownloadOversized { .. }
         | Signal::Disconnected => {}
     }
 }

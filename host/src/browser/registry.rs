@@ -184,6 +184,18 @@ pub enum Signal {
     Created { raw: String },
     /// A target went away.
     Destroyed { raw: String },
+    /// A download passed its bound while it transferred: cancel it and
+    /// remove what was staged.
+    DownloadOversized {
+        raw: String,
+        guid: String,
+        filename: String,
+        dir: Option<std::path::PathBuf>,
+        bytes: u64,
+        /// `per-item` or `staging`.
+        bound: &'static str,
+        limit: u64,
+    },
     /// A download of a controlled target ended.
     Download {
         raw: String,
@@ -278,8 +290,18 @@ struct Inner {
     by_session: HashMap<String, String>,
     /// Sessions of out-of-process frames -> their page target.
     child_sessions: HashMap<String, String>,
-    /// Download GUID -> (raw target, suggested file name). Private.
-    downloads: HashMap<String, (String, String)>,
+    /// Downloads in flight, by GUID. Private.
+    downloads: HashMap<String, InFlight>,
+    /// Largest download, and most bytes staged at once (0: no bound).
+    download_bounds: (u64, u64),
+}
+
+/// A download the browser is writing to staging.
+pub(crate) struct InFlight {
+    pub raw: String,
+    pub filename: String,
+    /// Bytes received so far (the larger of received and announced total).
+    pub bytes: u64,
 }
 
 fn s(v: &Value, key: &str) -> Option<String> {
@@ -292,6 +314,12 @@ fn url_of(v: &Value, key: &str) -> Option<String> {
 }
 
 impl Registry {
+    /// Bound downloads while they transfer: none may pass `per_item`
+    /// bytes, and all in flight together may not pass `staging`.
+    pub fn set_download_bounds(&self, per_item: u64, staging: u64) {
+        self.lock().download_bounds = (per_item, staging);
+    }
+
     /// A registry that reports changes on `signals`.
     pub fn with_signals(signals: tokio::sync::mpsc::UnboundedSender<Signal>) -> Self {
         Self {

@@ -118,7 +118,12 @@ impl Registry {
             "Page.downloadWillBegin" => {
                 if let Some(guid) = s(p, "guid") {
                     let name = s(p, "suggestedFilename").unwrap_or_else(|| "download".to_string());
-                    self.lock().downloads.insert(guid, (raw, name));
+                    let item = super::InFlight {
+                        raw,
+                        filename: name,
+                        bytes: 0,
+                    };
+                    self.lock().downloads.insert(guid, item);
                 }
             }
             "Page.downloadProgress" => self.download_progress(&raw, p),
@@ -195,16 +200,17 @@ impl Registry {
         }
     }
 
-    /// A download finished (or failed): hand it to the artifact store.
+    /// A download progressed (checked against its bounds) or finished
+    /// (handed to the artifact store).
     fn download_progress(&self, raw: &str, p: &Value) {
         let state = s(p, "state").unwrap_or_default();
-        if state == "inProgress" {
-            return;
-        }
         let Some(guid) = s(p, "guid") else { return };
+        if state == "inProgress" {
+            return self.download_grew(raw, guid, p);
+        }
         let entry = self.lock().downloads.remove(&guid);
         let dir = self.with(raw, |t| t.download_dir.clone()).flatten();
-        if let (Some((raw, filename)), Some(dir)) = (entry, dir) {
+        if let (Some(super::InFlight { raw, filename, .. }), Some(dir)) = (entry, dir) {
             self.signal(Signal::Download {
                 raw,
                 filename,
@@ -212,6 +218,45 @@ impl Registry {
                 state,
             });
         }
+    }
+
+    /// A download's bytes so far: past the per-item bound, or with all
+    /// downloads in flight past the staging bound, it is stopped.
+    fn download_grew(&self, raw: &str, guid: String, p: &Value) {
+        let bytes = ["receivedBytes", "totalBytes"]
+            .iter()
+            .filter_map(|k| p[*k].as_f64())
+            .fold(0f64, f64::max) as u64;
+        let over = {
+            let mut inner = self.lock();
+            let (per_item, staging) = inner.download_bounds;
+            let Some(item) = inner.downloads.get_mut(&guid) else {
+                return;
+            };
+            item.bytes = item.bytes.max(bytes);
+            let staged: u64 = inner.downloads.values().map(|d| d.bytes).sum();
+            let over = if per_item > 0 && bytes > per_item {
+                Some(("per-item", per_item))
+            } else if staging > 0 && staged > staging {
+                Some(("staging", staging))
+            } else {
+                None
+            };
+            over.and_then(|o| inner.downloads.remove(&guid).map(|d| (d, o)))
+        };
+        let Some((item, (bound, limit))) = over else {
+            return;
+        };
+        let dir = self.with(raw, |t| t.download_dir.clone()).flatten();
+        self.signal(Signal::DownloadOversized {
+            raw: item.raw,
+            guid,
+            filename: item.filename,
+            dir,
+            bytes,
+            bound,
+            limit,
+        });
     }
 
     fn dialog_opening(&self, raw: String, session: &str, p: &Value) {
