@@ -191,15 +191,11 @@ impl ArtifactStore {
             }
             _ => format!("{id}{}", extension(a.mime)),
         };
-        let mut f = self
-            .dir
-            .open_with(
-                &file,
-                OpenOptions::new().write(true).create_new(true).mode(0o600),
-            )
-            .map_err(io_err("creating a file"))?;
-        f.write_all(data).map_err(io_err("writing"))?;
-        f.sync_all().map_err(io_err("syncing"))?;
+        if let Err(e) = self.write_new(&file, data) {
+            // Nothing half-written stays behind, and nothing was counted.
+            self.remove_files(&file);
+            return Err(write_error(e, data.len() as u64));
+        }
         let entry = Entry {
             id: id.clone(),
             workspace_id: a.workspace_id.to_string(),
@@ -358,6 +354,16 @@ impl ArtifactStore {
         ))
     }
 
+    /// Create `file` (0600) holding exactly `data`, synced to disk.
+    fn write_new(&self, file: &str, data: &[u8]) -> std::io::Result<()> {
+        let mut f = self.dir.open_with(
+            file,
+            OpenOptions::new().write(true).create_new(true).mode(0o600),
+        )?;
+        f.write_all(data)?;
+        f.sync_all()
+    }
+
     fn remove_files(&self, file: &str) {
         let _ = self.dir.remove_file(file);
         if let Some((dir, _)) = file.split_once('/') {
@@ -398,6 +404,20 @@ impl ArtifactStore {
                 self.remove_files(&e.file);
             }
         }
+    }
+}
+
+/// A failed artifact write. When the disk (or a file size limit or disk
+/// quota) has no room, that is `result_too_large`, like a store quota:
+/// the artifact does not fit. Anything else is unexpected.
+fn write_error(e: std::io::Error, bytes: u64) -> BpError {
+    match e.raw_os_error() {
+        Some(libc::ENOSPC | libc::EFBIG | libc::EDQUOT) => BpError::new(
+            Code::ResultTooLarge,
+            format!("the disk has no room for this artifact of {bytes} bytes ({e})"),
+        )
+        .with_context(json!({"quota": "disk", "bytes": bytes})),
+        _ => io_err("writing")(e),
     }
 }
 

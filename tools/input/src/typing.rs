@@ -94,7 +94,8 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
                 // The text is there, and typing changed the value (a
                 // field that already held it proves nothing).
                 (Some(v), false) => {
-                    v.contains(text.as_str()) && (text.is_empty() || before.value.as_ref() != Some(v))
+                    v.contains(text.as_str())
+                        && (text.is_empty() || before.value.as_ref() != Some(v))
                 }
                 // Password fields: only the length is read back.
                 (None, true) => after.value_length == expected_len,

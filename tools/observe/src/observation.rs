@@ -250,16 +250,20 @@ fn auth_surface(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Value> 
     if refs.is_empty() {
         return None;
     }
-    Some(json!({"code": "auth_surface", "source": "observation", "confidence": "high",
+    Some(
+        json!({"code": "auth_surface", "source": "observation", "confidence": "high",
                 "recommendedAction": "ask_user", "state": "present",
-                "passwordFields": refs.len(), "refs": refs.iter().take(4).collect::<Vec<_>>()}))
+                "passwordFields": refs.len(), "refs": refs.iter().take(4).collect::<Vec<_>>()}),
+    )
 }
 
 /// `modal_overlay`: an open dialog sits over the page. The refs inside it
 /// (at most 8) are what can be acted on now; `blocked` counts this
 /// observation's refs outside it.
 fn modal_overlay(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Value> {
-    let at = nodes.iter().position(|n| DIALOGS.contains(&n.role.as_str()))?;
+    let at = nodes
+        .iter()
+        .position(|n| DIALOGS.contains(&n.role.as_str()))?;
     let depth = nodes[at].depth;
     let inside: Vec<u32> = nodes[at + 1..]
         .iter()
@@ -268,10 +272,12 @@ fn modal_overlay(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Value>
         .map(|m| m.ref_)
         .collect();
     let blocked = mapping.len() - inside.len();
-    Some(json!({"code": "modal_overlay", "source": "observation", "confidence": "high",
+    Some(
+        json!({"code": "modal_overlay", "source": "observation", "confidence": "high",
                 "recommendedAction": "act_in_dialog",
                 "refs": inside.iter().take(8).collect::<Vec<_>>(), "inside": inside.len(),
-                "blocked": blocked}))
+                "blocked": blocked}),
+    )
 }
 
 /// Words that label a control as a filter or a sort order.
@@ -310,9 +316,11 @@ fn filter_controls(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Valu
     if refs.is_empty() {
         return None;
     }
-    Some(json!({"code": "filter_controls", "source": "observation", "confidence": "medium",
+    Some(
+        json!({"code": "filter_controls", "source": "observation", "confidence": "medium",
                 "recommendedAction": "narrow_results", "controls": refs.len(),
-                "refs": refs.iter().take(8).collect::<Vec<_>>()}))
+                "refs": refs.iter().take(8).collect::<Vec<_>>()}),
+    )
 }
 
 /// `autocomplete`: a text field or combobox shows a suggestion list (it is
@@ -321,9 +329,9 @@ fn filter_controls(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Valu
 fn autocomplete(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Value> {
     let node_of = |m: &ObservedElement| nodes.iter().find(|n| n.handle == Some(m.handle));
     let fields = ["combobox", "searchbox", "textbox"];
-    let open = nodes.iter().any(|n| {
-        fields.contains(&n.role.as_str()) && n.expanded == Some(true)
-    });
+    let open = nodes
+        .iter()
+        .any(|n| fields.contains(&n.role.as_str()) && n.expanded == Some(true));
     let focused = nodes
         .iter()
         .any(|n| fields.contains(&n.role.as_str()) && n.focused && n.expanded != Some(false));
@@ -343,7 +351,9 @@ fn autocomplete(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Value> 
     if options.is_empty() {
         return None;
     }
-    Some(json!({"code": "autocomplete", "source": "observation", "confidence": "high",
+    Some(
+        json!({"code": "autocomplete", "source": "observation", "confidence": "high",
                 "recommendedAction": "choose_option", "field": field.ref_,
-                "options": options.len(), "refs": options.iter().take(8).collect::<Vec<_>>()}))
+                "options": options.len(), "refs": options.iter().take(8).collect::<Vec<_>>()}),
+    )
 }

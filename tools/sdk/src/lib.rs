@@ -128,7 +128,9 @@ macro_rules! export_component {
                                 $crate::spec::Cancellation::BeforeDispatch => {
                                     Cancellation::BeforeDispatch
                                 }
-                                $crate::spec::Cancellation::Cooperative => Cancellation::Cooperative,
+                                $crate::spec::Cancellation::Cooperative => {
+                                    Cancellation::Cooperative
+                                }
                             },
                             sensitivity_input: s.sensitivity_input,
                             sensitivity_output: s.sensitivity_output,

@@ -58,8 +58,10 @@ impl Component for Tabs {
                     return Err(invalid(format!("`url` is longer than {MAX_URL} bytes")));
                 }
                 let tab = tabs_manage::open(url.as_deref())?;
-                Ok(json!({"targetId": tab.target_id, "url": tab.url, "title": tab.title,
-                           "status": tab.status, "origin": tab.origin}))
+                Ok(
+                    json!({"targetId": tab.target_id, "url": tab.url, "title": tab.title,
+                           "status": tab.status, "origin": tab.origin}),
+                )
             }
             "browser.tabs.close" => {
                 let target = args.opt_str("targetId")?;
