@@ -185,12 +185,20 @@ fn artifacts_belong_to_their_workspace_and_expire() {
     let kept = a.tool_ok(&sa, "browser.screenshot", json!({}));
     let kept_id = kept["artifact"]["artifactId"].as_str().unwrap().to_string();
     a.call("artifacts/retain", json!({"artifactId": kept_id}));
-    std::thread::sleep(std::time::Duration::from_millis(3_500));
-    assert_eq!(
-        a.call_err("artifacts/get", json!({"artifactId": id}))["code"],
-        "artifact_expired"
-    );
-    assert!(!path.exists(), "expired artifact file left behind");
+    let expires = a.call("artifacts/get", json!({"artifactId": id}))["expiresAt"]
+        .as_u64()
+        .expect("an expiry");
+    // Wait for the expiry itself (file included), not a guessed time.
+    support::poll_until(support::POLL_LIMIT, "the artifact to expire", || {
+        let got = a.send("artifacts/get", json!({"artifactId": id}));
+        let got = a.wait(got);
+        got["error"]["data"]["code"] == "artifact_expired" && !path.exists()
+    });
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    assert!(now >= expires, "expired at {now}, before its {expires}");
     assert_eq!(
         a.call("artifacts/get", json!({"artifactId": kept_id}))["expiresAt"],
         serde_json::Value::Null
@@ -297,5 +305,35 @@ fn downloads_become_workspace_artifacts_before_their_event() {
         event["payload"].get("artifactId").is_none() && event["payload"].get("path").is_none(),
         "{event}"
     );
+    b.call("leases/release", json!({"leaseId": sb.lease}));
+}
+
+/// A download past its per-item bound is cancelled while it transfers, not
+/// once it is complete: the 8 MiB body trickles out over 60 s, and the
+/// `oversized` event must come long before that (`wait_event` gives up
+/// after 30 s). Nothing of it stays in staging.
+#[test]
+fn a_download_past_its_bound_is_cancelled_while_it_transfers() {
+    let (env, mut a, sa, mut b, sb) = small_artifacts_clients("busy.html");
+    let obs = a.tool_ok(&sa, "browser.observe", json!({}));
+    let link = find_ref(&obs, "link", "Download slowly")
+        .parse::<u32>()
+        .unwrap();
+    a.tool_ok(
+        &sa,
+        "browser.click",
+        json!({"observationId": obs["observationId"], "ref": link}),
+    );
+    let event = a.wait_event(&sa.workspace, &sa.cursor, "download");
+    let p = &event["payload"];
+    assert_eq!(p["state"], "oversized", "{event}");
+    assert_eq!(p["error"]["code"], "result_too_large", "{event}");
+    assert_eq!(p["error"]["context"]["quota"], "per-item", "{event}");
+    assert_eq!(p["error"]["context"]["limitBytes"], 1 << 20, "{event}");
+    assert!(p.get("artifactId").is_none(), "{event}");
+    let staging = env.home.join("downloads");
+    support::poll_until(support::POLL_LIMIT, "staging to be empty", || {
+        support::walk(&staging).into_iter().all(|f| !f.is_file())
+    });
     b.call("leases/release", json!({"leaseId": sb.lease}));
 }

@@ -21,6 +21,17 @@ fn user_blank_tab(b: &mut Bridge, s: &Session) -> String {
         .unwrap_or_else(|| panic!("no user about:blank tab in {tabs}"))
 }
 
+fn unix_ms() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    now.map(|d| d.as_millis() as u64).unwrap_or_default()
+}
+
+/// Wait until the wall clock (the broker's, same machine) reaches `ms`:
+/// for checks about a lease's age, where the passing time is the point.
+fn wait_for_clock(ms: u64) {
+    support::poll_until(support::POLL_LIMIT, "the clock", || unix_ms() >= ms);
+}
+
 #[test]
 fn two_clients_work_concurrently_and_cannot_cross() {
     let env = Env::new();
@@ -62,16 +73,28 @@ fn two_clients_work_concurrently_and_cannot_cross() {
     );
     let ws_b = b.call("workspaces/get", json!({"workspaceId": sb.workspace}));
     assert_eq!(ws_b["targets"].as_array().map(Vec::len), Some(1), "{ws_b}");
-    // Command IDs are per client: both may use the same one.
-    for (bridge, s, t) in [(&mut a, &sa, &ta), (&mut b, &sb, &tb)] {
+    // Command IDs are per client: both may use the same one, and each gets
+    // its own command, run in its own workspace (not the other's record
+    // replayed as a duplicate).
+    for (bridge, s, own, other) in [
+        (&mut a, &sa, "form.html", "navigate.html"),
+        (&mut b, &sb, "navigate.html", "form.html"),
+    ] {
         let id = bridge.send_tool(
             s,
             "browser.tabs.list",
             json!({}),
             json!({"commandId": "same-id"}),
         );
-        let _ = t;
-        assert_eq!(bridge.wait(id)["result"]["command"]["state"], "completed");
+        let reply = bridge.wait(id);
+        let envelope = &reply["result"];
+        assert_eq!(envelope["command"]["state"], "completed", "{reply}");
+        assert_eq!(envelope["command"]["commandId"], "same-id", "{reply}");
+        assert_ne!(envelope["duplicate"], true, "{reply}");
+        let listed = envelope["result"].to_string();
+        assert!(listed.contains(own) && !listed.contains(other), "{reply}");
+        let got = bridge.call("commands/get", json!({"commandId": "same-id"}));
+        assert_eq!(got["result"], envelope["result"], "{got}");
     }
     // A notification (no id) gets no reply.
     a.send_raw(
@@ -137,7 +160,7 @@ fn two_clients_work_concurrently_and_cannot_cross() {
 fn one_lease_controls_a_tab_until_it_expires() {
     let env = Env::new();
     env.launch();
-    let (mut a, sa, mut b, sb) = two_clients(&env, 1_500);
+    let (mut a, sa, mut b, sb) = two_clients(&env, 3_000);
     let user_a = user_blank_tab(&mut a, &sa);
     let user_b = user_blank_tab(&mut b, &sb);
     assert_ne!(
@@ -146,6 +169,12 @@ fn one_lease_controls_a_tab_until_it_expires() {
     );
 
     a.tool_ok(&sa, "browser.tabs.acquire", json!({"targetId": user_a}));
+    let expiry = |a: &mut Bridge| {
+        a.call("leases/heartbeat", json!({"leaseId": sa.lease}))["expiresAt"]
+            .as_u64()
+            .expect("expiresAt")
+    };
+    let first = expiry(&mut a);
     assert_eq!(
         b.tool_code(&sb, "browser.tabs.acquire", json!({"targetId": user_b})),
         "target_busy"
@@ -154,17 +183,28 @@ fn one_lease_controls_a_tab_until_it_expires() {
         b.tool_code(&sb, "browser.observe", json!({"targetId": user_b})),
         "target_busy"
     );
-    // Heartbeats keep it; then A stops heartbeating and the lease lapses.
-    std::thread::sleep(std::time::Duration::from_millis(800));
-    a.call("leases/heartbeat", json!({"leaseId": sa.lease}));
-    std::thread::sleep(std::time::Duration::from_millis(800));
+    // Heartbeats keep it: one halfway through the lease moves the expiry
+    // on, so past the first expiry the tab is still A's.
+    wait_for_clock(first - 1_500);
+    let renewed = expiry(&mut a);
+    assert!(renewed > first, "{renewed} <= {first}");
+    wait_for_clock(first + 300);
     assert_eq!(
         b.tool_code(&sb, "browser.tabs.acquire", json!({"targetId": user_b})),
         "target_busy"
     );
-    std::thread::sleep(std::time::Duration::from_millis(2_000));
-    let got = b.tool_ok(&sb, "browser.tabs.acquire", json!({"targetId": user_b}));
-    assert_eq!(got["controlledByThisLease"], true);
+    // Then A stops heartbeating and the lease lapses: B gets the tab, not
+    // before the renewed expiry.
+    let got = support::poll_for(support::POLL_LIMIT, "A's lease to lapse", || {
+        let r = b.tool(&sb, "browser.tabs.acquire", json!({"targetId": user_b}));
+        match r["error"]["code"].as_str() {
+            Some("target_busy") => None,
+            Some(_) => panic!("{r}"),
+            None => Some(r["result"].clone()),
+        }
+    });
+    assert!(unix_ms() >= renewed, "the tab was freed before {renewed}");
+    assert_eq!(got["controlledByThisLease"], true, "{got}");
     assert_eq!(
         a.tool_code(&sa, "browser.observe", json!({"targetId": user_a})),
         "lease_expired"
@@ -239,8 +279,8 @@ fn commands_are_idempotent_cancellable_and_ordered() {
     );
     assert_eq!(queued_reply["result"]["command"]["state"], "cancelled");
 
-    // Retrying the completed key returns the recorded result at once.
-    let started = std::time::Instant::now();
+    // Retrying the completed key returns the recorded result, without
+    // running again: the server saw the slow page requested once.
     let retry = a.send_tool(
         &s,
         "browser.navigate",
@@ -248,9 +288,11 @@ fn commands_are_idempotent_cancellable_and_ordered() {
         json!({"idempotencyKey": "nav-1"}),
     );
     let retry = a.wait(retry);
-    assert!(
-        started.elapsed() < std::time::Duration::from_millis(1_000),
-        "the retry ran again"
+    let log = a.tool_ok(&s, "browser.network.log", json!({}));
+    assert_eq!(
+        log.to_string().matches("slow?ms=1500").count(),
+        1,
+        "the retry ran again: {log}"
     );
     assert_eq!(
         retry["result"]["command"]["commandId"],
@@ -266,7 +308,6 @@ fn commands_are_idempotent_cancellable_and_ordered() {
         json!({"targetId": t, "url": env.url("slow?ms=1200")}),
         json!({"idempotencyKey": "nav-2"}),
     );
-    std::thread::sleep(std::time::Duration::from_millis(200));
     let dup = a.send_tool(
         &s,
         "browser.navigate",
@@ -582,13 +623,27 @@ fn initialize_opens_a_session_for_pipelined_calls() {
             .any(|e| e["type"] == "command.status"),
         "{events}"
     );
-    // The same keys give the same workspace on another connection.
+    // The same name and key on another connection is another client: a
+    // workspace of its own. With the resume secret it is the same client,
+    // and takes the workspace over.
     let mut b = Bridge::start(&env);
-    let again = b.call(
+    let other = b.call(
         "initialize",
         json!({"client": {"name": "pipe"}, "session": {"workspaceKey": "w"}}),
     );
+    assert_ne!(other["session"]["workspaceId"], ws.as_str(), "{other}");
+    assert_eq!(other["session"]["resumed"], false, "{other}");
+    b.finish();
+    let secret = session["resumeSecret"].as_str().expect("resume secret");
+    let mut b = Bridge::start(&env);
+    let again = b.call(
+        "initialize",
+        json!({"client": {"name": "pipe"}, "session": {"workspaceKey": "w", "resumeSecret": secret}}),
+    );
     assert_eq!(again["session"]["workspaceId"], ws.as_str(), "{again}");
+    assert_eq!(again["session"]["resumed"], true, "{again}");
+    let lost = a.call_err("workspaces/get", json!({"workspaceId": ws}));
+    assert_eq!(lost["code"], "workspace_not_found", "{lost}");
     // Bad session parameters fail the whole initialize.
     let mut c = Bridge::start(&env);
     let bad = c.call_err(
@@ -618,9 +673,10 @@ fn a_killed_broker_leaves_no_call_unanswered() {
         &s,
         "browser.navigate",
         json!({"url": env.url("slow?ms=8000")}),
-        json!({}),
+        json!({"commandId": "slow-nav"}),
     );
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    // Killed once the navigation is on its way to the browser.
+    a.wait_dispatched("slow-nav");
     // SAFETY: the broker this test started (its own home).
     unsafe {
         libc::kill(pid, libc::SIGKILL);
@@ -726,5 +782,201 @@ fn second_initialize_and_oversized_tool_results_are_refused() {
     // The connection is still usable.
     let small = a.tool_ok(&s, "browser.observe", json!({"limit": 5}));
     assert_eq!(small["elements"].as_array().unwrap().len(), 5, "{small}");
+    a.finish();
+}
+
+/// More calls pipelined on one connection than the broker queues (256)
+/// behind a slow one: the surplus is refused at once, each with an
+/// answer, and the queued ones still run.
+#[test]
+fn calls_beyond_the_pending_limit_are_refused_not_dropped() {
+    const LIMIT: usize = 256;
+    let env = Env::new();
+    env.launch();
+    let mut a = Bridge::start(&env);
+    let s = a.session("flood", 60_000);
+    a.tool_ok(&s, "browser.tabs.open", json!({}));
+    let slow = a.send_tool(
+        &s,
+        "browser.navigate",
+        json!({"url": env.url("slow?ms=8000")}),
+        json!({"commandId": "slow-head"}),
+    );
+    a.wait_dispatched("slow-head");
+    let sent = LIMIT + 40;
+    let calls: Vec<u64> = (0..sent)
+        .map(|_| a.send_tool(&s, "browser.status", json!({}), json!({})))
+        .collect();
+    let (mut refused, mut completed) = (Vec::new(), 0);
+    for id in &calls {
+        let reply = a.wait(*id);
+        let envelope = &reply["result"];
+        match envelope["command"]["state"].as_str() {
+            Some("completed") => completed += 1,
+            Some("failed") => {
+                assert_eq!(envelope["error"]["code"], "internal_error", "{reply}");
+                assert!(
+                    envelope["error"]["message"]
+                        .as_str()
+                        .is_some_and(|m| m.contains(&format!("{LIMIT} calls pending"))),
+                    "{reply}"
+                );
+                refused.push(*id);
+            }
+            _ => panic!("neither completed nor refused: {reply}"),
+        }
+    }
+    assert_eq!(completed, LIMIT, "{} refused", refused.len());
+    assert_eq!(refused.len(), sent - LIMIT);
+    // The refusals came back before the slow call ended, not after it.
+    a.wait(slow);
+    let pos = |id: u64| a.arrivals.iter().position(|x| *x == id).unwrap();
+    assert!(
+        refused.iter().all(|r| pos(*r) < pos(slow)),
+        "{:?}",
+        a.arrivals
+    );
+    a.finish();
+}
+
+/// Every connection is its own principal: clients with the same name, or
+/// with none, never see each other's workspaces. The resume secret lets a
+/// holder watch a workspace read-only, or take it over.
+#[test]
+fn same_named_clients_are_isolated_and_resuming_needs_the_secret() {
+    let env = Env::new();
+    let (mut a, mut b) = (Bridge::start(&env), Bridge::start(&env));
+    a.initialize("twin");
+    b.initialize("twin");
+    let made = a.call("workspaces/create", json!({"key": "k"}));
+    let ws = made["workspaceId"].as_str().expect("workspace").to_string();
+    let secret = made["resumeSecret"].as_str().expect("secret").to_string();
+    assert_eq!(secret.len(), 64, "{made}");
+    // Same key on the same connection: the same workspace and secret.
+    let again = a.call("workspaces/create", json!({"key": "k"}));
+    assert_eq!(again, made);
+    let not_found = |r: Value| assert_eq!(r["code"], "workspace_not_found", "{r}");
+    not_found(b.call_err("workspaces/get", json!({"workspaceId": ws})));
+    let theirs = b.call("workspaces/create", json!({"key": "k"}));
+    assert_ne!(theirs["workspaceId"], ws.as_str(), "{theirs}");
+    // Unnamed connections are apart too.
+    let (mut c, mut d) = (Bridge::start(&env), Bridge::start(&env));
+    c.call("initialize", json!({}));
+    d.call("initialize", json!({}));
+    let cw = c.call("workspaces/create", json!({}))["workspaceId"].clone();
+    not_found(d.call_err("workspaces/get", json!({"workspaceId": cw})));
+    // A wrong secret looks like an unknown workspace.
+    let wrong = json!({"workspaceId": ws, "resumeSecret": "0".repeat(64)});
+    not_found(b.call_err("workspaces/resume", wrong));
+    let bad = b.call_err(
+        "workspaces/resume",
+        json!({"workspaceId": ws, "resumeSecret": secret, "observe": "yes"}),
+    );
+    assert_eq!(bad["code"], "invalid_argument", "{bad}");
+    // Watching: reads work, nothing that changes the workspace does.
+    let watch = json!({"workspaceId": ws, "resumeSecret": secret, "observe": true});
+    assert_eq!(b.call("workspaces/resume", watch)["observing"], true);
+    let seen = b.call("workspaces/get", json!({"workspaceId": ws}));
+    assert_eq!(seen["workspaceId"], ws.as_str(), "{seen}");
+    b.call("events/poll", json!({"workspaceId": ws, "cursor": "0"}));
+    not_found(b.call_err("leases/create", json!({"workspaceId": ws})));
+    not_found(b.call_err("workspaces/release", json!({"workspaceId": ws})));
+    a.call("workspaces/get", json!({"workspaceId": ws}));
+    // Taking over: the old connection loses the workspace.
+    let took = b.call(
+        "workspaces/resume",
+        json!({"workspaceId": ws, "resumeSecret": secret}),
+    );
+    assert_eq!(took["resumed"], true, "{took}");
+    not_found(a.call_err("workspaces/get", json!({"workspaceId": ws})));
+    b.call("leases/create", json!({"workspaceId": ws}));
+    for bridge in [&mut a, &mut b, &mut c, &mut d] {
+        bridge.finish();
+    }
+}
+
+/// A cancel stops a running cooperative tool at its current wait: a
+/// navigation waiting for a 30 s page, a key sequence held by a page that
+/// blocks on its first key, and `browser.tabs.open` waiting for its URL.
+/// Each had reached the browser, so each ends `unknown_outcome` with
+/// `interruption: command_cancelled`; without the stop, each would finish
+/// (or hang) instead. The tab `tabs.open` made stays in the workspace.
+#[test]
+fn cancelling_stops_running_cooperative_tools() {
+    let env = Env::new();
+    env.launch();
+    let mut a = Bridge::start(&env);
+    let s = a.session("canceller", 60_000);
+    let tools = a.call("tools/list", json!({}));
+    let cancellation = |name: &str| {
+        tools["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .map(|t| t["cancellation"].clone())
+            .unwrap_or_default()
+    };
+    for name in ["browser.navigate", "browser.keyboard", "browser.tabs.open"] {
+        assert_eq!(cancellation(name), "cooperative", "{name}");
+    }
+    assert_eq!(cancellation("browser.click"), "before_dispatch");
+    a.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("busy.html")}),
+    );
+
+    let cancel_running = |a: &mut Bridge, id: &str, tool: &str, args: Value| {
+        let sent = a.send_tool(&s, tool, args, json!({"commandId": id}));
+        a.wait_dispatched(id);
+        let c = a.call("commands/cancel", json!({"commandId": id}));
+        assert_eq!(c["command"]["cancelRequested"], true, "{c}");
+        let reply = a.wait(sent)["result"].clone();
+        assert_eq!(
+            reply["command"]["state"], "unknown_outcome",
+            "{id}: {reply}"
+        );
+        assert_eq!(
+            reply["error"]["context"]["interruption"], "command_cancelled",
+            "{id}: {reply}"
+        );
+        reply
+    };
+    // The busy page's first key blocks it for 60 s.
+    cancel_running(
+        &mut a,
+        "keys-held",
+        "browser.keyboard",
+        json!({"text": "abcdef"}),
+    );
+    a.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("form.html")}),
+    );
+    cancel_running(
+        &mut a,
+        "nav-slow",
+        "browser.navigate",
+        json!({"url": env.url("slow?ms=30000")}),
+    );
+    let managed = |a: &mut Bridge| {
+        let tabs = a.tool_ok(&s, "browser.tabs.list", json!({}));
+        let all = tabs["tabs"].as_array().cloned().unwrap_or_default();
+        all.iter().filter(|t| t["origin"] == "managed").count()
+    };
+    let before = managed(&mut a);
+    cancel_running(
+        &mut a,
+        "open-slow",
+        "browser.tabs.open",
+        json!({"url": env.url("slow?ms=30000")}),
+    );
+    assert_eq!(
+        managed(&mut a),
+        before + 1,
+        "the half-opened tab is the workspace's"
+    );
     a.finish();
 }

@@ -2,6 +2,7 @@
 //! root gives a working `bp`, the executable describes itself (version
 //! JSON, completions, man page, the agents guide), and long waits show
 //! progress on a terminal only.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
 

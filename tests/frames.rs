@@ -6,7 +6,7 @@
 mod support;
 use serde_json::{json, Value};
 use support::bridge::{Bridge, Session};
-use support::{find_ref, Env, FixtureServer};
+use support::{find_ref, poll_for, poll_until, Env, FixtureServer, POLL_LIMIT};
 
 fn click(b: &mut Bridge, s: &Session, obs: &Value, name: &str) {
     let r = find_ref(obs, "button", name).parse::<u32>().unwrap();
@@ -20,15 +20,9 @@ fn click(b: &mut Bridge, s: &Session, obs: &Value, name: &str) {
 /// Wait for `needle` in the page text: a frame tells its parent with
 /// `postMessage`, which the parent handles a moment after the click.
 fn wait_text(b: &mut Bridge, s: &Session, needle: &str) {
-    let mut text = String::new();
-    for _ in 0..30 {
-        text = page_text(b, s);
-        if text.contains(needle) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    panic!("{needle:?} not in {text:?}");
+    poll_until(POLL_LIMIT, &format!("{needle:?} in the page"), || {
+        page_text(b, s).contains(needle)
+    });
 }
 
 fn page_text(b: &mut Bridge, s: &Session) -> String {
@@ -48,16 +42,10 @@ fn has_button(obs: &Value, name: &str) -> bool {
 
 /// Observe until every named button is there (frames load after the page).
 fn observe_with(b: &mut Bridge, s: &Session, names: &[&str]) -> Value {
-    let mut last = Value::Null;
-    for _ in 0..50 {
+    poll_for(POLL_LIMIT, &format!("{names:?} observed"), || {
         let obs = b.tool_ok(s, "browser.observe", json!({}));
-        if names.iter().all(|n| has_button(&obs, n)) {
-            return obs;
-        }
-        last = obs;
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    panic!("{names:?} never appeared in {}", last["elements"]);
+        names.iter().all(|n| has_button(&obs, n)).then_some(obs)
+    })
 }
 
 #[test]
@@ -210,14 +198,10 @@ fn bp_frame_lists_and_selects() {
             .and_then(|f| f["frameId"].as_str())
             .map(str::to_string)
     };
-    let mut listed = env.json(&["frame"]);
-    for _ in 0..30 {
-        if inner_of(&listed).is_some() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-        listed = env.json(&["frame"]);
-    }
+    let listed = poll_for(POLL_LIMIT, "the inner frame listed", || {
+        let listed = env.json(&["frame"]);
+        inner_of(&listed).is_some().then_some(listed)
+    });
     // The main frame, the same-origin frame and the (empty) cross frame.
     assert_eq!(listed["frames"].as_array().unwrap().len(), 3, "{listed}");
     let inner = inner_of(&listed).unwrap();
@@ -264,10 +248,11 @@ fn network_rules_reach_out_of_process_frames() {
     assert_eq!(mocked[0]["url"], pattern.as_str());
 }
 
-/// Open a tab the way a user would (DevTools HTTP endpoint), not through
-/// the broker: the broker first attaches to it with its frames loaded.
-fn user_tab(env: &Env, url: &str) {
-    use std::io::{Read, Write};
+/// One request to the launched browser's DevTools HTTP endpoint, the way
+/// a user's tool would (not through the broker); returns the body of a
+/// 200 answer.
+fn devtools_http(env: &Env, method: &str, path: &str) -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
     let status = env.json(&["tool", "call", "browser.status"]);
     let endpoint = status["connection"]["endpoint"]
         .as_str()
@@ -282,16 +267,38 @@ fn user_tab(env: &Env, url: &str) {
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
     write!(
         s,
-        "PUT /json/new?{url} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
     )
     .unwrap();
-    // The endpoint may keep the connection open: read the status line.
+    // The endpoint may keep the connection open: read by Content-Length.
     s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
         .unwrap();
-    let mut head = [0u8; 12];
-    s.read_exact(&mut head).unwrap();
-    let head = String::from_utf8_lossy(&head);
+    let mut r = BufReader::new(s);
+    let mut head = String::new();
+    r.read_line(&mut head).unwrap();
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        r.read_line(&mut line).unwrap();
+        if line.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().unwrap();
+            }
+        }
+    }
+    let mut body = vec![0; length];
+    r.read_exact(&mut body).unwrap();
+    String::from_utf8_lossy(&body).to_string()
+}
+
+/// Open a tab the way a user would (DevTools HTTP endpoint), not through
+/// the broker: the broker first attaches to it with its frames loaded.
+fn user_tab(env: &Env, url: &str) {
+    devtools_http(env, "PUT", &format!("/json/new?{url}"));
 }
 
 #[test]
@@ -303,23 +310,25 @@ fn a_user_tab_with_frames_already_loaded_is_observed_and_clicked() {
     user_tab(&env, &url);
     let mut b = Bridge::start(&env);
     let s = b.session("late", 60_000);
-    let mut target = None;
-    for _ in 0..50 {
+    let target = poll_for(POLL_LIMIT, "the user tab listed", || {
         let tabs = b.tool_ok(&s, "browser.tabs.list", json!({}));
-        target = tabs["tabs"]
+        tabs["tabs"]
             .as_array()
             .unwrap()
             .iter()
             .find(|t| t["url"] == url.as_str() && t["origin"] == "user_tab")
-            .map(|t| t["targetId"].clone());
-        if target.is_some() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    let target = target.expect("the user tab is listed");
-    // Let its cross-site frame finish loading before the broker attaches.
-    std::thread::sleep(std::time::Duration::from_millis(800));
+            .map(|t| t["targetId"].clone())
+    });
+    // Its cross-site frame is there (its own DevTools target) before this
+    // workspace takes the tab.
+    let cross = format!("localhost:{}/frame-inner.html", other.port);
+    poll_until(POLL_LIMIT, "the cross-site frame target", || {
+        let list: Value = serde_json::from_str(&devtools_http(&env, "GET", "/json/list")).unwrap();
+        list.as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["type"] == "iframe" && t["url"].as_str().is_some_and(|u| u.contains(&cross)))
+    });
     b.tool_ok(&s, "browser.tabs.acquire", json!({"targetId": target}));
     let obs = observe_with(&mut b, &s, &["Frame button (cross)", "Data: cross server"]);
     click(&mut b, &s, &obs, "Frame button (cross)");
@@ -342,13 +351,12 @@ fn a_dialog_in_a_cross_site_frame_is_held_and_answered() {
     let r = find_ref(&obs, "button", "Frame alert (cross)")
         .parse::<u32>()
         .unwrap();
-    let started = std::time::Instant::now();
+    // The click returns with the dialog still open (listed below).
     let clicked = b.tool_ok(
         &s,
         "browser.click",
         json!({"observationId": obs["observationId"], "ref": r}),
     );
-    assert!(started.elapsed() < std::time::Duration::from_secs(5));
     assert_eq!(
         clicked["evidence"]["signals"],
         json!(["dialog_opened"]),

@@ -8,7 +8,7 @@
 mod support;
 use serde_json::{json, Value};
 use support::bridge::Bridge;
-use support::Env;
+use support::{poll_for, poll_until, Env, POLL_LIMIT};
 
 fn codes(v: &Value) -> Vec<String> {
     v["hints"]
@@ -176,24 +176,15 @@ fn network_events_follow_the_journal_and_can_be_switched_off() {
     let s = b.session("net-events", 60_000);
     b.tool_ok(&s, "browser.tabs.open", json!({"url": env.url("net.html")}));
     // The page's own fetch happens after load: wait for its response event.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    let data = loop {
-        let found = events_of(&mut b, &s, "network.response")
+    let data = poll_for(POLL_LIMIT, "a network.response for /api/data", || {
+        events_of(&mut b, &s, "network.response")
             .into_iter()
             .find(|e| {
                 e["payload"]["url"]
                     .as_str()
                     .is_some_and(|u| u.ends_with("/api/data"))
-            });
-        if let Some(e) = found {
-            break e;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "no network.response for /api/data"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    };
+            })
+    });
     let p = &data["payload"];
     assert_eq!(p["method"], "GET", "{data}");
     assert_eq!(p["status"], 200, "{data}");
@@ -224,11 +215,19 @@ fn network_events_follow_the_journal_and_can_be_switched_off() {
     );
     assert_eq!(off["networkEvents"], false, "{off}");
     let before = events_of(&mut b, &s, "network.request").len();
+    let fetches = |b: &mut Bridge| {
+        let log = b.tool_ok(&s, "browser.network.log", json!({}));
+        log.to_string().matches("/api/data").count()
+    };
+    let fetched = fetches(&mut b);
+    assert!(fetched >= 1, "the first load's fetch is not in the journal");
     b.tool_ok(&s, "browser.navigate", json!({"url": env.url("net.html")}));
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    // The new page's own fetch (after load) is journaled; by then its
+    // events would have been published.
+    poll_until(POLL_LIMIT, "the second load's fetch journaled", || {
+        fetches(&mut b) > fetched
+    });
     assert_eq!(events_of(&mut b, &s, "network.request").len(), before);
-    let log = b.tool_ok(&s, "browser.network.log", json!({}));
-    assert!(log.to_string().matches("/api/data").count() >= 1, "{log}");
     b.finish();
 }
 

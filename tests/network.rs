@@ -6,18 +6,35 @@ mod support;
 use serde_json::json;
 use std::io::Write;
 use support::bridge::{two_clients, Bridge};
-use support::Env;
+use support::{poll_for, Env, POLL_LIMIT};
+
+/// Whether net.html has filled both status lines (its fetches run after
+/// load).
+fn settled(text: &str) -> bool {
+    !text.contains("loading") && !text.contains("\n-")
+}
 
 fn read_after_load(env: &Env) -> String {
-    // The page fills its status lines from fetches after load.
-    for _ in 0..50 {
-        let text = env.ok(&["read"]);
-        if !text.contains("loading") && !text.contains("\n-") {
-            return text;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    env.ok(&["read"])
+    poll_for(POLL_LIMIT, "net.html settled", || {
+        Some(env.ok(&["read"])).filter(|t| settled(t))
+    })
+}
+
+/// The statuses of the journal's `/auth` requests after `since`; each
+/// must have one.
+fn auth_statuses(env: &Env, since: &str) -> Vec<u64> {
+    let log = env.json(&["net", "log", "--since", since]);
+    log["requests"]
+        .as_array()
+        .expect("requests")
+        .iter()
+        .filter(|r| r["url"].as_str().is_some_and(|u| u.ends_with("/auth")))
+        .map(|r| {
+            r["status"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("no status: {r}"))
+        })
+        .collect()
 }
 
 #[test]
@@ -108,13 +125,13 @@ fn rules_stay_in_their_workspace_and_end_with_their_lease() {
         "browser.tabs.open",
         json!({"url": env.url("net.html")}),
     );
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    let text = b.tool_ok(&sb, "browser.read", json!({}));
+    let text = poll_for(POLL_LIMIT, "B's net.html settled", || {
+        let read = b.tool_ok(&sb, "browser.read", json!({}));
+        let text = read["text"].as_str().unwrap().to_string();
+        settled(&text).then_some(text)
+    });
     assert!(
-        text["text"]
-            .as_str()
-            .unwrap()
-            .contains(r#""source": "server""#),
+        text.contains(r#""source": "server""#),
         "A's rule reached B: {text}"
     );
     let b_rules = b.tool_ok(&sb, "browser.network.rules.list", json!({}));
@@ -149,8 +166,21 @@ fn rules_stay_in_their_workspace_and_end_with_their_lease() {
 fn http_auth_cookies_and_eval_gate() {
     let env = Env::new();
     env.launch();
-    // Without credentials the page is refused.
-    env.open("form.html");
+    // Without credentials the page is refused: the server answers 401 and
+    // the members' page is not shown.
+    let since = env.json(&["net", "log"])["nextSeq"]
+        .as_u64()
+        .expect("nextSeq")
+        .to_string();
+    let (code, run) = env.err(&["open", &env.url("auth"), "--json"]);
+    assert_eq!(code, "action_not_verified", "{}", run.stderr());
+    let refused: serde_json::Value = serde_json::from_str(run.stdout().trim()).unwrap();
+    assert_eq!(
+        refused["error"]["context"]["reason"], "navigation_failed",
+        "{refused}"
+    );
+    assert!(!env.ok(&["read"]).contains("Welcome agent"));
+    assert_eq!(auth_statuses(&env, &since), vec![401]);
     let mut child = std::process::Command::new(support::bp_exe())
         .args([
             "auth",
@@ -171,9 +201,15 @@ fn http_auth_cookies_and_eval_gate() {
         .write_all(b"s3cret-canary-pw\n")
         .unwrap();
     assert!(child.wait_with_output().unwrap().status.success());
+    let since = env.json(&["net", "log"])["nextSeq"]
+        .as_u64()
+        .expect("nextSeq")
+        .to_string();
     let opened = env.json(&["open", &env.url("auth")]);
     assert_eq!(opened["title"], "Members", "{opened}");
     assert!(env.ok(&["read"]).contains("Welcome agent"));
+    // With them, the request ends in 200 (after the challenge).
+    assert_eq!(auth_statuses(&env, &since).last(), Some(&200));
 
     // Cookies round trip.
     env.ok(&["cookies", "set", "session", "cookie-canary-77"]);
@@ -238,10 +274,16 @@ fn http_auth_cookies_and_eval_gate() {
         .as_str()
         .unwrap()
         .to_string();
+    // Watched read-only with the secret the CLI keeps.
+    let stored: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(env.home.join("cli-session.json")).expect("cli-session.json"),
+    )
+    .expect("cli-session.json is JSON");
     let mut as_cli = Bridge::start(&env);
+    as_cli.initialize("watcher");
     as_cli.call(
-        "initialize",
-        json!({"client": {"name": "browser-pilot-cli"}, "protocol": {"min": "1.0", "max": "1.1"}}),
+        "workspaces/resume",
+        json!({"workspaceId": cli_ws, "resumeSecret": stored["resumeSecret"], "observe": true}),
     );
     let events = as_cli.call(
         "events/poll",

@@ -3,15 +3,15 @@
 //! `--remote-debugging-port=0`), with a user tab open before the broker
 //! attaches. Tests here run one at a time: discovery sees every browser
 //! of this OS user, so two of them at once would see each other's.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
 
 use serde_json::{json, Value};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 use support::bridge::Bridge;
 use support::user_browser::UserBrowser;
-use support::{find_ref, Env};
+use support::{find_ref, poll_for, poll_until, Env, POLL_LIMIT};
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
@@ -45,21 +45,13 @@ fn tab_with(tabs: &Value, page: &str) -> Value {
 
 /// Poll `bp read` until it contains every one of `want`.
 fn read_until(env: &Env, want: &[&str]) -> String {
-    let started = Instant::now();
-    loop {
+    poll_for(POLL_LIMIT, &format!("the page showing {want:?}"), || {
         let text = env.json(&["read"])["text"]
             .as_str()
             .unwrap_or("")
             .to_string();
-        if want.iter().all(|w| text.contains(w)) {
-            return text;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(15),
-            "page never showed {want:?}: {text}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
+        want.iter().all(|w| text.contains(w)).then_some(text)
+    })
 }
 
 const WORKERS_READY: [&str; 3] = ["dedicated: ready", "shared: ready", "service: ready"];
@@ -186,11 +178,9 @@ fn a_fake_devtools_server_is_refused_before_any_request() {
         .arg(&log)
         .spawn()
         .unwrap();
-    let started = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(10));
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    poll_until(POLL_LIMIT, "the fake DevTools server listening", || {
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+    });
     // The probe above was a bare TCP connect; the log holds HTTP requests.
     let endpoint = format!("http://127.0.0.1:{port}");
     let r = env.run(&["connect", "--endpoint", &endpoint, "--json"]);
@@ -212,6 +202,33 @@ fn a_fake_devtools_server_is_refused_before_any_request() {
         seen.trim().is_empty(),
         "HTTP reached the fake server: {seen}"
     );
+}
+
+/// `bp connect --endpoint` to a loopback port where nothing listens is
+/// `browser_not_found` with its reason, and leaves the broker unconnected.
+#[test]
+fn an_endpoint_where_nothing_listens_is_browser_not_found() {
+    let _one = serial();
+    let env = Env::new();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    // The listener is closed again: the port is free.
+    let endpoint = format!("http://127.0.0.1:{port}");
+    let r = env.run(&["connect", "--endpoint", &endpoint, "--json"]);
+    assert!(!r.ok(), "connected to nothing: {}", r.stdout());
+    let out: Value = serde_json::from_str(r.stdout().trim()).unwrap();
+    assert_eq!(out["error"]["code"], "browser_not_found", "{out}");
+    assert_eq!(
+        out["error"]["context"]["reason"], "endpoint_not_listening",
+        "{out}"
+    );
+    assert_eq!(out["error"]["context"]["port"], port, "{out}");
+    assert_eq!(r.code(), "browser_not_found", "{}", r.stderr());
+    let status = env.json(&["tool", "call", "browser.status"]);
+    assert_eq!(status["connection"]["state"], "disconnected", "{status}");
 }
 
 #[test]
@@ -288,9 +305,9 @@ fn browser_death_and_reconnect_follow_generations() {
         &s,
         "browser.navigate",
         json!({"url": env.url("slow?ms=8000")}),
-        json!({}),
+        json!({"commandId": "slow-nav"}),
     );
-    std::thread::sleep(Duration::from_millis(700));
+    bridge.wait_dispatched("slow-nav");
     user.kill();
     let reply = bridge.wait(nav);
     assert_eq!(
@@ -369,15 +386,11 @@ fn broker_stop_or_sigkill_closes_its_tabs_and_never_the_users() {
     unsafe {
         libc::kill(pid, libc::SIGKILL);
     }
-    let started = Instant::now();
-    while user.page_urls().iter().any(|u| u.ends_with("next.html")) {
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "the managed tab outlived the broker: {:?}",
-            user.page_urls()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    poll_until(
+        POLL_LIMIT,
+        "the managed tab closed after the broker",
+        || !user.page_urls().iter().any(|u| u.ends_with("next.html")),
+    );
     let urls = user.page_urls();
     assert!(
         urls.iter().any(|u| u.ends_with("form.html")),

@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
-use support::{find_ref, Env};
+use support::{find_ref, poll_for, Env, POLL_LIMIT};
 
 #[test]
 fn stale_ref_after_navigation_reports_reason() {
@@ -193,4 +193,30 @@ fn composite_typing_stops_when_the_page_or_focus_changes_under_it() {
     };
     assert_eq!(field("Name"), "abc", "{after}");
     assert!(field("Other").is_null() || field("Other") == "", "{after}");
+}
+
+/// An observation read from one document and recorded after the next one
+/// replaced it is refused (`action_not_verified`, reason
+/// `document_changed`), never recorded against the new document.
+#[test]
+fn an_observation_overtaken_by_a_new_document_is_refused() {
+    let env = Env::new();
+    env.launch();
+    env.open("reloading.html");
+    // The page reloads itself every few milliseconds, so most reads are
+    // overtaken; one that completes between two reloads is fine too.
+    let refused = poll_for(
+        POLL_LIMIT,
+        "an observation refused as document_changed",
+        || {
+            let run = env.run(&["snapshot", "--limit", "500", "--json"]);
+            if run.ok() {
+                return None;
+            }
+            assert_eq!(run.code(), "action_not_verified", "{}", run.stdout());
+            let v: serde_json::Value = serde_json::from_str(run.stdout().trim()).unwrap();
+            (v["error"]["context"]["reason"] == "document_changed").then_some(v)
+        },
+    );
+    assert_eq!(refused["error"]["retryable"], true, "{refused}");
 }

@@ -1,6 +1,7 @@
 //! Tools act on what they are about: workspace tools (auth, network rules,
 //! the journal, dialog listing, the tab set) need no tab and no control of
 //! one; target tools keep their tab rules. Policy can remove single tools.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
 
@@ -150,12 +151,16 @@ fn policy_removes_single_tools_before_any_browser_traffic() {
     assert!(listed.contains(&"browser.cookies.get".to_string()));
     assert!(!listed.contains(&"browser.tabs.close".to_string()));
     assert!(!listed.contains(&"browser.cookies.set".to_string()));
-    let before = env.status()["cdpCommandsSent"].as_u64().unwrap();
+    let before = env.cdp_commands_sent();
     let (code, run) = env.err(&["close", "--all"]);
     assert_eq!(code, "capability_denied", "{}", run.stderr());
-    assert_eq!(env.status()["cdpCommandsSent"].as_u64().unwrap(), before);
-    // What stays works.
+    assert_eq!(env.cdp_commands_sent(), before, "a denied call reached CDP");
+    // What stays works, and moves the counter (so it is not stuck).
     env.json(&["cookies"]);
+    assert!(
+        env.cdp_commands_sent() > before,
+        "reading cookies sent no CDP commands"
+    );
 
     // A removal naming no tool is a typo, and the broker refuses to start.
     let other = Env::new();

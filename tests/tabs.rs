@@ -5,7 +5,7 @@
 mod support;
 use serde_json::{json, Value};
 use support::bridge::{two_clients, Bridge, Session};
-use support::{find_ref, Env};
+use support::{find_ref, poll_for, poll_until, Env, POLL_LIMIT};
 
 fn tabs(b: &mut Bridge, s: &Session) -> Vec<Value> {
     b.tool_ok(s, "browser.tabs.list", json!({}))["tabs"]
@@ -16,16 +16,11 @@ fn tabs(b: &mut Bridge, s: &Session) -> Vec<Value> {
 
 /// Poll the tab list until a tab at a URL ending in `suffix` appears.
 fn wait_tab(b: &mut Bridge, s: &Session, suffix: &str) -> Value {
-    for _ in 0..50 {
-        if let Some(t) = tabs(b, s)
+    poll_for(POLL_LIMIT, &format!("a tab at {suffix}"), || {
+        tabs(b, s)
             .into_iter()
             .find(|t| t["url"].as_str().unwrap_or("").ends_with(suffix))
-        {
-            return t;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    panic!("no tab at {suffix}: {:?}", tabs(b, s));
+    })
 }
 
 fn click_button(b: &mut Bridge, s: &Session, target: &str, name: &str) {
@@ -134,20 +129,14 @@ fn close_all_closes_the_managed_set_and_never_a_user_tab() {
     // over it.
     let obs = env.snapshot(None);
     env.ok(&["click", &find_ref(&obs, "button", "Open closing popup")]);
-    let mut closer = None;
-    for _ in 0..50 {
-        closer = env.json(&["tabs"])["tabs"]
+    let closer = poll_for(POLL_LIMIT, "the closing popup", || {
+        env.json(&["tabs"])["tabs"]
             .as_array()
             .unwrap()
             .iter()
             .find(|t| t["url"].as_str().unwrap_or("").ends_with("/closer.html"))
-            .map(|t| t["targetId"].as_str().unwrap().to_string());
-        if closer.is_some() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    let closer = closer.expect("the closing popup appears");
+            .map(|t| t["targetId"].as_str().unwrap().to_string())
+    });
     env.ok(&["tab", &closer]);
     let obs = env.snapshot(None);
     env.ok(&["click", &find_ref(&obs, "button", "Close this window")]);
@@ -164,13 +153,17 @@ fn close_all_closes_the_managed_set_and_never_a_user_tab() {
         .as_str()
         .unwrap()
         .to_string();
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let after = env.json(&["tabs"]);
+    // Closed tabs leave the list as the browser reports them gone.
+    let after = poll_for(POLL_LIMIT, "only user tabs left", || {
+        let after = env.json(&["tabs"]);
+        let only_user = after["tabs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["origin"] == "user_tab");
+        only_user.then_some(after)
+    });
     let left: Vec<&Value> = after["tabs"].as_array().unwrap().iter().collect();
-    assert!(
-        left.iter().all(|t| t["origin"] == "user_tab"),
-        "only user tabs remain: {after}"
-    );
     assert!(left.iter().any(|t| t["targetId"] == user.as_str()));
     // Nothing managed is left to close; a closed tab cannot be closed.
     assert_eq!(env.json(&["close", "--all"])["closed"], json!([]));
@@ -191,14 +184,11 @@ fn close_all_closes_the_managed_set_and_never_a_user_tab() {
         env.json(&["close", &user])["closed"],
         json!([user.as_str()])
     );
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let gone = env.json(&["tabs"]);
-    assert!(
-        gone["tabs"]
+    poll_until(POLL_LIMIT, "the named user tab closed", || {
+        env.json(&["tabs"])["tabs"]
             .as_array()
             .unwrap()
             .iter()
-            .all(|t| t["targetId"] != user.as_str()),
-        "{gone}"
-    );
+            .all(|t| t["targetId"] != user.as_str())
+    });
 }

@@ -1,6 +1,7 @@
 //! A tool family written by a stranger: `examples/outline`, built only
 //! against the published WIT and the guest SDK, loaded with
 //! `--components`, called, then gone once its capability is denied.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
 

@@ -1,7 +1,7 @@
 //! A `bp bridge --stdio` client for tests: writes requests, reads and
 //! correlates responses by id, and keeps the notifications it sees.
 
-use super::{bp_exe, Env};
+use super::{bp_exe, poll_for, poll_until, Env, POLL_LIMIT};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -207,29 +207,16 @@ impl Bridge {
     /// Close stdin and wait for the process; returns its exit status.
     pub fn finish(&mut self) -> std::process::ExitStatus {
         self.stdin.take();
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "bridge did not exit");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.exit_status("bridge exit after stdin closed")
     }
 
     /// Wait for the process to exit on its own, stdin still open.
     pub fn exits_with_stdin_open(&mut self) -> std::process::ExitStatus {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "bridge kept running after shutdown"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.exit_status("bridge exit after shutdown (stdin open)")
+    }
+
+    fn exit_status(&mut self, what: &str) -> std::process::ExitStatus {
+        poll_for(POLL_LIMIT, what, || self.child.try_wait().ok().flatten())
     }
 
     /// Kill the process (a crashing client).
@@ -240,6 +227,15 @@ impl Bridge {
 }
 
 impl Bridge {
+    /// Poll `commands/get` until command `command_id` (sent with that ID)
+    /// is on its way to the browser.
+    pub fn wait_dispatched(&mut self, command_id: &str) {
+        poll_until(POLL_LIMIT, &format!("{command_id} dispatched"), || {
+            let got = self.call("commands/get", json!({"commandId": command_id}));
+            got["command"]["state"] == "dispatched"
+        });
+    }
+
     /// Events of `workspace` after `cursor` (up to 500).
     pub fn events_since(&mut self, workspace: &str, cursor: &str) -> Vec<Value> {
         let page = self.call(
@@ -262,18 +258,14 @@ impl Bridge {
             .collect()
     }
 
-    /// Poll until an event of `kind` appears after `cursor` (20 s at
-    /// most); returns it.
+    /// Poll until an event of `kind` appears after `cursor` (at most
+    /// [`POLL_LIMIT`]); returns it.
     pub fn wait_event(&mut self, workspace: &str, cursor: &str, kind: &str) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let events = self.events_since(workspace, cursor);
-            if let Some(e) = events.iter().find(|e| e["type"] == kind) {
-                return e.clone();
-            }
-            assert!(Instant::now() < deadline, "no {kind} event in {events:?}");
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        poll_for(POLL_LIMIT, &format!("a {kind} event"), || {
+            self.events_since(workspace, cursor)
+                .into_iter()
+                .find(|e| e["type"] == kind)
+        })
     }
 }
 

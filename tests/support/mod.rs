@@ -54,15 +54,16 @@ impl FixtureServer {
             .stderr(Stdio::null())
             .spawn()
             .expect("python3 -m http.server");
-        let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(10),
-                "fixture server did not start"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Self { child, port }
+        let mut server = Self { child, port };
+        poll_until(POLL_LIMIT, "fixture server start", || {
+            std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+                || server.child.try_wait().ok().flatten().is_some()
+        });
+        assert!(
+            server.child.try_wait().ok().flatten().is_none(),
+            "fixture server exited"
+        );
+        server
     }
 }
 
@@ -71,6 +72,34 @@ impl Drop for FixtureServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// How long a test waits for a condition that should hold "soon": far
+/// beyond what a healthy run needs, so only a real failure reaches it.
+pub const POLL_LIMIT: Duration = Duration::from_secs(30);
+
+/// Poll `probe` until it yields a value, failing the test (with `what`)
+/// if `limit` passes first. Replaces fixed sleeps: a run waits exactly as
+/// long as the condition takes, and a condition that never holds turns
+/// the test red instead of passing by luck or hanging.
+pub fn poll_for<T>(limit: Duration, what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
+    let started = Instant::now();
+    loop {
+        if let Some(v) = probe() {
+            return v;
+        }
+        assert!(
+            started.elapsed() < limit,
+            "{what}: not within {} s",
+            limit.as_secs()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// [`poll_for`] a condition.
+pub fn poll_until(limit: Duration, what: &str, mut cond: impl FnMut() -> bool) {
+    poll_for(limit, what, || cond().then_some(()));
 }
 
 /// Longest a single `bp` command may take in a test.
@@ -142,6 +171,16 @@ fn is_our_broker(pid: i32) -> bool {
         && args.iter().any(|a| *a == b"serve")
 }
 
+/// Run `bp ARGS` with `home` as its BROWSER_PILOT_HOME, bounded by
+/// [`RUN_LIMIT`].
+fn run_in(home: &Path, args: &[&str]) -> Run {
+    let mut command = Command::new(bp_exe());
+    command.args(args).env("BROWSER_PILOT_HOME", home);
+    Run {
+        output: output_within(command, RUN_LIMIT).unwrap_or_else(|e| panic!("bp {args:?}: {e}")),
+    }
+}
+
 /// One isolated installation: its own home, broker and browser.
 pub struct Env {
     pub home: PathBuf,
@@ -195,12 +234,7 @@ impl Env {
     /// Run `bp ARGS`, bounded: a run that does not finish within
     /// [`RUN_LIMIT`] is killed and fails the test instead of hanging it.
     pub fn run(&self, args: &[&str]) -> Run {
-        let mut command = Command::new(bp_exe());
-        command.args(args).env("BROWSER_PILOT_HOME", &self.home);
-        Run {
-            output: output_within(command, RUN_LIMIT)
-                .unwrap_or_else(|e| panic!("bp {args:?}: {e}")),
-        }
+        run_in(&self.home, args)
     }
 
     /// Run and require success; returns stdout.
@@ -247,15 +281,19 @@ impl Env {
             .spawn()
             .expect("spawn broker");
         self.extra.push(child);
-        let started = Instant::now();
-        while !self.run(&["broker", "status"]).ok() {
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "broker did not start: {}",
-                self.serve_log()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        // Up, or gone (a refused start): either ends the wait at once.
+        let (home, extra) = (&self.home, &mut self.extra);
+        poll_until(POLL_LIMIT, "broker start", || {
+            run_in(home, &["broker", "status"]).ok()
+                || extra
+                    .last_mut()
+                    .is_some_and(|c| c.try_wait().ok().flatten().is_some())
+        });
+        assert!(
+            self.run(&["broker", "status"]).ok(),
+            "broker did not start: {}",
+            self.serve_log()
+        );
     }
 
     pub fn serve_log(&self) -> String {
@@ -282,6 +320,15 @@ impl Env {
 
     pub fn status(&self) -> Value {
         self.json(&["broker", "status"])
+    }
+
+    /// The broker's count of CDP commands sent; failing if it is not
+    /// reported as a number (never read as a default 0).
+    pub fn cdp_commands_sent(&self) -> u64 {
+        let status = self.status();
+        status["cdpCommandsSent"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("no numeric cdpCommandsSent: {status}"))
     }
 
     fn broker_pid(&self) -> Option<i32> {
@@ -321,17 +368,42 @@ impl Drop for Env {
             let _ = c.wait();
         }
         // A browser killed with its broker may still be flushing its
-        // profile for a moment: remove until the home stays gone.
-        let mut absent = 0;
+        // profile: wait until no process runs from this home (bounded; a
+        // Drop must not panic), then remove it, retrying briefly.
+        let started = Instant::now();
+        while started.elapsed() < POLL_LIMIT && runs_from(&self.home) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
         for _ in 0..50 {
             let _ = std::fs::remove_dir_all(&self.home);
-            std::thread::sleep(Duration::from_millis(100));
-            absent = if self.home.exists() { 0 } else { absent + 1 };
-            if absent >= 5 {
+            if !self.home.exists() {
                 break;
             }
+            std::thread::sleep(Duration::from_millis(100));
         }
     }
+}
+
+/// Whether any process's command line names a path inside `dir` (a
+/// browser with its profile there, say).
+fn runs_from(dir: &Path) -> bool {
+    let needle = dir.join("").into_os_string().into_encoded_bytes();
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .any(|e| {
+            let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            cmdline
+                .windows(needle.len())
+                .any(|w| w == needle.as_slice())
+        })
 }
 
 /// Build the wasm32-wasip2 components of `manifest` (release) into
@@ -379,7 +451,7 @@ pub fn components_dir() -> PathBuf {
                 format!("{name}.wasm"),
             );
         }
-        for name in ["loop", "alloc", "denied"] {
+        for name in ["loop", "alloc", "denied", "hostile"] {
             place(
                 target.join(format!("wasm32-wasip2/release/bp_fixture_{name}.wasm")),
                 format!("fixture-{name}.wasm"),

@@ -3,11 +3,12 @@
 //! only from `DevToolsActivePort`. Its whole process group is killed in
 //! `Drop`, also when a test fails.
 
+use super::{poll_for, POLL_LIMIT};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::Child;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub struct UserBrowser {
     child: Option<Child>,
@@ -41,19 +42,11 @@ impl UserBrowser {
         let child = browser_pilot_host::cdp::launch::spawn_user_like(&exe, &self.profile, url)
             .expect("start chromium");
         self.child = Some(child);
-        let started = Instant::now();
-        self.port = loop {
-            if let Ok(text) = std::fs::read_to_string(self.profile.join("DevToolsActivePort")) {
-                if let Some(port) = text.lines().next().and_then(|l| l.trim().parse().ok()) {
-                    break port;
-                }
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(20),
-                "chromium did not write DevToolsActivePort"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let ports = self.profile.join("DevToolsActivePort");
+        self.port = poll_for(POLL_LIMIT, "chromium writing DevToolsActivePort", || {
+            let text = std::fs::read_to_string(&ports).ok()?;
+            text.lines().next().and_then(|l| l.trim().parse().ok())
+        });
     }
 
     /// The `http://` endpoint a user would type.
