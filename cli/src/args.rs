@@ -221,6 +221,20 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         jobs: usize,
     },
+    /// Soak: many bridge clients on their own tabs making mixed calls
+    /// against a launched headless Chromium; prints errors by code,
+    /// latency percentiles, leaks and broker memory.
+    Soak {
+        /// Bridge clients, each with its own workspace, lease and tab.
+        #[arg(long, default_value_t = 16)]
+        clients: usize,
+        /// Calls per client.
+        #[arg(long, default_value_t = 500)]
+        calls: usize,
+        /// Directory of fixture pages to serve (default: ./fixtures/pages).
+        #[arg(long)]
+        fixtures: Option<PathBuf>,
+    },
     /// Measure the one-shot workflow against direct CDP (prints numbers).
     Bench {
         /// Workflow repetitions.

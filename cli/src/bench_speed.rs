@@ -257,7 +257,7 @@ fn throughput(home: &Path, url: &str) -> BpResult<()> {
 }
 
 /// Resident memory of the broker process, in MiB.
-fn broker_rss(home: &Path) -> BpResult<f64> {
+pub(crate) fn broker_rss(home: &Path) -> BpResult<f64> {
     let (_, status) = bp(home, &["broker", "status"])?;
     let pid = status["pid"]
         .as_u64()

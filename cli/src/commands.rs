@@ -63,6 +63,11 @@ pub async fn run(command: Command, json: bool) -> BpResult<()> {
             fixtures,
         } => crate::bench::run(iterations, fixtures).await,
         Command::Bridge { .. } => crate::bridge::run().await,
+        Command::Soak {
+            clients,
+            calls,
+            fixtures,
+        } => crate::soak::run(clients, calls, fixtures).await,
         Command::Fuzz {
             inputs,
             seconds,
@@ -433,6 +438,7 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
         Command::Broker { .. }
         | Command::Bench { .. }
         | Command::Fuzz { .. }
+        | Command::Soak { .. }
         | Command::Bridge { .. }
         | Command::Tool { .. }
         | Command::Browsers

@@ -15,6 +15,7 @@ mod output;
 mod progress;
 mod resume;
 mod session;
+mod soak;
 
 use browser_pilot_host::BpError;
 use clap::Parser;

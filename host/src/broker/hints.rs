@@ -31,7 +31,18 @@ pub fn repeated_action(count: u32) -> Value {
 /// Whether the last observation of each (workspace, tab) showed a sign-in
 /// surface, to report it appearing and going away.
 #[derive(Default)]
-pub struct AuthStates(std::sync::Mutex<std::collections::HashMap<(String, String), bool>>);
+pub struct AuthStates(std::sync::Mutex<AuthMap>);
+
+/// (workspace, tab) -> (surface present, when last observed), and the
+/// observation counter.
+#[derive(Default)]
+pub struct AuthMap {
+    seen: std::collections::HashMap<(String, String), (bool, u64)>,
+    clock: u64,
+}
+
+/// Tabs remembered at most; the one observed longest ago goes first.
+const MAX_AUTH_STATES: usize = 4096;
 
 impl AuthStates {
     /// Mark an observation result's `auth_surface` hint as `appeared`, or
@@ -44,10 +55,19 @@ impl AuthStates {
         let key = (workspace.to_string(), raw.to_string());
         let previous = {
             let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
-            if map.len() > 4096 && !map.contains_key(&key) {
-                map.clear();
+            map.clock += 1;
+            let now = map.clock;
+            if map.seen.len() >= MAX_AUTH_STATES && !map.seen.contains_key(&key) {
+                let oldest = map
+                    .seen
+                    .iter()
+                    .min_by_key(|(_, (_, at))| *at)
+                    .map(|(k, _)| k.clone());
+                if let Some(k) = oldest {
+                    map.seen.remove(&k);
+                }
             }
-            map.insert(key, present)
+            map.seen.insert(key, (present, now)).map(|(p, _)| p)
         };
         match (previous, present) {
             (Some(false), true) => {
@@ -72,6 +92,7 @@ impl AuthStates {
         self.0
             .lock()
             .unwrap_or_else(|e| e.into_inner())
+            .seen
             .retain(|(w, _), _| w != workspace);
     }
 }
@@ -126,5 +147,33 @@ mod tests {
         assert_eq!(kept.len(), 4);
         assert!(Value::Array(kept).to_string().len() <= MAX_HINT_BYTES);
         assert!(is_blocked(403) && is_blocked(429) && !is_blocked(404) && !is_blocked(200));
+    }
+
+    #[test]
+    fn auth_states_report_changes_and_evict_the_oldest_tab() {
+        let states = AuthStates::default();
+        let with = || json!({"hints": [{"code": "auth_surface", "state": "present"}]});
+        let mut first = with();
+        states.observe("w", "tab0", &mut first);
+        assert_eq!(first["hints"][0]["state"], "present");
+        let mut gone = json!({"hints": []});
+        states.observe("w", "tab0", &mut gone);
+        assert_eq!(gone["hints"][0]["state"], "gone");
+        let mut back = with();
+        states.observe("w", "tab0", &mut back);
+        assert_eq!(back["hints"][0]["state"], "appeared");
+        // Fill the map: the oldest tab (tab0) goes, the newest stay.
+        for i in 1..=MAX_AUTH_STATES {
+            states.observe("w", &format!("tab{i}"), &mut json!({"hints": []}));
+        }
+        let mut fresh = json!({"hints": []});
+        states.observe("w", "tab0", &mut fresh);
+        assert!(
+            fresh["hints"].as_array().unwrap().is_empty(),
+            "tab0 was forgotten"
+        );
+        let mut kept = with();
+        states.observe("w", &format!("tab{MAX_AUTH_STATES}"), &mut kept);
+        assert_eq!(kept["hints"][0]["state"], "appeared", "the newest was kept");
     }
 }

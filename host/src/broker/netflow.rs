@@ -11,8 +11,7 @@ use serde_json::{json, Value};
 /// The workspace controlling `raw` and its ID for it.
 fn owner(broker: &Broker, raw: &str) -> Option<(String, String)> {
     let mut st = broker.state();
-    let lease = st.controllers.get(raw).cloned()?;
-    let ws = st.leases.get(&lease)?.workspace_id.clone();
+    let (_, ws) = st.controller_of(raw)?;
     let public = st.workspaces.get_mut(&ws)?.public_id(raw);
     Some((ws, public))
 }

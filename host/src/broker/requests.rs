@@ -209,7 +209,8 @@ impl Reader<'_> {
         };
         let e = BpError::internal(format!(
             "more than {MAX_PENDING_CALLS} calls pending; wait for replies"
-        ));
+        ))
+        .with_context(json!({"reason": "too_many_pending", "limit": MAX_PENDING_CALLS}));
         let reply = calls::refuse(self.broker, *call, e);
         let max = self.max();
         self.reply(id.as_ref(), |id| response(id, Ok(reply), max))

@@ -522,7 +522,11 @@ async fn browser_state(broker: &Arc<Broker>) -> Value {
 }
 
 async fn status(broker: &Arc<Broker>) -> BpResult<Value> {
-    let browser = browser_state(broker).await;
+    let mut browser = browser_state(broker).await;
+    if let Ok(conn) = broker.browser().await {
+        let (open, attached) = conn.registry.counts();
+        browser["targets"] = json!({"open": open, "attached": attached});
+    }
     Ok(json!({
         "pid": std::process::id(),
         "version": VERSION,

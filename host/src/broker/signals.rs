@@ -94,7 +94,7 @@ async fn oversized(broker: &Broker, conn: &BrowserConn, signal: Signal) {
     let payload =
         json!({"state": "oversized", "filename": filename, "bytes": bytes, "error": e.to_json()});
     let mut st = broker.state();
-    if let Some((lease, ws)) = controller_of(&st, &raw) {
+    if let Some((lease, ws)) = st.controller_of(&raw) {
         st.publish(&ws, "download", Some(&lease), Some(&raw), payload);
     }
 }
@@ -110,7 +110,7 @@ fn publish(broker: &Broker, st: &mut State, signal: Signal) {
             dir,
             state,
         } => {
-            let controller = controller_of(st, &raw);
+            let controller = st.controller_of(&raw);
             let staged = staged_file(&dir, &filename);
             let payload = match (&controller, state.as_str(), &staged) {
                 (Some((_, ws)), "completed", Some(path)) => ingest(broker, ws, &filename, path),
@@ -124,7 +124,7 @@ fn publish(broker: &Broker, st: &mut State, signal: Signal) {
             }
         }
         Signal::Dialog { raw, opened } => {
-            if let Some((lease, ws)) = controller_of(st, &raw) {
+            if let Some((lease, ws)) = st.controller_of(&raw) {
                 let (kind, payload) = match opened {
                     Some((id, t)) => ("dialog.opened", json!({"dialogId": id, "type": t})),
                     None => ("dialog.closed", json!({})),
@@ -152,12 +152,6 @@ fn publish(broker: &Broker, st: &mut State, signal: Signal) {
 }
 
 /// The lease controlling a tab, and its workspace.
-fn controller_of(st: &State, raw: &str) -> Option<(String, String)> {
-    let lease = st.controllers.get(raw)?;
-    let ws = st.leases.get(lease)?.workspace_id.clone();
-    Some((lease.clone(), ws))
-}
-
 /// A tab committed a new document: it ends every no-progress streak on
 /// the tab, and a refused main document (403, 429) is flagged.
 fn navigated(broker: &Broker, st: &mut State, raw: &str, url: &str, status: Option<u16>) {
@@ -323,7 +317,7 @@ pub async fn dialog_watchdog(broker: &Broker) {
     }
     let mut st = broker.state();
     for (raw, dialog) in overdue {
-        if let Some((lease, ws)) = controller_of(&st, &raw) {
+        if let Some((lease, ws)) = st.controller_of(&raw) {
             let payload =
                 json!({"dialogId": dialog, "pendingMs": DIALOG_WATCHDOG.as_millis() as u64});
             st.publish(

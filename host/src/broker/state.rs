@@ -292,6 +292,13 @@ impl State {
         }
     }
 
+    /// The lease controlling `raw` and its workspace, if any.
+    pub fn controller_of(&self, raw: &str) -> Option<(String, String)> {
+        let lease = self.controllers.get(raw)?;
+        let ws = self.leases.get(lease)?.workspace_id.clone();
+        Some((lease.clone(), ws))
+    }
+
     /// Give `lease` control of `raw`, or fail with `target_busy`.
     pub fn acquire(&mut self, lease: &str, raw: &str) -> BpResult<()> {
         match self.controllers.get(raw) {

@@ -393,6 +393,19 @@ impl Registry {
         ids
     }
 
+    /// Open eligible targets, and the targets the broker holds a session
+    /// on (what a leak check counts).
+    pub fn counts(&self) -> (usize, usize) {
+        let inner = self.lock();
+        let open = inner.targets.values().filter(|t| t.eligible()).count();
+        let attached = inner
+            .targets
+            .values()
+            .filter(|t| !t.closed && t.session.is_some())
+            .count();
+        (open, attached)
+    }
+
     /// Dialogs pending longer than `after` whose watchdog has not fired;
     /// marks them fired.
     pub fn overdue_dialogs(&self, after: std::time::Duration) -> Vec<(String, String)> {
