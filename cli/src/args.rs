@@ -231,6 +231,10 @@ pub enum Command {
         /// Calls per client.
         #[arg(long, default_value_t = 500)]
         calls: usize,
+        /// Rounds against the same broker (memory after each tells
+        /// reuse from a leak).
+        #[arg(long, default_value_t = 1)]
+        rounds: usize,
         /// Directory of fixture pages to serve (default: ./fixtures/pages).
         #[arg(long)]
         fixtures: Option<PathBuf>,

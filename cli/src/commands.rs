@@ -66,8 +66,9 @@ pub async fn run(command: Command, json: bool) -> BpResult<()> {
         Command::Soak {
             clients,
             calls,
+            rounds,
             fixtures,
-        } => crate::soak::run(clients, calls, fixtures).await,
+        } => crate::soak::run(clients, calls, rounds, fixtures).await,
         Command::Fuzz {
             inputs,
             seconds,

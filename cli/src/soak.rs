@@ -26,7 +26,12 @@ struct Footprint {
     connections: u64,
 }
 
-pub async fn run(clients: usize, calls: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
+pub async fn run(
+    clients: usize,
+    calls: usize,
+    rounds: usize,
+    fixtures: Option<PathBuf>,
+) -> BpResult<()> {
     let fixtures = fixtures.unwrap_or_else(|| PathBuf::from("fixtures/pages"));
     if !fixtures.join("form.html").is_file() {
         return Err(BpError::invalid(format!(
@@ -43,10 +48,26 @@ pub async fn run(clients: usize, calls: usize, fixtures: Option<PathBuf>) -> BpR
     let base = format!("http://127.0.0.1:{port}/");
     bp(&home, &["connect", "--launch", "--headless"])?;
     let before = footprint(&home)?;
-    let started = Instant::now();
+    // Later rounds tell growth that levels off (allocator reuse) from a
+    // leak (growth every round).
+    for round in 1..=rounds.max(1) {
+        let started = Instant::now();
+        let all = round_of(&home, &base, clients, calls)?;
+        let elapsed = started.elapsed();
+        let after = settled_footprint(&home, &before)?;
+        if rounds > 1 {
+            println!("round {round}:");
+        }
+        report(clients, calls, elapsed, all, &before, &after);
+    }
+    Ok(())
+}
+
+/// `clients` clients side by side, each making `calls` calls.
+fn round_of(home: &Path, base: &str, clients: usize, calls: usize) -> BpResult<Tally> {
     let workers: Vec<_> = (0..clients)
         .map(|i| {
-            let (home, base) = (home.clone(), base.clone());
+            let (home, base) = (home.to_path_buf(), base.to_string());
             std::thread::spawn(move || client(&home, &base, i, calls))
         })
         .collect();
@@ -60,10 +81,7 @@ pub async fn run(clients: usize, calls: usize, fixtures: Option<PathBuf>) -> BpR
             *all.codes.entry(code).or_default() += n;
         }
     }
-    let elapsed = started.elapsed();
-    let after = settled_footprint(&home, before.connections)?;
-    report(clients, calls, elapsed, &mut all, &before, &after);
-    Ok(())
+    Ok(all)
 }
 
 /// One client: a workspace, a lease, a tab, `calls` mixed calls, release.
@@ -74,6 +92,10 @@ fn client(home: &Path, base: &str, index: usize, calls: usize) -> BpResult<Tally
     let mut tally = Tally::default();
     let mut obs = Value::Null;
     for n in 0..calls {
+        // Like any real client, keep the lease alive.
+        if n % 50 == 49 {
+            b.call("leases/heartbeat", json!({"leaseId": lease}))?;
+        }
         let (tool, args) = next_call(n, &obs, &form);
         let t = Instant::now();
         let reply = b.call(
@@ -152,13 +174,17 @@ fn footprint(home: &Path) -> BpResult<Footprint> {
     })
 }
 
-/// The footprint once the clients' connections have closed and their
-/// tabs have gone (bounded wait: a leak shows as what stays).
-fn settled_footprint(home: &Path, connections: u64) -> BpResult<Footprint> {
+/// The footprint once the clients' connections have closed and the
+/// browser has reported their tabs gone (bounded wait: a leak shows as
+/// what stays after 10 s).
+fn settled_footprint(home: &Path, before: &Footprint) -> BpResult<Footprint> {
     let until = Instant::now() + Duration::from_secs(10);
     loop {
         let f = footprint(home)?;
-        if f.connections <= connections || Instant::now() >= until {
+        let settled = f.connections <= before.connections
+            && f.open_tabs <= before.open_tabs
+            && f.sessions <= before.sessions;
+        if settled || Instant::now() >= until {
             return Ok(f);
         }
         std::thread::sleep(Duration::from_millis(100));
@@ -174,7 +200,7 @@ fn report(
     clients: usize,
     calls: usize,
     elapsed: Duration,
-    all: &mut Tally,
+    mut all: Tally,
     before: &Footprint,
     after: &Footprint,
 ) {
