@@ -47,7 +47,10 @@ pub fn refused(method: &str, message: &str) -> BpError {
         return BpError::new(Code::ActionNotVerified, text)
             .with_context(json!({"reason": "not_visible"}));
     }
-    BpError::internal(text)
+    // Any other refusal: the browser would not do it. Nothing is known
+    // to have happened; observe before deciding what to try instead.
+    BpError::new(Code::ActionNotVerified, text)
+        .with_context(json!({"reason": "browser_refused", "method": method}))
 }
 
 /// The browser did not answer `method` in time (a stalled or paused
@@ -80,7 +83,9 @@ mod tests {
         assert_eq!(e.context.unwrap()["reason"], "not_visible");
         let e = refused("Runtime.evaluate", "Cannot find context with specified id");
         assert_eq!(e.code, Code::StaleRef);
-        assert_eq!(refused("X.y", "something new").code, Code::InternalError);
+        let e = refused("X.y", "something new");
+        assert_eq!(e.code, Code::ActionNotVerified);
+        assert_eq!(e.context.unwrap()["reason"], "browser_refused");
         let e = unresponsive("Page.navigate", Duration::from_secs(30));
         assert_eq!(e.code, Code::BrowserDisconnected);
         assert!(e.message.contains("Page.navigate"));
