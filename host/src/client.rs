@@ -179,15 +179,17 @@ async fn start_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Client> {
     }
     if let Some(loc) = Locator::read(paths) {
         if loc.pid != std::process::id()
-            && pid_alive(loc.pid)
+            && is_broker_process(loc.pid)
             && std::path::Path::new(&loc.socket).exists()
         {
             return Err(BpError::internal(format!(
                 "a broker process (pid {}) exists but does not answer; stop it (`bp broker stop` or kill {}) and retry",
                 loc.pid, loc.pid
-            )));
+            ))
+            .with_context(serde_json::json!({"reason": "broker_unresponsive", "pid": loc.pid})));
         }
-        // Dead locator: clean up without signalling anyone.
+        // Dead locator, or its PID now belongs to some other program:
+        // clean up without signalling anyone.
         let _ = std::fs::remove_file(&paths.locator);
         let _ = std::fs::remove_file(&paths.socket);
     }
@@ -206,6 +208,20 @@ async fn start_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Client> {
         }
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
+}
+
+/// Whether `pid` is alive and is a `broker serve` process (a locator's
+/// PID reused by another program is not a broker that hangs).
+fn is_broker_process(pid: u32) -> bool {
+    if !pid_alive(pid) {
+        return false;
+    }
+    let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+        // Nothing to tell it by (not Linux): assume it is the broker.
+        return true;
+    };
+    let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+    args.windows(2).any(|w| w[0] == b"broker" && w[1] == b"serve")
 }
 
 fn spawn_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<()> {
