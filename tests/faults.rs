@@ -271,9 +271,12 @@ fn browser_killed_during_download() {
             .all(|e| e["payload"].get("artifactId").is_none()),
         "an interrupted download became an artifact: {downloads:?}"
     );
-    // The partial file stays in private staging until the next broker
-    // starts (see the broker-kill row), never in the store.
+    // The partial file never reaches the store, and staging is emptied
+    // once the connection's last signals are handled.
     assert!(files_under(&env.home.join("artifacts")).is_empty());
+    poll_until(POLL_LIMIT, "staging emptied", || {
+        files_under(&staging).is_empty()
+    });
 }
 
 // ---- 2. the broker killed during a call ------------------------------------

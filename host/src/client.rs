@@ -221,7 +221,8 @@ fn is_broker_process(pid: u32) -> bool {
         return true;
     };
     let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
-    args.windows(2).any(|w| w[0] == b"broker" && w[1] == b"serve")
+    args.windows(2)
+        .any(|w| w[0] == b"broker" && w[1] == b"serve")
 }
 
 fn spawn_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<()> {

@@ -16,13 +16,20 @@ pub async fn pump(broker: Arc<Broker>, conn: Arc<BrowserConn>, mut rx: Unbounded
     let generation = conn.generation;
     let conn: Weak<BrowserConn> = Arc::downgrade(&conn);
     while let Some(signal) = rx.recv().await {
+        // Every earlier download signal has been handled: what is still
+        // staged for this connection is a partial file nobody will get.
+        if let Signal::Disconnected { staging } = &signal {
+            for dir in staging {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+        }
         if broker.generation() != generation {
             continue;
         }
         match conn.upgrade() {
             Some(conn) => on_signal(&broker, conn, signal).await,
             // Gone: only its disconnect is left to report.
-            None if matches!(signal, Signal::Disconnected) => lost(&broker),
+            None if matches!(signal, Signal::Disconnected { .. }) => lost(&broker),
             None => {}
         }
     }
@@ -43,7 +50,7 @@ async fn on_signal(broker: &Broker, conn: Arc<BrowserConn>, signal: Signal) {
         Signal::Worker { parent, session } => {
             tokio::spawn(async move { conn.release_worker(&parent, &session).await });
         }
-        Signal::Disconnected => lost(broker),
+        Signal::Disconnected { .. } => lost(broker),
         signal @ Signal::DownloadOversized { .. } => oversized(broker, &conn, signal).await,
         Signal::Created { raw } => {
             // The opener is reported by the browser, not the page.
@@ -147,7 +154,7 @@ fn publish(broker: &Broker, st: &mut State, signal: Signal) {
         | Signal::FrameSession { .. }
         | Signal::Worker { .. }
         | Signal::DownloadOversized { .. }
-        | Signal::Disconnected => {}
+        | Signal::Disconnected { .. } => {}
     }
 }
 

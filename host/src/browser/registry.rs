@@ -225,7 +225,12 @@ pub enum Signal {
     /// maybe paused waiting for a debugger: it must be let run and detached.
     Worker { parent: String, session: String },
     /// The browser connection closed.
-    Disconnected,
+    Disconnected {
+        /// The connection's download staging directories: once the
+        /// signals before this one are handled, nothing in them can
+        /// still become an artifact.
+        staging: Vec<std::path::PathBuf>,
+    },
 }
 
 /// The network events the broker acts on.
@@ -425,12 +430,18 @@ impl Registry {
 
     /// Mark every target closed (the connection is gone).
     pub fn close_all(&self) {
-        for t in self.lock().targets.values_mut() {
-            t.closed = true;
-            t.session = None;
-            t.bump();
+        let mut staging = Vec::new();
+        {
+            let mut inner = self.lock();
+            for t in inner.targets.values_mut() {
+                t.closed = true;
+                t.session = None;
+                t.bump();
+                staging.extend(t.download_dir.clone());
+            }
+            inner.downloads.clear();
         }
-        self.signal(Signal::Disconnected);
+        self.signal(Signal::Disconnected { staging });
     }
 
     /// Apply a `TargetInfo` (from an event or `Target.getTargets`);
