@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::os::unix::fs::MetadataExt;
 use support::bridge::{two_clients, Bridge, Session};
 use support::{find_ref, root, Env};
@@ -246,18 +246,22 @@ fn reference_adapter_turns_a_screenshot_into_an_image_block() {
     );
 }
 
-#[test]
-fn downloads_become_workspace_artifacts_before_their_event() {
-    let (env, mut a, sa, mut b, sb) = small_artifacts_clients("upload.html");
-    let obs = a.tool_ok(&sa, "browser.observe", json!({}));
-    let link = find_ref(&obs, "link", "Download report")
-        .parse::<u32>()
-        .unwrap();
+/// Observe, then click the link named `name`; returns the observation.
+fn click_link(a: &mut Bridge, s: &Session, name: &str) -> Value {
+    let obs = a.tool_ok(s, "browser.observe", json!({}));
+    let link = find_ref(&obs, "link", name).parse::<u32>().unwrap();
     a.tool_ok(
-        &sa,
+        s,
         "browser.click",
         json!({"observationId": obs["observationId"], "ref": link}),
     );
+    obs
+}
+
+#[test]
+fn downloads_become_workspace_artifacts_before_their_event() {
+    let (env, mut a, sa, mut b, sb) = small_artifacts_clients("upload.html");
+    let obs = click_link(&mut a, &sa, "Download report");
     let event = a.wait_event(&sa.workspace, &sa.cursor, "download");
     assert_eq!(event["payload"]["state"], "completed", "{event}");
     assert!(
@@ -315,15 +319,7 @@ fn downloads_become_workspace_artifacts_before_their_event() {
 #[test]
 fn a_download_past_its_bound_is_cancelled_while_it_transfers() {
     let (env, mut a, sa, mut b, sb) = small_artifacts_clients("busy.html");
-    let obs = a.tool_ok(&sa, "browser.observe", json!({}));
-    let link = find_ref(&obs, "link", "Download slowly")
-        .parse::<u32>()
-        .unwrap();
-    a.tool_ok(
-        &sa,
-        "browser.click",
-        json!({"observationId": obs["observationId"], "ref": link}),
-    );
+    click_link(&mut a, &sa, "Download slowly");
     let event = a.wait_event(&sa.workspace, &sa.cursor, "download");
     let p = &event["payload"];
     assert_eq!(p["state"], "oversized", "{event}");

@@ -3,22 +3,11 @@
 
 mod support;
 use serde_json::{json, Value};
-use support::bridge::{two_clients, Bridge, Session};
+use support::bridge::{two_clients, user_blank_tab, Bridge, Session};
 use support::{find_ref, Env};
 
 fn tab_id(result: &Value) -> String {
     result["targetId"].as_str().expect("targetId").to_string()
-}
-
-fn user_blank_tab(b: &mut Bridge, s: &Session) -> String {
-    let tabs = b.tool_ok(s, "browser.tabs.list", json!({}));
-    tabs["tabs"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|t| t["origin"] == "user_tab" && t["url"] == "about:blank")
-        .map(|t| t["targetId"].as_str().unwrap().to_string())
-        .unwrap_or_else(|| panic!("no user about:blank tab in {tabs}"))
 }
 
 fn unix_ms() -> u64 {

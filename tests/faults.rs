@@ -9,7 +9,7 @@ mod support;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use support::bridge::{two_clients, Bridge, Session};
+use support::bridge::{two_clients, user_blank_tab, Bridge, Session};
 use support::user_browser::UserBrowser;
 use support::{bp_exe, find_ref, poll_for, poll_until, walk, Env, POLL_LIMIT};
 
@@ -399,18 +399,6 @@ fn a_killed_broker_is_replaced_and_its_ids_and_files_are_dropped() {
 }
 
 // ---- 3. a client killed during a call --------------------------------------
-
-/// The user tab at about:blank, as `s` sees it.
-fn user_blank_tab(b: &mut Bridge, s: &Session) -> String {
-    let tabs = b.tool_ok(s, "browser.tabs.list", json!({}));
-    tabs["tabs"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|t| t["origin"] == "user_tab" && t["url"] == "about:blank")
-        .map(|t| t["targetId"].as_str().unwrap().to_string())
-        .unwrap_or_else(|| panic!("no user about:blank tab in {tabs}"))
-}
 
 /// A bridge killed while its call runs: its short lease lapses and the
 /// tab it controlled goes to another client, which can then drive it.

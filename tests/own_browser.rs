@@ -165,11 +165,7 @@ fn several_browsers_refuse_endpointless_connect_until_one_is_chosen() {
 fn a_fake_devtools_server_is_refused_before_any_request() {
     let _one = serial();
     let env = Env::new();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = support::free_port();
     let log = env.home.join("fake.log");
     std::fs::write(&log, "").unwrap();
     let mut fake = std::process::Command::new("python3")
@@ -210,11 +206,7 @@ fn a_fake_devtools_server_is_refused_before_any_request() {
 fn an_endpoint_where_nothing_listens_is_browser_not_found() {
     let _one = serial();
     let env = Env::new();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = support::free_port();
     // The listener is closed again: the port is free.
     let endpoint = format!("http://127.0.0.1:{port}");
     let r = env.run(&["connect", "--endpoint", &endpoint, "--json"]);

@@ -269,6 +269,19 @@ impl Bridge {
     }
 }
 
+/// The user tab at about:blank (the launched browser's first tab), as `s`
+/// sees it.
+pub fn user_blank_tab(b: &mut Bridge, s: &Session) -> String {
+    let tabs = b.tool_ok(s, "browser.tabs.list", json!({}));
+    tabs["tabs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| t["origin"] == "user_tab" && t["url"] == "about:blank")
+        .map(|t| t["targetId"].as_str().unwrap().to_string())
+        .unwrap_or_else(|| panic!("no user about:blank tab in {tabs}"))
+}
+
 /// Two unrelated clients ("agent-a" with `ttl_a`, "agent-b" with 60 s),
 /// each with its own workspace and lease.
 pub fn two_clients(env: &Env, ttl_a: u64) -> (Bridge, Session, Bridge, Session) {

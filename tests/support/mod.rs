@@ -33,7 +33,8 @@ pub fn bp_exe() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_bp"))
 }
 
-fn free_port() -> u16 {
+/// A loopback port nothing listens on (bound, then closed again).
+pub fn free_port() -> u16 {
     let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free port");
     l.local_addr().expect("local addr").port()
 }

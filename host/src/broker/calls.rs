@@ -209,17 +209,20 @@ async fn run_until_deadline(
             std::future::pending::<()>().await;
         }
     };
-    let stopped = |e: BpError| dispatch::Outcome {
-        result: Err(e),
-        dispatched: call.dispatched.load(std::sync::atomic::Ordering::SeqCst),
-    };
-    tokio::select! {
-        outcome = run => outcome,
-        () = deadline => stopped(BpError::new(Code::CommandExpired, "the deadline passed")),
-        () = cancelled => stopped(BpError::new(
+    let stopped = tokio::select! {
+        outcome = run => return outcome,
+        () = deadline => BpError::new(Code::CommandExpired, "the deadline passed"),
+        () = cancelled => BpError::new(
             Code::CommandCancelled,
             "cancelled while it ran; the tool stopped at its current wait",
-        )),
+        ),
+    };
+    // A tab being created when the run was dropped is finished (and
+    // adopted) or abandoned before the reply says what happened.
+    drop(broker.creation.lock().await);
+    dispatch::Outcome {
+        result: Err(stopped),
+        dispatched: call.dispatched.load(std::sync::atomic::Ordering::SeqCst),
     }
 }
 

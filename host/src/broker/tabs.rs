@@ -10,6 +10,15 @@ use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+/// Marks a tab creation unwanted when the call waiting for it is dropped.
+struct Abandoned(Arc<AtomicBool>);
+
+impl Drop for Abandoned {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::SeqCst);
+    }
+}
+
 /// Tab management bound to one call's workspace and lease.
 #[derive(Clone)]
 pub struct BrokerTabs {
@@ -39,9 +48,12 @@ impl BrokerTabs {
         }
         // Creating the tab and making it the workspace's runs to its end
         // even if the call is dropped (cancel, deadline): a tab half made
-        // would be left as nobody's.
+        // would be left as nobody's. A call dropped before creation began
+        // creates nothing (see `Abandoned`).
+        let wanted = Arc::new(AtomicBool::new(true));
+        let _abandoned_on_drop = Abandoned(wanted.clone());
         let me = self.clone();
-        let public = tokio::spawn(async move { me.create_managed().await })
+        let public = tokio::spawn(async move { me.create_managed(&wanted).await })
             .await
             .map_err(|e| BpError::internal(format!("tab creation stopped: {e}")))??;
         let mut opened = OpenedTab {
@@ -65,12 +77,18 @@ impl BrokerTabs {
 
     /// Create a tab and add it to the workspace's ManagedTabSet, under
     /// the calling lease's control; returns its public ID.
-    async fn create_managed(&self) -> BpResult<String> {
+    async fn create_managed(&self, wanted: &AtomicBool) -> BpResult<String> {
         let (broker, scope) = (&self.broker, &self.scope);
         let conn = broker.browser().await?;
         // Creation is ordered before the target.attached pump, so the new
         // tab is never announced to another workspace.
         let creating = broker.creation.lock().await;
+        if !wanted.load(Ordering::SeqCst) {
+            return Err(BpError::new(
+                Code::CommandCancelled,
+                "the call was dropped before the tab was created",
+            ));
+        }
         let member = {
             let mut st = broker.state();
             self.live(&mut st)?;
