@@ -21,6 +21,7 @@ mod signals;
 pub mod state;
 mod tabs;
 mod target_tools;
+mod workspaces;
 
 use crate::artifacts::ArtifactStore;
 use crate::browser::connection::BrowserConn;

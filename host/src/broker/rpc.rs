@@ -154,48 +154,11 @@ pub async fn handle_initialized(
     match method {
         "broker/status" => status(broker).await,
         "broker/stop" => stop(broker, principal, p),
-        "workspaces/create" => {
-            let label = opt_str(p, "label").map(str::to_string);
-            let mut st = broker.state();
-            let ws = st.create_workspace(principal, opt_str(p, "key"), label)?;
-            Ok(
-                json!({"workspaceId": ws.id, "eventCursor": st.cursor(&ws.id), "resumeSecret": ws.resume_secret}),
-            )
-        }
-        "workspaces/resume" => {
-            let id = str_param(p, "workspaceId")?;
-            let secret = str_param(p, "resumeSecret")?;
-            let observe = match p.get("observe") {
-                None | Some(Value::Null) => false,
-                Some(v) => v
-                    .as_bool()
-                    .ok_or_else(|| BpError::invalid("`observe` must be true or false"))?,
-            };
-            let mut st = broker.state();
-            if observe {
-                st.observe(principal, id, secret)?;
-            } else {
-                st.resume(principal, id, secret)?;
-            }
-            Ok(
-                json!({"workspaceId": id, "eventCursor": st.cursor(id), "resumed": !observe, "observing": observe}),
-            )
-        }
-        "workspaces/get" => workspace_get(broker, principal, str_param(p, "workspaceId")?),
-        "workspaces/configure" => {
-            let id = str_param(p, "workspaceId")?;
-            broker.state().workspace(principal, id)?;
-            if let Some(v) = p.get("networkEvents") {
-                let on = v
-                    .as_bool()
-                    .ok_or_else(|| BpError::invalid("`networkEvents` must be a boolean"))?;
-                broker.network.set_events(id, on);
-            }
-            Ok(json!({"workspaceId": id, "networkEvents": broker.network.events_on(id)}))
-        }
-        "workspaces/release" => {
-            workspace_release(broker, principal, str_param(p, "workspaceId")?).await
-        }
+        "workspaces/create"
+        | "workspaces/resume"
+        | "workspaces/get"
+        | "workspaces/configure"
+        | "workspaces/release" => super::workspaces::method(broker, principal, method, p).await,
         "leases/create" => lease_create(broker, principal, p),
         "leases/heartbeat" => lease_heartbeat(broker, principal, str_param(p, "leaseId")?),
         "leases/release" => {
@@ -204,28 +167,7 @@ pub async fn handle_initialized(
             broker.progress.reset_lease(lease);
             Ok(json!({"released": true}))
         }
-        "commands/get" | "commands/cancel" => {
-            let id = str_param(p, "commandId")?;
-            let ws = opt_str(p, "workspaceId");
-            let mut st = broker.state();
-            if let Some(ws) = ws {
-                // Only the workspace's owner reaches its commands.
-                let readable = if method == "commands/get" {
-                    st.readable(principal, ws).map(|_| ())
-                } else {
-                    st.workspace(principal, ws).map(|_| ())
-                };
-                readable.map_err(|_| {
-                    BpError::invalid("no such command for this client")
-                        .with_context(json!({"commandId": id}))
-                })?;
-            }
-            if method == "commands/get" {
-                st.commands.get(principal, id, ws)
-            } else {
-                st.commands.cancel(principal, id, ws)
-            }
-        }
+        "commands/get" | "commands/cancel" => command_method(broker, principal, method, p),
         "events/poll" => events_poll(broker, principal, p),
         "artifacts/import" => {
             let ws = str_param(p, "workspaceId")?;
@@ -242,6 +184,30 @@ pub async fn handle_initialized(
         "shutdown" => Ok(json!({})),
         other => Err(BpError::invalid(format!("unknown method `{other}`"))
             .with_context(json!({"method": other}))),
+    }
+}
+
+/// `commands/get` (owner or observer) and `commands/cancel` (owner).
+fn command_method(broker: &Broker, principal: &str, method: &str, p: &Value) -> BpResult<Value> {
+    let id = str_param(p, "commandId")?;
+    let ws = opt_str(p, "workspaceId");
+    let mut st = broker.state();
+    if let Some(ws) = ws {
+        // Only the workspace's owner reaches its commands.
+        let readable = if method == "commands/get" {
+            st.readable(principal, ws).map(|_| ())
+        } else {
+            st.workspace(principal, ws).map(|_| ())
+        };
+        readable.map_err(|_| {
+            BpError::invalid("no such command for this client")
+                .with_context(json!({"commandId": id}))
+        })?;
+    }
+    if method == "commands/get" {
+        st.commands.get(principal, id, ws)
+    } else {
+        st.commands.cancel(principal, id, ws)
     }
 }
 
@@ -283,43 +249,6 @@ fn open_session(broker: &Broker, conn: &mut Connection, session: &Value) -> BpRe
         json!({"workspaceId": ws.id, "leaseId": lease_id, "expiresAt": expires, "eventCursor": cursor,
               "resumeSecret": ws.resume_secret, "resumed": ws.resumed}),
     )
-}
-
-fn workspace_get(broker: &Broker, principal: &str, id: &str) -> BpResult<Value> {
-    let st = broker.state();
-    let cursor = st.cursor(id);
-    let leases: Vec<String> = st
-        .leases
-        .values()
-        .filter(|l| l.workspace_id == id)
-        .map(|l| l.id.clone())
-        .collect();
-    let ws = st.readable(principal, id)?;
-    Ok(
-        json!({"workspaceId": ws.id, "label": ws.label, "targets": ws.targets.keys().collect::<Vec<_>>(),
-              "currentTarget": ws.current_target, "leases": leases, "eventCursor": cursor}),
-    )
-}
-
-/// Release a workspace: its leases, observations, frames and artifacts
-/// go, and the tabs it created are closed.
-pub(super) async fn workspace_release(
-    broker: &Broker,
-    principal: &str,
-    id: &str,
-) -> BpResult<Value> {
-    let managed = broker.state().release_workspace(principal, id)?;
-    broker.observations.remove_workspace(id);
-    broker.frames.remove_workspace(id);
-    broker.artifacts.remove_workspace(id);
-    broker.progress.reset_workspace(id);
-    broker.auth_states.forget_workspace(id);
-    if let Ok(conn) = broker.browser().await {
-        for raw in managed {
-            let _ = conn.close_target(&raw).await;
-        }
-    }
-    Ok(json!({"released": true}))
 }
 
 fn lease_create(broker: &Broker, principal: &str, p: &Value) -> BpResult<Value> {
@@ -378,6 +307,24 @@ fn artifact_method(broker: &Broker, principal: &str, method: &str, p: &Value) ->
     }
 }
 
+/// `limits.KEY` from `initialize`, which may only lower `current`.
+fn lowered(params: &Value, key: &str, current: usize) -> BpResult<usize> {
+    match params["limits"].get(key) {
+        None | Some(Value::Null) => Ok(current),
+        Some(v) => {
+            let n = v
+                .as_u64()
+                .filter(|n| *n >= MIN_NEGOTIATED_BYTES)
+                .ok_or_else(|| {
+                    BpError::invalid(format!(
+                        "`limits.{key}` must be an integer of at least {MIN_NEGOTIATED_BYTES}"
+                    ))
+                })?;
+            Ok(current.min(usize::try_from(n).unwrap_or(usize::MAX)))
+        }
+    }
+}
+
 fn initialize(conn: &mut Connection, params: &Value, eval_allowed: bool) -> BpResult<Value> {
     if conn.principal.is_some() {
         return Err(BpError::invalid(
@@ -420,20 +367,8 @@ fn initialize(conn: &mut Connection, params: &Value, eval_allowed: bool) -> BpRe
     }
     // Protocol 1.1 lets the client lower the transport limits.
     if hi >= (1, 1) {
-        let lower = |key: &str, current: usize| -> BpResult<usize> {
-            match params["limits"].get(key) {
-                None | Some(Value::Null) => Ok(current),
-                Some(v) => {
-                    let n = v
-                        .as_u64()
-                        .filter(|n| *n >= MIN_NEGOTIATED_BYTES)
-                        .ok_or_else(|| BpError::invalid(format!("`limits.{key}` must be an integer of at least {MIN_NEGOTIATED_BYTES}")))?;
-                    Ok(current.min(usize::try_from(n).unwrap_or(usize::MAX)))
-                }
-            }
-        };
-        conn.max_message = lower("maxMessageBytes", conn.max_message)?;
-        conn.max_result = lower("maxResultBytes", conn.max_result)?;
+        conn.max_message = lowered(params, "maxMessageBytes", conn.max_message)?;
+        conn.max_result = lowered(params, "maxResultBytes", conn.max_result)?;
     }
     let requested: Vec<&str> = params["capabilities"]
         .as_array()

@@ -91,7 +91,7 @@ fn spawn_sweeper(broker: Arc<Broker>) {
 pub(crate) async fn release_orphans(broker: &Broker) {
     let due = broker.state().orphans_due(std::time::Instant::now());
     for (principal, id) in due {
-        let _ = super::rpc::workspace_release(broker, &principal, &id).await;
+        let _ = super::workspaces::release(broker, &principal, &id).await;
     }
 }
 

@@ -115,17 +115,7 @@ impl Registry {
                 t.loading = false;
                 t.loaded_loader = t.loader.clone();
             }),
-            "Page.downloadWillBegin" => {
-                if let Some(guid) = s(p, "guid") {
-                    let name = s(p, "suggestedFilename").unwrap_or_else(|| "download".to_string());
-                    let item = super::InFlight {
-                        raw,
-                        filename: name,
-                        bytes: 0,
-                    };
-                    self.lock().downloads.insert(guid, item);
-                }
-            }
+            "Page.downloadWillBegin" => self.download_began(raw, p),
             "Page.downloadProgress" => self.download_progress(&raw, p),
             "Network.responseReceived" => {
                 // The main document's status, for its navigation event.
@@ -197,6 +187,19 @@ impl Registry {
         if committed {
             let url = url_of(frame, "url").unwrap_or_default();
             self.signal(Signal::Navigated { raw, url, status });
+        }
+    }
+
+    /// The browser started saving a download of `raw` to staging.
+    fn download_began(&self, raw: String, p: &Value) {
+        if let Some(guid) = s(p, "guid") {
+            let filename = s(p, "suggestedFilename").unwrap_or_else(|| "download".to_string());
+            let item = super::InFlight {
+                raw,
+                filename,
+                bytes: 0,
+            };
+            self.lock().downloads.insert(guid, item);
         }
     }
 
