@@ -8,6 +8,8 @@ pub mod capability;
 #[cfg(test)]
 mod component_tests;
 #[cfg(test)]
+mod component_tests_hints;
+#[cfg(test)]
 mod component_tests_input;
 mod convert;
 mod engine_config;
