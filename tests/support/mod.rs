@@ -238,14 +238,16 @@ impl Env {
         run_in(&self.home, args)
     }
 
-    /// Run and require success; returns stdout.
+    /// Run and require success; returns stdout. A failure shows the end
+    /// of the broker's log, which the home's removal would otherwise take.
     pub fn ok(&self, args: &[&str]) -> String {
         let r = self.run(args);
         assert!(
             r.ok(),
-            "bp {args:?} failed:\nstdout: {}\nstderr: {}",
+            "bp {args:?} failed:\nstdout: {}\nstderr: {}\nbroker.log (end):\n{}",
             r.stdout(),
-            r.stderr()
+            r.stderr(),
+            self.serve_log_tail()
         );
         r.stdout()
     }
@@ -295,6 +297,13 @@ impl Env {
             "broker did not start: {}",
             self.serve_log()
         );
+    }
+
+    /// The last 40 lines of `broker.log`.
+    pub fn serve_log_tail(&self) -> String {
+        let log = std::fs::read_to_string(self.home.join("broker.log")).unwrap_or_default();
+        let lines: Vec<&str> = log.lines().collect();
+        lines[lines.len().saturating_sub(40)..].join("\n")
     }
 
     pub fn serve_log(&self) -> String {

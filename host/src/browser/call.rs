@@ -823,7 +823,15 @@ impl TargetCall {
             tokio::select! {
                 r = &mut send => return r.map(Some),
                 changed = rx.changed() => {
-                    if changed.is_err() || self.doc().2 {
+                    // A tab that closes itself (`window.close()` in a click
+                    // handler) may never answer the event that closed it.
+                    // (All targets also read closed when the connection
+                    // is lost: that is not this tab closing.)
+                    if self.cdp.is_closed() {
+                        return Err(BpError::disconnected());
+                    }
+                    let closed = self.registry.with(&self.raw_id, |t| t.closed);
+                    if changed.is_err() || self.doc().2 || closed.unwrap_or(true) {
                         return Ok(None);
                     }
                 }

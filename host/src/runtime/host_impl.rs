@@ -11,7 +11,9 @@ pub(super) type Res<T> = wasmtime::Result<Result<T, ToolError>>;
 
 /// Map a broker result into the import's typed result. Errors the WIT
 /// `tool-error` cannot express faithfully (an unknown outcome, a lapsed
-/// lease) end the call as a trap that carries the broker error intact.
+/// lease, a browser that stopped answering: its payload-less
+/// `browser-disconnected` would lose why) end the call as a trap that
+/// carries the broker error intact.
 pub(super) fn typed<T>(r: BpResult<T>) -> Res<T> {
     match r {
         Ok(v) => Ok(Ok(v)),
@@ -24,6 +26,7 @@ fn carried_as_trap(code: Code) -> bool {
     matches!(
         code,
         Code::UnknownOutcome
+            | Code::BrowserDisconnected
             | Code::LeaseExpired
             | Code::WorkspaceNotFound
             | Code::CommandExpired
