@@ -7,7 +7,7 @@
 
 mod support;
 use serde_json::{json, Value};
-use support::bridge::Bridge;
+use support::bridge::{Bridge, Session};
 use support::{poll_for, poll_until, Env, POLL_LIMIT};
 
 fn codes(v: &Value) -> Vec<String> {
@@ -48,6 +48,17 @@ fn events_of(b: &mut Bridge, s: &support::bridge::Session, kind: &str) -> Vec<Va
         .collect()
 }
 
+/// A launched browser, a bridge session named `name`, and a tab of it on
+/// the fixture `page`.
+fn tab_on(page: &str, name: &str) -> (Env, Bridge, Session) {
+    let env = Env::new();
+    env.launch();
+    let mut b = Bridge::start(&env);
+    let s = b.session(name, 60_000);
+    b.tool_ok(&s, "browser.tabs.open", json!({"url": env.url(page)}));
+    (env, b, s)
+}
+
 #[test]
 fn refused_documents_are_flagged_and_subresources_are_not() {
     let env = Env::new();
@@ -86,15 +97,7 @@ fn refused_documents_are_flagged_and_subresources_are_not() {
 
 #[test]
 fn three_dead_clicks_raise_one_no_progress_watchdog() {
-    let env = Env::new();
-    env.launch();
-    let mut b = Bridge::start(&env);
-    let s = b.session("dead", 60_000);
-    b.tool_ok(
-        &s,
-        "browser.tabs.open",
-        json!({"url": env.url("dead-button.html")}),
-    );
+    let (env, mut b, s) = tab_on("dead-button.html", "dead");
     let obs = b.tool_ok(&s, "browser.observe", json!({}));
     let id = obs["observationId"].clone();
     let button = ref_named(&obs, "Continue");
@@ -233,15 +236,7 @@ fn network_events_follow_the_journal_and_can_be_switched_off() {
 
 #[test]
 fn a_sign_in_page_shows_an_auth_surface_without_its_secrets() {
-    let env = Env::new();
-    env.launch();
-    let mut b = Bridge::start(&env);
-    let s = b.session("auth", 60_000);
-    b.tool_ok(
-        &s,
-        "browser.tabs.open",
-        json!({"url": env.url("form.html")}),
-    );
+    let (env, mut b, s) = tab_on("form.html", "auth");
     let obs = b.tool_ok(&s, "browser.observe", json!({}));
     let password = ref_named(&obs, "Password");
     assert_eq!(codes(&obs), vec!["auth_surface"], "{obs}");
@@ -301,15 +296,7 @@ fn a_sign_in_page_shows_an_auth_surface_without_its_secrets() {
 
 #[test]
 fn a_results_page_with_filters_says_so_and_a_form_does_not() {
-    let env = Env::new();
-    env.launch();
-    let mut b = Bridge::start(&env);
-    let s = b.session("filters", 60_000);
-    b.tool_ok(
-        &s,
-        "browser.tabs.open",
-        json!({"url": env.url("results.html")}),
-    );
+    let (env, mut b, s) = tab_on("results.html", "filters");
     let obs = b.tool_ok(&s, "browser.observe", json!({}));
     assert_eq!(codes(&obs), vec!["filter_controls"], "{obs}");
     let expected = json!([
@@ -332,15 +319,7 @@ fn a_results_page_with_filters_says_so_and_a_form_does_not() {
 
 #[test]
 fn an_open_dialog_over_the_page_is_a_modal_overlay_and_a_toast_is_not() {
-    let env = Env::new();
-    env.launch();
-    let mut b = Bridge::start(&env);
-    let s = b.session("modal", 60_000);
-    b.tool_ok(
-        &s,
-        "browser.tabs.open",
-        json!({"url": env.url("overlay.html")}),
-    );
+    let (env, mut b, s) = tab_on("overlay.html", "modal");
     let obs = b.tool_ok(&s, "browser.observe", json!({}));
     let accept = ref_named(&obs, "Accept cookies");
     assert_eq!(codes(&obs), vec!["modal_overlay"], "{obs}");
@@ -379,15 +358,7 @@ fn an_open_dialog_over_the_page_is_a_modal_overlay_and_a_toast_is_not() {
 
 #[test]
 fn a_live_suggestion_list_is_an_autocomplete_hint_and_a_closed_one_is_not() {
-    let env = Env::new();
-    env.launch();
-    let mut b = Bridge::start(&env);
-    let s = b.session("suggest", 60_000);
-    b.tool_ok(
-        &s,
-        "browser.tabs.open",
-        json!({"url": env.url("autocomplete.html")}),
-    );
+    let (_env, mut b, s) = tab_on("autocomplete.html", "suggest");
     // Closed: the combobox and the select are collapsed.
     let closed = b.tool_ok(&s, "browser.observe", json!({}));
     assert!(codes(&closed).is_empty(), "{closed}");
@@ -418,15 +389,7 @@ fn a_live_suggestion_list_is_an_autocomplete_hint_and_a_closed_one_is_not() {
 
 #[test]
 fn a_layer_covering_the_page_is_a_modal_overlay_too() {
-    let env = Env::new();
-    env.launch();
-    let mut b = Bridge::start(&env);
-    let s = b.session("wall", 60_000);
-    b.tool_ok(
-        &s,
-        "browser.tabs.open",
-        json!({"url": env.url("cover.html")}),
-    );
+    let (_env, mut b, s) = tab_on("cover.html", "wall");
     let obs = b.tool_ok(&s, "browser.observe", json!({}));
     assert_eq!(codes(&obs), vec!["modal_overlay"], "{obs}");
     let accept = ref_named(&obs, "Accept all");

@@ -15,9 +15,11 @@ use std::time::{Duration, Instant};
 
 const STEPS: [&str; 5] = ["navigate", "observe", "type", "click", "observe2"];
 
-struct Cleanup {
-    children: Vec<Child>,
-    home: PathBuf,
+/// Stops the bench home's broker (and its browser) and the children, and
+/// removes the home, however the run ends.
+pub(crate) struct Cleanup {
+    pub(crate) children: Vec<Child>,
+    pub(crate) home: PathBuf,
 }
 
 impl Drop for Cleanup {
@@ -30,7 +32,17 @@ impl Drop for Cleanup {
             let _ = c.kill();
             let _ = c.wait();
         }
-        let _ = std::fs::remove_dir_all(&self.home);
+        // The stopping broker and its browser may still write a last file:
+        // remove until the home stays gone (bounded).
+        let mut absent = 0;
+        for _ in 0..50 {
+            let _ = std::fs::remove_dir_all(&self.home);
+            std::thread::sleep(Duration::from_millis(100));
+            absent = if self.home.exists() { 0 } else { absent + 1 };
+            if absent >= 3 {
+                break;
+            }
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! against a broker-launched headless Chromium; then what was left behind.
 //! It prints numbers and asserts nothing.
 
-use crate::bench::{bp, exe, ms, serve_fixtures, BridgeClient};
+use crate::bench::{bp, ms, serve_fixtures, BridgeClient, Cleanup};
 use browser_pilot_host::{BpError, BpResult};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -42,7 +42,7 @@ pub async fn run(
     let home = std::env::temp_dir().join(format!("bp-soak-{}", std::process::id()));
     let (server, port) = serve_fixtures(&fixtures)?;
     let _cleanup = Cleanup {
-        server,
+        children: vec![server],
         home: home.clone(),
     };
     let base = format!("http://127.0.0.1:{port}/");
@@ -240,23 +240,4 @@ fn report(
         "broker RSS: {:.1} MiB before, {:.1} MiB after",
         before.rss_mib, after.rss_mib
     );
-}
-
-/// Stops the broker (and its browser) and the fixture server, and removes
-/// the soak's home, however the run ends.
-struct Cleanup {
-    server: std::process::Child,
-    home: PathBuf,
-}
-
-impl Drop for Cleanup {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new(exe())
-            .args(["broker", "stop", "--force"])
-            .env("BROWSER_PILOT_HOME", &self.home)
-            .output();
-        let _ = self.server.kill();
-        let _ = self.server.wait();
-        let _ = std::fs::remove_dir_all(&self.home);
-    }
 }
