@@ -130,3 +130,21 @@ fn every_test_file_is_registered() {
         "not in cli/Cargo.toml [[test]]: {missing:?}"
     );
 }
+
+/// The evidence commands as a user types them: `bp fuzz` runs and reports
+/// what it checked; `bp soak` without fixture pages is refused with a
+/// stable code before it starts anything.
+#[test]
+fn fuzz_reports_its_run_and_soak_refuses_a_missing_fixture_dir() {
+    let env = support::Env::new();
+    let report = env.json(&["fuzz", "--inputs", "300", "--seed", "7"]);
+    assert_eq!(report["inputs"], 300, "{report}");
+    assert!(
+        report["replies"].as_u64().is_some_and(|n| n > 300),
+        "{report}"
+    );
+    assert_eq!(report["failures"], serde_json::json!([]), "{report}");
+    let (code, run) = env.err(&["soak", "--fixtures", "/nonexistent-fixtures"]);
+    assert_eq!(code, "invalid_argument", "{}", run.stderr());
+    assert!(run.stderr().contains("form.html"), "{}", run.stderr());
+}
