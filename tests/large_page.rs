@@ -75,3 +75,68 @@ fn large_page_observation_is_bounded_ordered_and_actionable() {
         run.stderr()
     );
 }
+
+/// Elements described by the page, and by Chromium's accessibility tree,
+/// since the browser connected.
+fn described(env: &Env) -> (u64, u64) {
+    let status = env.status();
+    let d = &status["browser"]["elementsDescribed"];
+    (
+        d["byPage"].as_u64().expect("byPage"),
+        d["byAccessibility"].as_u64().expect("byAccessibility"),
+    )
+}
+
+/// What an observation says of each element, refs left out (they differ
+/// between two observations). The options of a closed `<select>` are left
+/// out too: the full tree lists them, the page walk (rightly) does not, as
+/// they cannot be clicked until the list opens.
+fn described_elements(obs: &serde_json::Value) -> Vec<serde_json::Value> {
+    obs["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["role"] != "option")
+        .map(|e| {
+            let mut e = e.clone();
+            e.as_object_mut().unwrap().remove("ref");
+            e
+        })
+        .collect()
+}
+
+#[test]
+fn elements_the_page_describes_read_as_the_full_accessibility_tree_reads_them() {
+    let env = Env::new();
+    env.launch();
+    env.open("names.html");
+    let start = described(&env);
+    let fast = env.snapshot(Some(500));
+    let mid = described(&env);
+    // Both routes were taken: plain markup by the page, the rest (roles,
+    // images, generated or transformed text, aria-* states, the focused
+    // field, ...) by Chromium.
+    assert!(mid.0 - start.0 >= 25, "by page: {start:?} -> {mid:?}");
+    assert!(
+        mid.1 - start.1 >= 15,
+        "by accessibility: {start:?} -> {mid:?}"
+    );
+
+    // The same markup with a child frame is read through the full tree.
+    env.open("names.html?framed=1");
+    let full = env.snapshot(Some(500));
+    assert_eq!(described(&env), mid, "the framed page took the full tree");
+
+    let (fast, full) = (described_elements(&fast), described_elements(&full));
+    assert!(fast.len() >= 40, "{fast:?}");
+    for (i, (a, b)) in fast.iter().zip(&full).enumerate() {
+        assert_eq!(a, b, "element {i}: page-described vs full tree");
+    }
+    assert_eq!(fast.len(), full.len());
+    // Spot checks that the comparison covers what matters.
+    let find = |name: &str| fast.iter().find(|e| e["name"] == name).cloned();
+    assert_eq!(find("Check mixed").unwrap()["checked"], "mixed", "{fast:?}");
+    assert!(find("Hidden from accessibility").is_none(), "{fast:?}");
+    assert!(find("Password").unwrap().get("value").is_none(), "{fast:?}");
+    assert!(find("Slotted link").is_some() && find("Shadow label").is_some());
+}

@@ -461,6 +461,8 @@ async fn status(broker: &Arc<Broker>) -> BpResult<Value> {
     if let Ok(conn) = broker.browser().await {
         let (open, attached) = conn.registry.counts();
         browser["targets"] = json!({"open": open, "attached": attached});
+        let (page, accessibility) = conn.registry.described();
+        browser["elementsDescribed"] = json!({"byPage": page, "byAccessibility": accessibility});
     }
     Ok(json!({
         "pid": std::process::id(),

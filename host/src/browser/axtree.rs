@@ -229,7 +229,7 @@ impl TargetCall {
 /// An accessible name as agents compare it: whitespace runs collapsed to
 /// one space and the ends trimmed (Chromium versions differ in whether a
 /// label's trailing space is kept).
-fn normalize_name(name: &str) -> String {
+pub(super) fn normalize_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for word in name.split_whitespace() {
         if !out.is_empty() {

@@ -559,7 +559,11 @@ impl TargetCall {
                     let new_doc = from_doc.is_none_or(|d| t.doc_gen != d);
                     let right_loader = loader.is_none_or(|l| t.loader.as_deref() == Some(l));
                     let loaded = t.loaded_loader == t.loader && !t.loading;
-                    (new_doc && right_loader && loaded || t.dialog_open).then_some(Ok(()))
+                    // The navigation's own document loaded, though the page
+                    // may have moved on since.
+                    let own_loaded = loader.is_some_and(|l| t.recent_loaded.iter().any(|r| r == l));
+                    (new_doc && right_loader && loaded || own_loaded || t.dialog_open)
+                        .then_some(Ok(()))
                 })
                 .flatten();
             if let Some(r) = done {

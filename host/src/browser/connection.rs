@@ -117,7 +117,7 @@ impl BrowserConn {
             t.main_frame = frame["id"].as_str().map(str::to_string);
             if t.loader.is_none() {
                 t.loader = frame["loaderId"].as_str().map(str::to_string);
-                t.loaded_loader = t.loader.clone();
+                t.mark_loaded();
             }
             if let Some(url) = frame["url"].as_str() {
                 t.url = url.to_string();

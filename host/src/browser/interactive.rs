@@ -2,16 +2,21 @@
 //! with the cost following the number asked for, not the page's size.
 //!
 //! A page-side walk picks candidates in document order (through open
-//! shadow roots) and stops early; Chromium's accessibility tree then gives
-//! each candidate its role and name (`Accessibility.getPartialAXTree` per
-//! element, pipelined), so roles and names are exactly those of the full
-//! tree. Ignored nodes and roles outside the caller's set are dropped; the
-//! walk widens until enough remain or the page is exhausted.
+//! shadow roots) and stops early. Candidates whose role, name and state
+//! follow from plain markup (a native link, button or field named by
+//! aria-label, plain text or one plain label; `interactive_fast.js`) are
+//! described by the page itself and only their node IDs are asked for.
+//! Every other candidate gets its role and name from Chromium's
+//! accessibility tree (`Accessibility.getPartialAXTree` per element,
+//! pipelined). Both give what the full tree gives: tests compare them on
+//! the same markup. Ignored nodes and roles outside the caller's set are
+//! dropped; the walk widens until enough remain or the page is exhausted.
 //!
 //! Pages with child frames, or with a frame selected, are read with the
 //! full tree (`axtree.rs`), which splices frames in; so is any page where
 //! the walk fails.
 
+use super::axtree::normalize_name;
 use super::call::TargetCall;
 use super::types::{AxNode, AxSnapshot, PageInfo};
 use crate::error::BpResult;
@@ -19,6 +24,8 @@ use serde_json::{json, Value};
 
 /// The page-side walk.
 const WALK: &str = include_str!("interactive_walk.js");
+/// The page-side description of plain candidates.
+const FAST: &str = include_str!("interactive_fast.js");
 /// Accessibility reads in flight at once.
 const BATCH: usize = 256;
 
@@ -81,16 +88,10 @@ impl TargetCall {
         loop {
             let (elements, facts) = self.candidates(cap).await?;
             for chunk in elements[seen.min(elements.len())..].chunks(BATCH) {
-                for (candidate, ax) in self.partial_nodes(chunk).await? {
-                    let role = ax["role"]["value"].as_str().unwrap_or_default();
-                    let wanted = candidate.cover
-                        || (!ax["ignored"].as_bool().unwrap_or(false)
-                            && roles.iter().any(|r| r == role));
-                    if !wanted {
+                for (candidate, read) in self.read_candidates(chunk).await? {
+                    let Some(mut node) = self.candidate_node(&candidate, read, roles) else {
                         continue;
-                    }
-                    let session = self.session.clone();
-                    let mut node = self.ax_node(&ax, candidate.depth, None, session);
+                    };
                     if candidate.cover {
                         // A covering layer acts as a dialog, whatever its role.
                         node.role = "dialog".into();
@@ -100,7 +101,7 @@ impl TargetCall {
                         node.value = None;
                     }
                     if let Some(h) = node.handle {
-                        self.set_object(h, candidate.object);
+                        self.set_object(h, candidate.object.clone());
                     }
                     // Surfaces come along for context; only controls
                     // count toward the limit.
@@ -124,7 +125,7 @@ impl TargetCall {
     /// The first `cap` candidates, in document order, and the page's URL
     /// and title.
     async fn candidates(&mut self, cap: usize) -> BpResult<(Vec<Candidate>, (String, String))> {
-        let expression = format!("({WALK})({cap})");
+        let expression = format!("(function (FAST) {{ return ({WALK})({cap}); }})({FAST})");
         let reply = self
             .send(
                 "Runtime.evaluate",
@@ -157,6 +158,7 @@ impl TargetCall {
             .filter_map(|i| i.parse().ok())
             .collect();
         let cover: Option<usize> = fact("cover").parse().ok();
+        let fast: Vec<Value> = serde_json::from_str(&fact("fast")).unwrap_or_default();
         let depths: Vec<u32> = fact("depths")
             .split(',')
             .map(|d| d.parse().unwrap_or(0))
@@ -176,29 +178,77 @@ impl TargetCall {
                 password: passwords.contains(&i),
                 depth: depths.get(i).copied().unwrap_or(0),
                 cover: cover == Some(i),
+                plain: fast.get(i).and_then(Plain::from_page),
             })
             .collect();
         Ok((candidates, facts))
     }
 
-    /// The accessibility node of each element, requests in flight together.
-    async fn partial_nodes(&self, candidates: &[Candidate]) -> BpResult<Vec<(Candidate, Value)>> {
+    /// What the browser adds to each candidate, requests in flight
+    /// together: the node ID of a plain one, the accessibility node of any
+    /// other.
+    async fn read_candidates(&self, candidates: &[Candidate]) -> BpResult<Vec<(Candidate, Value)>> {
         let replies = futures::future::join_all(candidates.iter().map(|c| {
-            self.send(
-                "Accessibility.getPartialAXTree",
-                json!({"objectId": c.object, "fetchRelatives": false}),
-            )
+            let (method, params) = match c.plain {
+                Some(_) => ("DOM.describeNode", json!({"objectId": c.object})),
+                None => (
+                    "Accessibility.getPartialAXTree",
+                    json!({"objectId": c.object, "fetchRelatives": false}),
+                ),
+            };
+            self.send(method, params)
         }))
         .await;
+        let by_page = candidates.iter().filter(|c| c.plain.is_some()).count() as u64;
+        self.registry
+            .count_described(by_page, candidates.len() as u64 - by_page);
         let mut out = Vec::with_capacity(candidates.len());
         for (candidate, reply) in candidates.iter().zip(replies) {
             // An element removed meanwhile is simply not there any more.
             let Ok(mut reply) = reply else { continue };
-            if let Some(node) = reply["nodes"].get_mut(0).map(Value::take) {
-                out.push((candidate.clone(), node));
-            }
+            let read = match candidate.plain {
+                Some(_) => reply["node"].take(),
+                None => match reply["nodes"].get_mut(0) {
+                    Some(node) => node.take(),
+                    None => continue,
+                },
+            };
+            out.push((candidate.clone(), read));
         }
         Ok(out)
+    }
+
+    /// The observed node of a candidate, if it counts: `read` is its DOM
+    /// node (plain candidates) or its accessibility node.
+    fn candidate_node(
+        &mut self,
+        candidate: &Candidate,
+        read: Value,
+        roles: &[String],
+    ) -> Option<AxNode> {
+        let session = self.session.clone();
+        if let Some(plain) = &candidate.plain {
+            if !roles.contains(&plain.role) {
+                return None;
+            }
+            let backend = read["backendNodeId"].as_i64()?;
+            return Some(AxNode {
+                handle: Some(self.new_handle(backend, None, session)),
+                role: plain.role.clone(),
+                name: normalize_name(&plain.name),
+                value: plain.value.clone(),
+                checked: plain.checked.clone(),
+                disabled: plain.disabled,
+                protected: false,
+                depth: candidate.depth,
+                expanded: None,
+                focused: false,
+            });
+        }
+        let role = read["role"]["value"].as_str().unwrap_or_default();
+        let wanted = candidate.cover
+            || (!read["ignored"].as_bool().unwrap_or(false) && roles.iter().any(|r| r == role));
+        wanted.then(|| self.ax_node(&read, candidate.depth, None, session))
     }
 }
 
@@ -212,4 +262,52 @@ struct Candidate {
     depth: u32,
     /// The layer covering most of the viewport.
     cover: bool,
+    /// Role, name and state as the page described them, for a plain one.
+    plain: Option<Plain>,
+}
+
+/// A candidate the page described itself (`interactive_fast.js`).
+#[derive(Clone, Debug, PartialEq)]
+struct Plain {
+    role: String,
+    name: String,
+    value: Option<String>,
+    checked: Option<String>,
+    disabled: bool,
+}
+
+impl Plain {
+    /// `[role, name, value | null, checked | null, disabled]`, or `0` for
+    /// a candidate the page left to Chromium.
+    fn from_page(v: &Value) -> Option<Self> {
+        let text = |i: usize| v.get(i).and_then(Value::as_str).map(str::to_string);
+        Some(Self {
+            role: text(0)?,
+            name: text(1)?,
+            value: text(2),
+            checked: text(3),
+            disabled: v.get(4).and_then(Value::as_i64)? != 0,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Plain;
+    use serde_json::json;
+
+    #[test]
+    fn page_descriptions_parse_or_fall_back() {
+        let p = Plain::from_page(&json!(["textbox", "Note 1", "x", null, 1])).unwrap();
+        assert_eq!(p.role, "textbox");
+        assert_eq!(p.value.as_deref(), Some("x"));
+        assert!(p.checked.is_none() && p.disabled);
+        let c = Plain::from_page(&json!(["checkbox", "Pick", null, "mixed", 0])).unwrap();
+        assert_eq!(c.checked.as_deref(), Some("mixed"));
+        assert!(!c.disabled);
+        // Left to Chromium, or malformed: no description.
+        assert!(Plain::from_page(&json!(0)).is_none());
+        assert!(Plain::from_page(&json!(["button"])).is_none());
+        assert!(Plain::from_page(&json!([1, "x", null, null, 0])).is_none());
+    }
 }

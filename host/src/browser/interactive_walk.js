@@ -58,7 +58,11 @@ function (limit) {
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
   }
-  function walk(node, depth) {
+  // Whether anything above an element may change what Chromium's
+  // accessibility tree says of it (aria-hidden, aria-disabled, a control
+  // around it); the per-candidate answer is kept in `plainAbove`.
+  const plainAbove = [];
+  function walk(node, depth, plain) {
     let kids;
     if (node.shadowRoot) kids = node.shadowRoot.children;
     else if (node.localName === 'slot') {
@@ -70,18 +74,22 @@ function (limit) {
       const t = el.localName;
       if (el.hasAttribute('inert') || t === 'template' || t === 'script' || t === 'style' || t === 'head') continue;
       let nest = depth;
-      if (isCandidate(el) && visible(el)) {
+      const candidate = isCandidate(el);
+      if (candidate && visible(el)) {
         out.push(el);
         depths.push(depth);
+        plainAbove.push(plain);
         if (out.length >= limit) return true;
         // What a dialog (or cover) contains is one level deeper.
         if (isDialog(el)) nest = depth + 1;
       }
-      if (walk(el, nest)) return true;
+      const keep = plain && (!candidate || isDialog(el)) && !el.hasAttribute('aria-hidden')
+        && !el.hasAttribute('aria-disabled');
+      if (walk(el, nest, keep)) return true;
     }
     return false;
   }
-  walk(document, 0);
+  walk(document, 0, true);
   // How many dialogs enclose each candidate: a dialog's controls follow
   // it, one deeper, and the first candidate outside is back at its level.
   out.depths = depths.join(',');
@@ -93,5 +101,6 @@ function (limit) {
   // an empty one is still a sign-in surface).
   out.pw = out.map((el, i) => el.localName === 'input' && el.type === 'password' ? i : -1)
     .filter(i => i >= 0).join(',');
+  out.fast = JSON.stringify(FAST(out, plainAbove, out.some(isDialog)));
   return out;
 }

@@ -28,6 +28,10 @@ pub struct TargetState {
     pub loader: Option<String>,
     /// The loader whose load event (or stop) was seen last.
     pub loaded_loader: Option<String>,
+    /// The last few loaders seen loaded, newest last: a navigation's own
+    /// load still counts when the page replaced its document at once
+    /// (a reload in the load handler) before the waiter looked.
+    pub recent_loaded: std::collections::VecDeque<String>,
     /// A main-frame navigation was requested or is loading.
     pub loading: bool,
     /// The main-frame document response last seen: (loader, HTTP status).
@@ -64,6 +68,7 @@ impl TargetState {
             doc_gen: 0,
             loader: None,
             loaded_loader: None,
+            recent_loaded: Default::default(),
             loading: false,
             doc_response: None,
             dialog_open: false,
@@ -111,6 +116,19 @@ pub struct FrameState {
 }
 
 impl TargetState {
+    /// The current loader has loaded (its load event, or its stop).
+    pub fn mark_loaded(&mut self) {
+        self.loaded_loader = self.loader.clone();
+        if let Some(l) = &self.loader {
+            if !self.recent_loaded.contains(l) {
+                if self.recent_loaded.len() >= 8 {
+                    self.recent_loaded.pop_front();
+                }
+                self.recent_loaded.push_back(l.clone());
+            }
+        }
+    }
+
     /// The CDP session that renders `frame` (`None` = the main frame):
     /// the nearest out-of-process ancestor-or-self, else the page's.
     pub fn session_for(&self, frame: Option<&str>) -> Option<String> {
@@ -287,6 +305,9 @@ pub struct PendingDialog {
 pub struct Registry {
     inner: Mutex<Inner>,
     signals: Option<tokio::sync::mpsc::UnboundedSender<Signal>>,
+    /// Observed elements described by the page itself, and by Chromium's
+    /// accessibility tree, since the connection began.
+    described: [std::sync::atomic::AtomicU64; 2],
 }
 
 #[derive(Default)]
@@ -330,7 +351,25 @@ impl Registry {
         Self {
             inner: Mutex::default(),
             signals: Some(signals),
+            described: Default::default(),
         }
+    }
+
+    /// Count elements an observation described: `by_page` by the page's
+    /// own markup, `by_accessibility` through Chromium's tree.
+    pub fn count_described(&self, by_page: u64, by_accessibility: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.described[0].fetch_add(by_page, Relaxed);
+        self.described[1].fetch_add(by_accessibility, Relaxed);
+    }
+
+    /// (by the page, by accessibility) since the connection began.
+    pub fn described(&self) -> (u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (
+            self.described[0].load(Relaxed),
+            self.described[1].load(Relaxed),
+        )
     }
 
     fn signal(&self, s: Signal) {

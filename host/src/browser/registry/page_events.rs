@@ -108,12 +108,12 @@ impl Registry {
             "Page.frameStoppedLoading" => self.update(&raw, |t| {
                 if is_main(t, s(p, "frameId")) {
                     t.loading = false;
-                    t.loaded_loader = t.loader.clone();
+                    t.mark_loaded();
                 }
             }),
             "Page.loadEventFired" => self.update(&raw, |t| {
                 t.loading = false;
-                t.loaded_loader = t.loader.clone();
+                t.mark_loaded();
             }),
             "Page.downloadWillBegin" => self.download_began(raw, p),
             "Page.downloadProgress" => self.download_progress(&raw, p),
