@@ -73,6 +73,11 @@ pub struct TargetCall {
     pub(super) tree_doc: Option<(u64, Option<String>, Option<String>)>,
     /// Set just before the first browser mutation of the call.
     pub dispatched: Arc<AtomicBool>,
+    /// Input was dispatched and the page not settled since (`settle.rs`).
+    pub(super) unsettled: bool,
+    /// The last active element read: its token and remote object, so the
+    /// next read can confirm it in one page call.
+    pub(super) last_active: Option<(String, String)>,
 }
 
 /// Everything needed to build a [`TargetCall`].
@@ -144,6 +149,8 @@ impl TargetCall {
             frame_owners: std::collections::HashMap::new(),
             tree_doc: None,
             dispatched: s.dispatched,
+            unsettled: false,
+            last_active: None,
         })
     }
 
@@ -477,7 +484,7 @@ impl TargetCall {
         }
     }
 
-    pub async fn read_node(&mut self, handle: NodeHandle) -> BpResult<NodeState> {
+    pub(super) async fn read_node_now(&mut self, handle: NodeHandle) -> BpResult<NodeState> {
         self.check()?;
         let v = self
             .call_on(handle, js::NODE_STATE, json!([]), true)
@@ -488,7 +495,7 @@ impl TargetCall {
     /// The page and, when given, one node's state. A node of the main
     /// frame is read together with the page facts in one page call; any
     /// other takes two. A node that cannot be read gives `None`.
-    pub async fn page_and_node(
+    pub(super) async fn page_and_node_now(
         &mut self,
         handle: Option<NodeHandle>,
     ) -> BpResult<(PageInfo, Option<NodeState>)> {
@@ -520,7 +527,7 @@ impl TargetCall {
             }
         }
         let info = self.current_page().await?;
-        let node = self.read_node(handle).await.ok();
+        let node = self.read_node_now(handle).await.ok();
         Ok((info, node))
     }
 
@@ -543,7 +550,11 @@ impl TargetCall {
 
     /// Wait until the main frame has loaded a document other than
     /// `from_doc` (or, with `loader`, exactly that loader).
-    async fn wait_loaded(&self, from_doc: Option<u64>, loader: Option<&str>) -> BpResult<()> {
+    pub(super) async fn wait_loaded(
+        &self,
+        from_doc: Option<u64>,
+        loader: Option<&str>,
+    ) -> BpResult<()> {
         let mut rx = self
             .registry
             .watch(&self.raw_id)
@@ -858,32 +869,6 @@ impl TargetCall {
         }
     }
 
-    /// After input: if a main-frame navigation started, wait for its load.
-    async fn settle(&self) -> BpResult<()> {
-        let (_, _, dialog_open, _) = self.doc();
-        if dialog_open {
-            return Ok(());
-        }
-        // A round trip through the page is a barrier: navigation requests
-        // the input caused are reported before its reply.
-        let barrier = json!({"expression": "0", "returnByValue": true});
-        let _ = self
-            .cdp
-            .call_timeout(
-                "Runtime.evaluate",
-                Some(&self.session),
-                barrier,
-                std::time::Duration::from_secs(2),
-            )
-            .await;
-        let (_, _, dialog_open, loading) = self.doc();
-        if loading && !dialog_open {
-            // A stalled load after an input is not an input failure.
-            let _ = self.wait_loaded(None, None).await;
-        }
-        Ok(())
-    }
-
     pub async fn click(&mut self, at: Point, button: MouseButton, count: u32) -> BpResult<()> {
         self.check()?;
         let button = match button {
@@ -910,7 +895,8 @@ impl TargetCall {
                     .await?;
             }
         }
-        self.settle().await
+        self.defer_settle();
+        Ok(())
     }
 
     pub async fn dom_click(&mut self, handle: NodeHandle) -> BpResult<()> {
@@ -924,7 +910,8 @@ impl TargetCall {
             json!({"objectId": object, "functionDeclaration": js::DOM_CLICK, "returnByValue": true}),
         )
         .await?;
-        self.settle().await
+        self.defer_settle();
+        Ok(())
     }
 
     pub async fn focus(&mut self, handle: NodeHandle) -> BpResult<()> {
@@ -962,7 +949,8 @@ impl TargetCall {
         if !self.doc().2 {
             self.input_event("Input.dispatchKeyEvent", up).await?;
         }
-        self.settle().await
+        self.defer_settle();
+        Ok(())
     }
 }
 

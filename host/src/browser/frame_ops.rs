@@ -178,6 +178,20 @@ impl TargetCall {
     /// in each session along the way (`""`: nothing focused).
     pub async fn active_element(&mut self) -> BpResult<String> {
         self.check()?;
+        // Still the element read last? One page call instead of two.
+        if let Some((token, object)) = self.last_active.clone() {
+            let same = self
+                .send(
+                    "Runtime.callFunctionOn",
+                    json!({"objectId": object, "returnByValue": true,
+                           "functionDeclaration": format!("function () {{ return {} === this; }}", super::js::ACTIVE_ELEMENT)}),
+                )
+                .await;
+            if same.is_ok_and(|r| r["result"]["value"] == true) {
+                return Ok(token);
+            }
+            self.last_active = None;
+        }
         let mut token = String::new();
         let mut session = self.session.clone();
         for _ in 0..MAX_NESTING {
@@ -210,7 +224,14 @@ impl TargetCall {
             };
             match child {
                 Some(s) => session = s,
-                None => return Ok(token),
+                None => {
+                    // (Only the page's own session: a frame's token has more
+                    // than one part.)
+                    if !is_frame && session == self.session {
+                        self.last_active = Some((token.clone(), object.to_string()));
+                    }
+                    return Ok(token);
+                }
             }
         }
         Ok(token)

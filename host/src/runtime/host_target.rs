@@ -18,24 +18,25 @@ use super::views::TargetView;
 
 impl page_read::Host for TargetView<'_> {
     async fn active_element(&mut self) -> Res<String> {
-        typed(self.call()?.active_element().await)
+        typed(self.settled().await?.active_element().await)
     }
 
     async fn frames(&mut self) -> Res<Vec<FrameInfo>> {
-        typed(self.call()?.list_frames().map(all))
+        typed(self.settled().await?.list_frames().map(all))
     }
 
     async fn current_page(&mut self) -> Res<PageInfo> {
-        typed(self.call()?.current_page().await.map(Into::into))
+        typed(self.settled().await?.current_page().await.map(Into::into))
     }
 
     async fn document_state(&mut self) -> Res<(u64, bool)> {
-        typed(self.call()?.document_state())
+        typed(self.settled().await?.document_state())
     }
 
     async fn accessibility_tree(&mut self, max_depth: u32, max_nodes: u32) -> Res<AxSnapshot> {
         typed(
-            self.call()?
+            self.settled()
+                .await?
                 .accessibility_tree(max_depth, max_nodes)
                 .await
                 .map(Into::into),
@@ -49,7 +50,7 @@ impl page_read::Host for TargetView<'_> {
         max_depth: u32,
         max_nodes: u32,
     ) -> Res<AxSnapshot> {
-        let call = self.call()?;
+        let call = self.settled().await?;
         typed(
             call.interactive_nodes(&roles, limit, max_depth, max_nodes)
                 .await
@@ -66,11 +67,11 @@ impl page_read::Host for TargetView<'_> {
     }
 
     async fn record_observation(&mut self, elements: Vec<ObservedElement>) -> Res<String> {
-        typed(self.call()?.record_observation(&all(elements)))
+        typed(self.settled().await?.record_observation(&all(elements)))
     }
 
     async fn resolve_ref(&mut self, observation_id: String, r: u32) -> Res<NodeHandle> {
-        typed(self.call()?.resolve_ref(&observation_id, r).await)
+        typed(self.settled().await?.resolve_ref(&observation_id, r).await)
     }
 
     async fn read_node(&mut self, node: NodeHandle) -> Res<NodeState> {
@@ -78,28 +79,41 @@ impl page_read::Host for TargetView<'_> {
     }
 
     async fn text(&mut self, node: Option<NodeHandle>, max_chars: u32) -> Res<PageText> {
-        typed(self.call()?.text(node, max_chars).await.map(Into::into))
+        typed(
+            self.settled()
+                .await?
+                .text(node, max_chars)
+                .await
+                .map(Into::into),
+        )
     }
 }
 
 impl navigation::Host for TargetView<'_> {
     async fn goto(&mut self, url: String) -> Res<NavResult> {
-        typed(self.call()?.goto(&url).await.map(Into::into))
+        typed(self.settled().await?.goto(&url).await.map(Into::into))
     }
 
     async fn history(&mut self, action: HistoryAction) -> Res<NavResult> {
-        typed(self.call()?.history(action.into()).await.map(Into::into))
+        typed(
+            self.settled()
+                .await?
+                .history(action.into())
+                .await
+                .map(Into::into),
+        )
     }
 
     async fn select_frame(&mut self, frame_id: Option<String>) -> Res<String> {
-        typed(self.call()?.select_frame(frame_id.as_deref()))
+        typed(self.settled().await?.select_frame(frame_id.as_deref()))
     }
 }
 
 impl capture::Host for TargetView<'_> {
     async fn screenshot(&mut self, options: ScreenshotOptions) -> Res<Image> {
         typed(
-            self.call()?
+            self.settled()
+                .await?
                 .screenshot(options.full_page)
                 .await
                 .map(Into::into),
@@ -107,7 +121,7 @@ impl capture::Host for TargetView<'_> {
     }
 
     async fn pdf(&mut self) -> Res<Vec<u8>> {
-        typed(self.call()?.pdf().await)
+        typed(self.settled().await?.pdf().await)
     }
 }
 
@@ -118,7 +132,8 @@ impl upload::Host for TargetView<'_> {
         artifact_ids: Vec<String>,
     ) -> Res<UploadReadback> {
         typed(
-            self.call()?
+            self.settled()
+                .await?
                 .set_files(node, &artifact_ids)
                 .await
                 .map(Into::into),
@@ -128,65 +143,72 @@ impl upload::Host for TargetView<'_> {
 
 impl cookies_read::Host for TargetView<'_> {
     async fn get_cookies(&mut self, urls: Vec<String>) -> Res<Vec<Cookie>> {
-        typed(self.call()?.get_cookies(urls).await.map(all))
+        typed(self.settled().await?.get_cookies(urls).await.map(all))
     }
 }
 
 impl cookies_write::Host for TargetView<'_> {
     async fn set_cookies(&mut self, cookies: Vec<Cookie>) -> Res<u32> {
-        typed(self.call()?.set_cookies(all(cookies)).await)
+        typed(self.settled().await?.set_cookies(all(cookies)).await)
     }
 
     async fn clear_cookies(&mut self) -> Res<u32> {
-        typed(self.call()?.clear_cookies().await)
+        typed(self.settled().await?.clear_cookies().await)
     }
 }
 
 impl script::Host for TargetView<'_> {
     async fn evaluate(&mut self, expression: String) -> Res<String> {
-        typed(self.call()?.evaluate(&expression).await)
+        typed(self.settled().await?.evaluate(&expression).await)
     }
 }
 
 impl input::Host for TargetView<'_> {
     async fn scroll_into_view(&mut self, node: NodeHandle) -> Res<()> {
-        typed(self.call()?.scroll_into_view(node).await)
+        typed(self.settled().await?.scroll_into_view(node).await)
     }
 
     async fn box_center(&mut self, node: NodeHandle) -> Res<Point> {
-        typed(self.call()?.box_center(node).await.map(Into::into))
+        typed(self.settled().await?.box_center(node).await.map(Into::into))
     }
 
     async fn hit_test(&mut self, node: NodeHandle, at: Point) -> Res<Hit> {
-        typed(self.call()?.hit_test(node, at.into()).await.map(Into::into))
+        typed(
+            self.settled()
+                .await?
+                .hit_test(node, at.into())
+                .await
+                .map(Into::into),
+        )
     }
 
     async fn aim(&mut self, node: NodeHandle) -> Res<(Point, Hit)> {
-        let aimed = self.call()?.aim(node).await;
+        let aimed = self.settled().await?.aim(node).await;
         typed(aimed.map(|(at, hit)| (at.into(), hit.into())))
     }
 
     async fn click(&mut self, at: Point, button: MouseButton, click_count: u32) -> Res<()> {
         typed(
-            self.call()?
+            self.settled()
+                .await?
                 .click(at.into(), button.into(), click_count)
                 .await,
         )
     }
 
     async fn dom_click(&mut self, node: NodeHandle) -> Res<()> {
-        typed(self.call()?.dom_click(node).await)
+        typed(self.settled().await?.dom_click(node).await)
     }
 
     async fn focus(&mut self, node: NodeHandle) -> Res<()> {
-        typed(self.call()?.focus(node).await)
+        typed(self.settled().await?.focus(node).await)
     }
 
     async fn insert_text(&mut self, text: String) -> Res<()> {
-        typed(self.call()?.insert_text(&text).await)
+        typed(self.settled().await?.insert_text(&text).await)
     }
 
     async fn press_key(&mut self, key: String, held: Modifiers) -> Res<()> {
-        typed(self.call()?.press_key(&key, held.into()).await)
+        typed(self.settled().await?.press_key(&key, held.into()).await)
     }
 }

@@ -406,9 +406,12 @@ impl Runtime {
         let component = loaded.name.clone();
         let run = async {
             let view = pre.instantiate_async(&mut store).await?;
-            view.browser_pilot_tools_tool()
+            let out = view
+                .browser_pilot_tools_tool()
                 .call_call(&mut store, &ctx, tool, input)
-                .await
+                .await;
+            store.data_mut().finish().await;
+            out
         };
         match tokio::time::timeout(budget + Duration::from_millis(500), run).await {
             Err(_) => Err(errors::component_failed(

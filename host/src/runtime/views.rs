@@ -62,6 +62,23 @@ impl TargetView<'_> {
             .as_deref_mut()
             .ok_or_else(|| wasmtime::Error::msg("no tab scope for this call"))
     }
+
+    /// The call's tab, once input dispatched before has settled (only
+    /// reads that can serve as the barrier skip this; see `settle.rs`).
+    pub(super) async fn settled(&mut self) -> wasmtime::Result<&mut TargetCall> {
+        let call = self.call()?;
+        call.settle_pending().await;
+        Ok(call)
+    }
+}
+
+impl HostState {
+    /// Before a call returns: settle input its tool left pending.
+    pub(super) async fn finish(&mut self) {
+        if let Some(Scope::Target(t)) = &mut self.scope {
+            t.settle_pending().await;
+        }
+    }
 }
 
 impl WorkspaceView<'_> {
