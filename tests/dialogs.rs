@@ -53,6 +53,37 @@ fn dialogs_wait_for_an_answer_and_the_page_sees_it() {
 }
 
 #[test]
+fn a_dialog_opened_as_the_pointer_arrives_leaves_the_click_unknown() {
+    let env = Env::new();
+    env.launch();
+    env.open("dialogs.html");
+    let obs = env.snapshot(None);
+    let hover = find_ref(&obs, "button", "Hover alert");
+    let (code, run) = env.err(&["click", &hover, "--json"]);
+    assert_eq!(code, "unknown_outcome", "{}", run.stdout());
+    let v: serde_json::Value = serde_json::from_str(run.stdout().trim()).unwrap();
+    let context = &v["error"]["context"];
+    assert_eq!(context["reason"], "dialog_opened", "{v}");
+    assert_eq!(
+        env.json(&["dialogs"])["dialogs"].as_array().unwrap().len(),
+        1
+    );
+    // The report says how far the click got: the press sent behind the
+    // move (which the browser may deliver after the answer, or drop), or
+    // not sent at all.
+    match context["step"].as_str().unwrap() {
+        "mouseMoved" => assert_eq!(context["dispatchedSteps"], 2, "{v}"),
+        "mousePressed" => assert_eq!(context["dispatchedSteps"], 1, "{v}"),
+        other => panic!("unexpected step {other}: {v}"),
+    }
+    // Answered, the page goes on; the button can be clicked for real now.
+    env.ok(&["dialog", "accept"]);
+    let clicked = env.json(&["click", &hover]);
+    assert_eq!(clicked["evidence"]["status"], "verified", "{clicked}");
+    assert!(env.ok(&["read"]).contains("Hover button pressed"));
+}
+
+#[test]
 fn dialogs_are_private_and_watched() {
     let env = Env::new();
     env.launch();

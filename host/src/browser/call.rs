@@ -115,6 +115,35 @@ fn node_state(v: &Value) -> NodeState {
     }
 }
 
+/// A dialog opened during a click, after `sent` of the `total` presses
+/// and releases went out. Opened by a press or release (the move was
+/// answered), the click has had its effect. Opened by the move (no reply
+/// to it yet: the page is paused inside its handler), the click is cut
+/// short and the rest is not sent; a press already sent behind the move
+/// may reach the page once the dialog is answered, or be dropped by the
+/// browser, so the outcome is unknown.
+fn dialog_during_click(mut moved: crate::cdp::Pending, sent: u32, total: u32) -> BpResult<()> {
+    if moved.try_recv().is_ok() {
+        return Ok(());
+    }
+    let (step, message) = if sent == 0 {
+        (
+            "mousePressed",
+            "a JavaScript dialog opened as the pointer moved onto the element; the press was not sent",
+        )
+    } else {
+        (
+            "mouseMoved",
+            "a JavaScript dialog opened as the pointer moved onto the element; the press already sent may reach the page once the dialog is answered, or not at all",
+        )
+    };
+    Err(
+        BpError::new(Code::UnknownOutcome, message).with_context(json!({
+        "action": "click", "step": step, "reason": "dialog_opened",
+        "dispatchedSteps": 1 + sent, "remainingStepsStopped": total - sent})),
+    )
+}
+
 /// The one answer for a ref this caller cannot see: it does not tell an
 /// unknown observation from another workspace's or another target's.
 fn no_such_ref() -> BpError {
@@ -877,24 +906,29 @@ impl TargetCall {
             MouseButton::Right => "right",
         };
         self.mark_dispatched();
-        let base = json!({"x": at.x, "y": at.y});
-        self.input_event(
+        // The move goes out together with the press. Its reply waits for
+        // the next animation frame (the renderer aligns moves to frames),
+        // yet the renderer handles it before the press that follows.
+        let moved = self.cdp.send_now(
             "Input.dispatchMouseEvent",
-            json!({"type": "mouseMoved", "x": base["x"], "y": base["y"]}),
-        )
-        .await?;
+            Some(&self.session),
+            json!({"type": "mouseMoved", "x": at.x, "y": at.y}),
+        )?;
+        let (mut sent, total) = (0, 2 * count.max(1));
         for n in 1..=count.max(1) {
             let ev = |kind: &str| json!({"type": kind, "x": at.x, "y": at.y, "button": button, "buttons": 1, "clickCount": n});
             for kind in ["mousePressed", "mouseReleased"] {
-                // A dialog opened by an earlier event pauses the page: the
-                // click has had its effect; stop sending.
+                // A dialog opened by an earlier event pauses the page: stop
+                // sending.
                 if self.doc().2 {
-                    return Ok(());
+                    return dialog_during_click(moved, sent, total);
                 }
                 self.input_event("Input.dispatchMouseEvent", ev(kind))
                     .await?;
+                sent += 1;
             }
         }
+        // Handled before the press: its reply has come (or is dropped).
         self.defer_settle();
         Ok(())
     }

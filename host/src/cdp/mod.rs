@@ -37,6 +37,9 @@ pub type Scripted = Arc<dyn Fn(&str, Option<&str>, &Value) -> Result<Value, Stri
 /// A synchronous observer of every event, run on the connection task.
 pub type EventSink = Arc<dyn Fn(&CdpEvent) + Send + Sync>;
 
+/// A command's reply still to come.
+pub type Pending = oneshot::Receiver<Result<Value, String>>;
+
 struct Request {
     method: String,
     session: Option<String>,
@@ -116,6 +119,18 @@ impl Cdp {
         params: Value,
         timeout: Duration,
     ) -> BpResult<Value> {
+        let rx = self.send_now(method, session, params)?;
+        Self::reply(method, rx, timeout).await
+    }
+
+    /// Send `method` at once, its reply to be awaited later with
+    /// [`Cdp::reply`] (or dropped): later commands go out after it.
+    pub fn send_now(
+        &self,
+        method: &str,
+        session: Option<&str>,
+        params: Value,
+    ) -> BpResult<Pending> {
         if self.is_closed() {
             return Err(BpError::disconnected());
         }
@@ -128,6 +143,11 @@ impl Cdp {
         };
         self.tx.send(req).map_err(|_| BpError::disconnected())?;
         self.sent.fetch_add(1, Ordering::Relaxed);
+        Ok(rx)
+    }
+
+    /// The reply to a command sent with [`Cdp::send_now`].
+    pub async fn reply(method: &str, rx: Pending, timeout: Duration) -> BpResult<Value> {
         match tokio::time::timeout(timeout, rx).await {
             Err(_) => Err(errors::unresponsive(method, timeout)),
             Ok(Err(_)) => Err(BpError::disconnected()),
