@@ -78,6 +78,8 @@ pub struct TargetCall {
     /// The last active element read: its token and remote object, so the
     /// next read can confirm it in one page call.
     pub(super) last_active: Option<(String, String)>,
+    /// Active-element reads that named an element by its object.
+    pub(super) active_reads: u32,
 }
 
 /// Everything needed to build a [`TargetCall`].
@@ -113,6 +115,15 @@ fn node_state(v: &Value) -> NodeState {
         editable: v["editable"].as_bool().unwrap_or(false),
         connected: v["connected"].as_bool().unwrap_or(false),
     }
+}
+
+/// Refusal of a page call while a JavaScript dialog holds the page.
+pub(super) fn dialog_open() -> BpError {
+    BpError::new(
+        Code::ActionNotVerified,
+        "a JavaScript dialog is open; answer it first (browser.dialogs.respond)",
+    )
+    .with_context(json!({"reason": "dialog_open"}))
 }
 
 /// A dialog opened during a click, after `sent` of the `total` presses
@@ -180,6 +191,7 @@ impl TargetCall {
             dispatched: s.dispatched,
             unsettled: false,
             last_active: None,
+            active_reads: 0,
         })
     }
 
@@ -225,11 +237,7 @@ impl TargetCall {
         // A page paused by a JavaScript dialog cannot answer; fail fast
         // instead of waiting for a reply that only comes after the dialog.
         if self.doc().2 && method != "Page.handleJavaScriptDialog" {
-            return Err(BpError::new(
-                Code::ActionNotVerified,
-                "a JavaScript dialog is open; answer it first (browser.dialogs.respond)",
-            )
-            .with_context(json!({"reason": "dialog_open"})));
+            return Err(dialog_open());
         }
         self.cdp.call(method, Some(session), params).await
     }

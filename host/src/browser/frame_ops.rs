@@ -178,6 +178,19 @@ impl TargetCall {
     /// in each session along the way (`""`: nothing focused).
     pub async fn active_element(&mut self) -> BpResult<String> {
         self.check()?;
+        // Right after input this read is the barrier that settles the page.
+        let pending = std::mem::take(&mut self.unsettled);
+        if pending && self.doc().2 {
+            return Err(super::call::dialog_open());
+        }
+        let read = self.active_element_now().await;
+        if pending && self.load_after_input().await {
+            return self.active_element_now().await;
+        }
+        read
+    }
+
+    async fn active_element_now(&mut self) -> BpResult<String> {
         // Still the element read last? One page call instead of two.
         if let Some((token, object)) = self.last_active.clone() {
             let same = self
@@ -205,6 +218,18 @@ impl TargetCall {
             let Some(object) = reply["result"]["objectId"].as_str() else {
                 return Ok(token);
             };
+            let class = reply["result"]["className"].as_str().unwrap_or_default();
+            if session == self.session && !matches!(class, "HTMLIFrameElement" | "HTMLFrameElement")
+            {
+                // Nothing to descend into: the element itself is the
+                // identity, kept for the next read to confirm (released
+                // with the call's object group).
+                self.group_sessions.insert(session.clone());
+                self.active_reads += 1;
+                token.push_str(&format!("o{}/", self.active_reads));
+                self.last_active = Some((token.clone(), object.to_string()));
+                return Ok(token);
+            }
             let node = self
                 .send_on(&session, "DOM.describeNode", json!({"objectId": object}))
                 .await?;
@@ -224,14 +249,7 @@ impl TargetCall {
             };
             match child {
                 Some(s) => session = s,
-                None => {
-                    // (Only the page's own session: a frame's token has more
-                    // than one part.)
-                    if !is_frame && session == self.session {
-                        self.last_active = Some((token.clone(), object.to_string()));
-                    }
-                    return Ok(token);
-                }
+                None => return Ok(token),
             }
         }
         Ok(token)

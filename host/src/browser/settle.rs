@@ -4,9 +4,10 @@
 //! navigations the input caused are reported before its reply.
 //!
 //! The barrier is not a call of its own where it need not be: a page read
-//! right after the input (the "after" evidence of a click) is the round
-//! trip, and it is read again only if a load had to be waited for. Any
-//! other operation, and the end of the tool call, settle first.
+//! right after the input (the "after" evidence of a click, the focus check
+//! between typed keys) is the round trip, and it is read again only if a
+//! load had to be waited for. Any other operation, and the end of the tool
+//! call, settle first.
 
 use super::call::TargetCall;
 use super::types::{NodeHandle, NodeState, PageInfo};
@@ -43,7 +44,7 @@ impl TargetCall {
 
     /// After the barrier: wait for the load of a main-frame navigation
     /// the input started. Whether it had to wait.
-    async fn load_after_input(&self) -> bool {
+    pub(super) async fn load_after_input(&self) -> bool {
         let (_, _, dialog_open, loading) = self.doc();
         if !loading || dialog_open {
             return false;

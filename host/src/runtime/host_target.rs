@@ -18,7 +18,7 @@ use super::views::TargetView;
 
 impl page_read::Host for TargetView<'_> {
     async fn active_element(&mut self) -> Res<String> {
-        typed(self.settled().await?.active_element().await)
+        typed(self.call()?.active_element().await)
     }
 
     async fn frames(&mut self) -> Res<Vec<FrameInfo>> {

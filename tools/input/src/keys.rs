@@ -154,29 +154,28 @@ where
     let (start_generation, _) = page_read::document_state()?;
     let mut focused: Option<String> = None;
     for (i, step) in steps.iter().enumerate() {
+        // Focus is read first: right after input, that read is also the
+        // round trip that settles the page, so the document state read
+        // next is current.
+        let active = (i >= focus_from).then(page_read::active_element);
         let (generation, dialog_open) = page_read::document_state()?;
         let reason = if dialog_open {
             Some(StaleReason::DialogOpened)
         } else if generation != start_generation {
             Some(StaleReason::Navigation)
-        } else if i < focus_from {
-            None
         } else {
             // Reading focus can fail when the page changes at that moment;
             // once a step ran, that is an interruption like any other.
-            match page_read::active_element() {
-                Ok(now) if i == focus_from => {
+            match active {
+                None => None,
+                Some(Ok(now)) if i == focus_from => {
                     focused = Some(now);
                     None
                 }
-                Ok(now) if focused.as_ref() == Some(&now) => None,
-                Ok(_) => Some(StaleReason::FocusChanged),
-                Err(e) if i == 0 => return Err(e),
-                Err(_) => Some(match page_read::document_state()? {
-                    (_, true) => StaleReason::DialogOpened,
-                    (g, _) if g != start_generation => StaleReason::Navigation,
-                    _ => StaleReason::FocusChanged,
-                }),
+                Some(Ok(now)) if focused.as_ref() == Some(&now) => None,
+                Some(Ok(_)) => Some(StaleReason::FocusChanged),
+                Some(Err(e)) if i == 0 => return Err(e),
+                Some(Err(_)) => Some(StaleReason::FocusChanged),
             }
         };
         match reason {
