@@ -207,9 +207,11 @@ where
     // Calls run one at a time, in the order they arrived.
     let worker = async move {
         while let Some((id, call)) = call_rx.recv().await {
+            tracing::trace!("call started");
             let reply = calls::execute(&worker_broker, *call).await;
             let Some(id) = id else { continue };
             let line = response(&id, Ok(reply), worker_max.load(Ordering::Relaxed));
+            tracing::trace!(bytes = line.len(), "call answered");
             if worker_out.send(line).await.is_err() {
                 break;
             }

@@ -80,6 +80,8 @@ pub struct TargetCall {
     pub(super) last_active: Option<(String, String)>,
     /// Active-element reads that named an element by its object.
     pub(super) active_reads: u32,
+    /// What the last ref revalidation read (`resolved.rs`).
+    pub(super) resolved: Option<super::resolved::Resolved>,
 }
 
 /// Everything needed to build a [`TargetCall`].
@@ -192,6 +194,7 @@ impl TargetCall {
             unsettled: false,
             last_active: None,
             active_reads: 0,
+            resolved: None,
         })
     }
 
@@ -443,15 +446,7 @@ impl TargetCall {
         let session = self.ref_session(&node)?;
         let handle = self.new_handle(node.backend, node.frame, session);
         // Live revalidation: the node must still resolve and be connected.
-        let connected = self
-            .call_on(
-                handle,
-                "function() { return this.isConnected; }",
-                json!([]),
-                true,
-            )
-            .await?;
-        if connected["value"] != json!(true) {
+        if !self.revalidate(handle).await? {
             return Err(BpError::stale(StaleReason::DocumentReplaced));
         }
         Ok(handle)
@@ -523,6 +518,14 @@ impl TargetCall {
 
     pub(super) async fn read_node_now(&mut self, handle: NodeHandle) -> BpResult<NodeState> {
         self.check()?;
+        if let Some(v) = self.take_resolved(handle) {
+            let state = if v["facts"].is_array() {
+                &v["state"]
+            } else {
+                &v
+            };
+            return Ok(node_state(state));
+        }
         let v = self
             .call_on(handle, js::NODE_STATE, json!([]), true)
             .await?;
@@ -545,9 +548,13 @@ impl TargetCall {
             .is_ok_and(|h| h.frame.is_none() && h.session == self.session);
         let (doc_gen, _, dialog_open, _) = self.doc();
         if main_frame && !dialog_open {
-            let read = self
-                .call_on(handle, &js::node_and_page(), json!([]), true)
-                .await;
+            let read = match self.take_resolved(handle) {
+                Some(value) => Ok(json!({ "value": value })),
+                None => {
+                    self.call_on(handle, &js::node_and_page(), json!([]), true)
+                        .await
+                }
+            };
             if let Some(v) = read
                 .as_ref()
                 .ok()

@@ -242,7 +242,7 @@ impl TargetCall {
                 protected: false,
                 depth: candidate.depth,
                 expanded: None,
-                focused: false,
+                focused: plain.focused,
             });
         }
         let role = read["role"]["value"].as_str().unwrap_or_default();
@@ -274,11 +274,12 @@ struct Plain {
     value: Option<String>,
     checked: Option<String>,
     disabled: bool,
+    focused: bool,
 }
 
 impl Plain {
-    /// `[role, name, value | null, checked | null, disabled]`, or `0` for
-    /// a candidate the page left to Chromium.
+    /// `[role, name, value | null, checked | null, disabled, focused]`, or
+    /// `0` for a candidate the page left to Chromium.
     fn from_page(v: &Value) -> Option<Self> {
         let text = |i: usize| v.get(i).and_then(Value::as_str).map(str::to_string);
         Some(Self {
@@ -287,6 +288,7 @@ impl Plain {
             value: text(2),
             checked: text(3),
             disabled: v.get(4).and_then(Value::as_i64)? != 0,
+            focused: v.get(5).and_then(Value::as_i64) == Some(1),
         })
     }
 }
@@ -298,13 +300,14 @@ mod tests {
 
     #[test]
     fn page_descriptions_parse_or_fall_back() {
-        let p = Plain::from_page(&json!(["textbox", "Note 1", "x", null, 1])).unwrap();
+        let p = Plain::from_page(&json!(["textbox", "Note 1", "x", null, 1, 0])).unwrap();
         assert_eq!(p.role, "textbox");
+        assert!(!p.focused);
         assert_eq!(p.value.as_deref(), Some("x"));
         assert!(p.checked.is_none() && p.disabled);
-        let c = Plain::from_page(&json!(["checkbox", "Pick", null, "mixed", 0])).unwrap();
+        let c = Plain::from_page(&json!(["checkbox", "Pick", null, "mixed", 0, 1])).unwrap();
         assert_eq!(c.checked.as_deref(), Some("mixed"));
-        assert!(!c.disabled);
+        assert!(!c.disabled && c.focused);
         // Left to Chromium, or malformed: no description.
         assert!(Plain::from_page(&json!(0)).is_none());
         assert!(Plain::from_page(&json!(["button"])).is_none());

@@ -4,9 +4,10 @@ function (els, plainAbove, dialog) {
   // them: native links, buttons, text fields, checkboxes and radios, named
   // by aria-label, by plain inline text or by one plain label. Anything
   // else (a role or other aria-* attribute, an image or block inside,
-  // CSS-generated or transformed text, the focused element, any open
-  // dialog on the page) answers 0: ask Chromium. For each candidate:
-  // 0, or [role, name, value | null, checked | null, disabled].
+  // CSS-generated or transformed text, a focused text field, whose focus
+  // feeds the autocomplete hint, any open dialog on the page) answers 0:
+  // ask Chromium. For each candidate:
+  // 0, or [role, name, value | null, checked | null, disabled, focused].
   if (dialog || document.querySelector(':modal')) return els.map(() => 0);
   const INLINE = new Set(['span', 'b', 'strong', 'i', 'em', 'small', 'code', 'mark', 'u', 's']);
   const TEXT_TYPES = {text: 'textbox', email: 'textbox', tel: 'textbox', url: 'textbox',
@@ -86,7 +87,7 @@ function (els, plainAbove, dialog) {
     active = active.shadowRoot.activeElement;
   }
   function describe(el, plain) {
-    if (!plain || el === active || !(el instanceof HTMLElement) || el.shadowRoot
+    if (!plain || !(el instanceof HTMLElement) || el.shadowRoot
         || !plainAttrs(el) || !plainStyle(el)) return 0;
     const t = el.localName;
     let role, name, value = null, checked = null;
@@ -114,9 +115,11 @@ function (els, plainAbove, dialog) {
     } else {
       return 0;
     }
-    if (name === null) return 0;
+    if (name === null || (el === active && (role === 'textbox' || role === 'searchbox'))) return 0;
     const disabled = t !== 'a' && el.matches(':disabled') ? 1 : 0;
-    return [role, name, value, checked, disabled];
+    // Chromium marks focus only while the page itself has it.
+    const focused = el === active && document.hasFocus() ? 1 : 0;
+    return [role, name, value, checked, disabled, focused];
   }
   return els.map((el, i) => describe(el, plainAbove[i]));
 }

@@ -15,6 +15,7 @@ mod media;
 mod netops;
 pub mod observations;
 pub mod registry;
+mod resolved;
 mod settle;
 pub mod types;
 pub mod workspace_call;

@@ -143,12 +143,15 @@ impl Cdp {
         };
         self.tx.send(req).map_err(|_| BpError::disconnected())?;
         self.sent.fetch_add(1, Ordering::Relaxed);
+        tracing::trace!(method, "CDP command sent");
         Ok(rx)
     }
 
     /// The reply to a command sent with [`Cdp::send_now`].
     pub async fn reply(method: &str, rx: Pending, timeout: Duration) -> BpResult<Value> {
-        match tokio::time::timeout(timeout, rx).await {
+        let reply = tokio::time::timeout(timeout, rx).await;
+        tracing::trace!(method, "CDP reply received");
+        match reply {
             Err(_) => Err(errors::unresponsive(method, timeout)),
             Ok(Err(_)) => Err(BpError::disconnected()),
             Ok(Ok(Err(message))) => Err(errors::refused(method, &message)),

@@ -26,7 +26,7 @@ struct Page {
     ax: Vec<Value>,
     /// The `NODE_STATE` answer per backend node.
     nodes: HashMap<i64, Value>,
-    /// Whether `this.isConnected` holds, per backend node (default true).
+    /// Nodes no longer in the document (`connected: false`).
     disconnected: Vec<i64>,
     /// The accessibility node of an element covering every point.
     cover: Option<Value>,
@@ -129,16 +129,17 @@ impl Page {
             "Runtime.callFunctionOn" => {
                 let b = backend_of(&p["objectId"]);
                 let f = p["functionDeclaration"].as_str().unwrap_or("");
-                if f.contains("return this.isConnected") {
-                    json!({"result": {"value": !self.disconnected.contains(&b)}})
-                } else if f.contains("isPassword") && f.contains("facts:") {
+                let state = || -> Result<Value, String> {
+                    let mut state = self.nodes.get(&b).cloned().ok_or("no such node")?;
+                    state["connected"] = json!(!self.disconnected.contains(&b));
+                    Ok(state)
+                };
+                if f.contains("isPassword") && f.contains("facts:") {
                     // Node state and page facts in one call.
-                    let state = self.nodes.get(&b).cloned().ok_or("no such node")?;
                     let facts = json!([self.url, self.title, 200]);
-                    json!({"result": {"value": {"state": state, "facts": facts}}})
+                    json!({"result": {"value": {"state": state()?, "facts": facts}}})
                 } else if f.contains("isPassword") {
-                    let state = self.nodes.get(&b).cloned().ok_or("no such node")?;
-                    json!({"result": {"value": state}})
+                    json!({"result": {"value": state()?}})
                 } else if f.contains("getClientRects") {
                     // The one-call aim: the centre of the box, and whether
                     // something else is hit there.

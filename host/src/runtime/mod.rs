@@ -406,11 +406,13 @@ impl Runtime {
         let component = loaded.name.clone();
         let run = async {
             let view = pre.instantiate_async(&mut store).await?;
+            tracing::trace!(tool, "component instantiated");
             let out = view
                 .browser_pilot_tools_tool()
                 .call_call(&mut store, &ctx, tool, input)
                 .await;
             store.data_mut().finish().await;
+            tracing::trace!(tool, "component returned");
             out
         };
         match tokio::time::timeout(budget + Duration::from_millis(500), run).await {
