@@ -82,6 +82,8 @@ pub struct TargetCall {
     pub(super) active_reads: u32,
     /// What the last ref revalidation read (`resolved.rs`).
     pub(super) resolved: Option<super::resolved::Resolved>,
+    /// An active-element read sent ahead (`read_ahead.rs`).
+    pub(super) read_ahead: Option<super::read_ahead::ReadAhead>,
 }
 
 /// Everything needed to build a [`TargetCall`].
@@ -195,6 +197,7 @@ impl TargetCall {
             last_active: None,
             active_reads: 0,
             resolved: None,
+            read_ahead: None,
         })
     }
 
@@ -872,15 +875,31 @@ impl TargetCall {
         method: &str,
         params: Value,
     ) -> BpResult<Option<Value>> {
-        let mut rx = self
+        let rx = self
             .registry
             .watch(&self.raw_id)
             .ok_or_else(|| BpError::stale(StaleReason::TargetClosed))?;
-        let send = self.send_on(session, method, params);
-        tokio::pin!(send);
+        if self.doc().2 {
+            return Err(dialog_open());
+        }
+        let sent = self.cdp.send_now(method, Some(session), params)?;
+        self.reply_unless_dialog(rx, method, sent).await
+    }
+
+    /// The reply to a command sent, unless a JavaScript dialog opens first
+    /// or the target goes away (`None`). `rx` watches the target from
+    /// before the command was sent.
+    pub(super) async fn reply_unless_dialog(
+        &self,
+        mut rx: tokio::sync::watch::Receiver<u64>,
+        method: &str,
+        sent: crate::cdp::Pending,
+    ) -> BpResult<Option<Value>> {
+        let reply = crate::cdp::Cdp::reply(method, sent, crate::cdp::COMMAND_TIMEOUT);
+        tokio::pin!(reply);
         loop {
             tokio::select! {
-                r = &mut send => return r.map(Some),
+                r = &mut reply => return r.map(Some),
                 changed = rx.changed() => {
                     // A tab that closes itself (`window.close()` in a click
                     // handler) may never answer the event that closed it.
@@ -967,7 +986,19 @@ impl TargetCall {
         self.check()?;
         let backend = self.backend(handle)?;
         self.mark_dispatched();
-        self.send_for(handle, "DOM.focus", json!({"backendNodeId": backend}))
+        let params = json!({"backendNodeId": backend});
+        if self.handle(handle)?.session != self.session {
+            return self.send_for(handle, "DOM.focus", params).await.map(|_| ());
+        }
+        if self.doc().2 {
+            return Err(dialog_open());
+        }
+        // Composite typing reads focus next: that read goes out with it.
+        let focused = self
+            .cdp
+            .send_now("DOM.focus", Some(&self.session), params)?;
+        self.read_active_ahead();
+        crate::cdp::Cdp::reply("DOM.focus", focused, crate::cdp::COMMAND_TIMEOUT)
             .await
             .map(|_| ())
     }
@@ -996,7 +1027,7 @@ impl TargetCall {
         self.mark_dispatched();
         self.input_event("Input.dispatchKeyEvent", down).await?;
         if !self.doc().2 {
-            self.input_event("Input.dispatchKeyEvent", up).await?;
+            self.input_then_read("Input.dispatchKeyEvent", up).await?;
         }
         self.defer_settle();
         Ok(())

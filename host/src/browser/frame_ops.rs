@@ -192,14 +192,9 @@ impl TargetCall {
 
     async fn active_element_now(&mut self) -> BpResult<String> {
         // Still the element read last? One page call instead of two.
-        if let Some((token, object)) = self.last_active.clone() {
-            let same = self
-                .send(
-                    "Runtime.callFunctionOn",
-                    json!({"objectId": object, "returnByValue": true,
-                           "functionDeclaration": format!("function () {{ return {} === this; }}", super::js::ACTIVE_ELEMENT)}),
-                )
-                .await;
+        if let Some((token, _)) = self.last_active.clone() {
+            let (method, params) = self.first_active_read();
+            let same = self.send_or_ahead(method, params).await;
             if same.is_ok_and(|r| r["result"]["value"] == true) {
                 return Ok(token);
             }
@@ -208,13 +203,17 @@ impl TargetCall {
         let mut token = String::new();
         let mut session = self.session.clone();
         for _ in 0..MAX_NESTING {
-            let reply = self
-                .send_on(
+            let reply = if session == self.session {
+                let (method, params) = self.first_active_read();
+                self.send_or_ahead(method, params).await?
+            } else {
+                self.send_on(
                     &session,
                     "Runtime.evaluate",
                     json!({"expression": super::js::ACTIVE_ELEMENT, "objectGroup": self.group}),
                 )
-                .await?;
+                .await?
+            };
             let Some(object) = reply["result"]["objectId"].as_str() else {
                 return Ok(token);
             };

@@ -14,6 +14,7 @@ mod keys;
 mod media;
 mod netops;
 pub mod observations;
+mod read_ahead;
 pub mod registry;
 mod resolved;
 mod settle;

@@ -1,0 +1,105 @@
+//! Composite typing reads the focused element after every step (focus,
+//! each key). The host sends that read right behind the step's input,
+//! before the input is answered, instead of waiting for the component to
+//! ask. Chromium handles one session's commands in order, so the read
+//! still sees the page after the input, as it would a round trip later.
+//! The component's next read takes the reply only if it is the same
+//! command and nothing else was sent since; otherwise it is dropped.
+
+use super::call::{dialog_open, TargetCall};
+use super::js::ACTIVE_ELEMENT;
+use crate::cdp::{Cdp, Pending, COMMAND_TIMEOUT};
+use crate::error::{BpError, BpResult, StaleReason};
+use serde_json::{json, Value};
+
+/// A read sent ahead on the page's own session.
+pub(super) struct ReadAhead {
+    method: &'static str,
+    params: Value,
+    /// Commands sent on the connection right after it.
+    sent: u64,
+    reply: Pending,
+}
+
+impl TargetCall {
+    /// The first command of the next active-element read: confirm the
+    /// element read last, or read it afresh.
+    pub(super) fn first_active_read(&self) -> (&'static str, Value) {
+        match &self.last_active {
+            Some((_, object)) => (
+                "Runtime.callFunctionOn",
+                json!({"objectId": object, "returnByValue": true,
+                       "functionDeclaration": format!("function () {{ return {ACTIVE_ELEMENT} === this; }}")}),
+            ),
+            None => (
+                "Runtime.evaluate",
+                json!({"expression": ACTIVE_ELEMENT, "objectGroup": self.group}),
+            ),
+        }
+    }
+
+    /// Send the next active-element read now (nothing while a dialog is
+    /// open: the page could not answer).
+    pub(super) fn read_active_ahead(&mut self) {
+        self.read_ahead = None;
+        if self.doc().2 {
+            return;
+        }
+        let (method, params) = self.first_active_read();
+        let Ok(reply) = self
+            .cdp
+            .send_now(method, Some(&self.session), params.clone())
+        else {
+            return;
+        };
+        // Objects it names belong to the call's group.
+        self.group_sessions.insert(self.session.clone());
+        self.read_ahead = Some(ReadAhead {
+            method,
+            params,
+            sent: self.cdp.commands_sent(),
+            reply,
+        });
+    }
+
+    /// Send `method` on the page's session, or take the reply of the same
+    /// command sent ahead when nothing was sent since.
+    pub(super) async fn send_or_ahead(
+        &mut self,
+        method: &'static str,
+        params: Value,
+    ) -> BpResult<Value> {
+        if let Some(ahead) = self.read_ahead.take() {
+            if ahead.method == method
+                && ahead.params == params
+                && ahead.sent == self.cdp.commands_sent()
+            {
+                if self.doc().2 {
+                    return Err(dialog_open());
+                }
+                return Cdp::reply(method, ahead.reply, COMMAND_TIMEOUT).await;
+            }
+        }
+        self.send(method, params).await
+    }
+
+    /// Send an input event on the page's session with the next
+    /// active-element read right behind it, then wait for the event's
+    /// reply unless a dialog opens first (`None`).
+    pub(super) async fn input_then_read(
+        &mut self,
+        method: &str,
+        params: Value,
+    ) -> BpResult<Option<Value>> {
+        let rx = self
+            .registry
+            .watch(&self.raw_id)
+            .ok_or_else(|| BpError::stale(StaleReason::TargetClosed))?;
+        if self.doc().2 {
+            return Err(dialog_open());
+        }
+        let sent = self.cdp.send_now(method, Some(&self.session), params)?;
+        self.read_active_ahead();
+        self.reply_unless_dialog(rx, method, sent).await
+    }
+}
