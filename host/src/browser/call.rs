@@ -35,7 +35,7 @@ pub struct Caller {
 
 pub(super) struct Handle {
     pub(super) backend: i64,
-    object: Option<String>,
+    pub(super) object: Option<String>,
     /// The child frame the node lives in (`None`: the main frame), with
     /// that frame's loader when the node was found.
     pub(super) frame: Option<(String, Option<String>)>,
@@ -84,6 +84,9 @@ pub struct TargetCall {
     pub(super) resolved: Option<super::resolved::Resolved>,
     /// An active-element read sent ahead (`read_ahead.rs`).
     pub(super) read_ahead: Option<super::read_ahead::ReadAhead>,
+    /// The node given focus last, and the node aimed at last.
+    pub(super) focused_handle: Option<NodeHandle>,
+    pub(super) aimed_handle: Option<NodeHandle>,
 }
 
 /// Everything needed to build a [`TargetCall`].
@@ -198,6 +201,8 @@ impl TargetCall {
             active_reads: 0,
             resolved: None,
             read_ahead: None,
+            focused_handle: None,
+            aimed_handle: None,
         })
     }
 
@@ -331,14 +336,14 @@ impl TargetCall {
         by_value: bool,
     ) -> BpResult<Value> {
         let object = self.object(handle).await?;
-        let reply = self
-            .send_for(
-                handle,
-                "Runtime.callFunctionOn",
-                json!({"objectId": object, "functionDeclaration": function, "arguments": args,
-                       "returnByValue": by_value, "awaitPromise": false, "objectGroup": self.group}),
-            )
-            .await?;
+        let params = self.call_on_params(&object, function, args, by_value);
+        let reply = if self.handle(handle)?.session == self.session {
+            // (A read sent ahead of it is taken here.)
+            self.send_or_ahead("Runtime.callFunctionOn", params).await?
+        } else {
+            self.send_for(handle, "Runtime.callFunctionOn", params)
+                .await?
+        };
         if reply.get("exceptionDetails").is_some() {
             return Err(BpError::internal("a page-side helper threw"));
         }
@@ -782,6 +787,7 @@ impl TargetCall {
     /// node; any other (or a page call that fails) takes the three steps.
     pub async fn aim(&mut self, handle: NodeHandle) -> BpResult<(Point, Hit)> {
         self.check()?;
+        self.aimed_handle = Some(handle);
         let main_frame = self
             .handle(handle)
             .is_ok_and(|h| h.frame.is_none() && h.session == self.session);
@@ -957,8 +963,17 @@ impl TargetCall {
                 if self.doc().2 {
                     return dialog_during_click(moved, sent, total);
                 }
-                self.input_event("Input.dispatchMouseEvent", ev(kind))
-                    .await?;
+                if sent + 1 < total {
+                    self.input_event("Input.dispatchMouseEvent", ev(kind))
+                        .await?;
+                } else {
+                    // The clicked node and the page are read next.
+                    let next = self
+                        .aimed_handle
+                        .and_then(|h| self.node_read(h, &js::node_and_page()));
+                    self.input_then_read("Input.dispatchMouseEvent", ev(kind), next)
+                        .await?;
+                }
                 sent += 1;
             }
         }
@@ -987,6 +1002,7 @@ impl TargetCall {
         let backend = self.backend(handle)?;
         self.mark_dispatched();
         let params = json!({"backendNodeId": backend});
+        self.focused_handle = Some(handle);
         if self.handle(handle)?.session != self.session {
             return self.send_for(handle, "DOM.focus", params).await.map(|_| ());
         }
@@ -1006,8 +1022,13 @@ impl TargetCall {
     pub async fn insert_text(&mut self, text: &str) -> BpResult<()> {
         self.check()?;
         self.mark_dispatched();
-        self.input_event("Input.insertText", json!({"text": text}))
+        // The typed-into field is read back next.
+        let next = self
+            .focused_handle
+            .and_then(|h| self.node_read(h, js::NODE_STATE));
+        self.input_then_read("Input.insertText", json!({"text": text}), next)
             .await
+            .map(|_| ())
     }
 
     pub async fn press_key(&mut self, key: &str, held: Modifiers) -> BpResult<()> {
@@ -1027,7 +1048,9 @@ impl TargetCall {
         self.mark_dispatched();
         self.input_event("Input.dispatchKeyEvent", down).await?;
         if !self.doc().2 {
-            self.input_then_read("Input.dispatchKeyEvent", up).await?;
+            let next = self.first_active_read();
+            self.input_then_read("Input.dispatchKeyEvent", up, Some(next))
+                .await?;
         }
         self.defer_settle();
         Ok(())

@@ -1,13 +1,16 @@
-//! Composite typing reads the focused element after every step (focus,
-//! each key). The host sends that read right behind the step's input,
-//! before the input is answered, instead of waiting for the component to
-//! ask. Chromium handles one session's commands in order, so the read
-//! still sees the page after the input, as it would a round trip later.
-//! The component's next read takes the reply only if it is the same
-//! command and nothing else was sent since; otherwise it is dropped.
+//! An action's next page read usually follows its input at once: the
+//! focused element after each typing step, the typed-into field after the
+//! text, the clicked node and page after the click. The host sends that
+//! read right behind the input, before the input is answered, instead of
+//! waiting for the component to ask. Chromium handles one session's
+//! commands in order, so the read still sees the page after the input, as
+//! it would a round trip later. The component's next read takes the reply
+//! only if it is the same command and nothing else was sent since;
+//! otherwise it is dropped and the read made again.
 
 use super::call::{dialog_open, TargetCall};
 use super::js::ACTIVE_ELEMENT;
+use super::types::NodeHandle;
 use crate::cdp::{Cdp, Pending, COMMAND_TIMEOUT};
 use crate::error::{BpError, BpResult, StaleReason};
 use serde_json::{json, Value};
@@ -38,14 +41,46 @@ impl TargetCall {
         }
     }
 
-    /// Send the next active-element read now (nothing while a dialog is
-    /// open: the page could not answer).
+    /// Send the next active-element read now.
     pub(super) fn read_active_ahead(&mut self) {
+        let (method, params) = self.first_active_read();
+        self.read_ahead_of(method, params);
+    }
+
+    /// `Runtime.callFunctionOn` parameters for `function` on the node.
+    pub(super) fn call_on_params(
+        &self,
+        object: &str,
+        function: &str,
+        args: Value,
+        by_value: bool,
+    ) -> Value {
+        json!({"objectId": object, "functionDeclaration": function, "arguments": args,
+               "returnByValue": by_value, "awaitPromise": false, "objectGroup": self.group})
+    }
+
+    /// The read of `function` on `handle` that `call_on` would send, for a
+    /// node of the page's own session whose object is known.
+    pub(super) fn node_read(
+        &self,
+        handle: NodeHandle,
+        function: &str,
+    ) -> Option<(&'static str, Value)> {
+        let h = self.handle(handle).ok()?;
+        let object = h.object.as_deref().filter(|_| h.session == self.session)?;
+        Some((
+            "Runtime.callFunctionOn",
+            self.call_on_params(object, function, json!([]), true),
+        ))
+    }
+
+    /// Send `method` on the page's session now, for a later read to take
+    /// (nothing while a dialog is open: the page could not answer).
+    fn read_ahead_of(&mut self, method: &'static str, params: Value) {
         self.read_ahead = None;
         if self.doc().2 {
             return;
         }
-        let (method, params) = self.first_active_read();
         let Ok(reply) = self
             .cdp
             .send_now(method, Some(&self.session), params.clone())
@@ -83,13 +118,14 @@ impl TargetCall {
         self.send(method, params).await
     }
 
-    /// Send an input event on the page's session with the next
-    /// active-element read right behind it, then wait for the event's
-    /// reply unless a dialog opens first (`None`).
+    /// Send an input event on the page's session with the read `next`
+    /// right behind it, then wait for the event's reply unless a dialog
+    /// opens first (`None`).
     pub(super) async fn input_then_read(
         &mut self,
         method: &str,
         params: Value,
+        next: Option<(&'static str, Value)>,
     ) -> BpResult<Option<Value>> {
         let rx = self
             .registry
@@ -99,7 +135,10 @@ impl TargetCall {
             return Err(dialog_open());
         }
         let sent = self.cdp.send_now(method, Some(&self.session), params)?;
-        self.read_active_ahead();
+        match next {
+            Some((method, params)) => self.read_ahead_of(method, params),
+            None => self.read_ahead = None,
+        }
         self.reply_unless_dialog(rx, method, sent).await
     }
 }
