@@ -1,6 +1,8 @@
-//! `bp bench`: the form workflow (navigate, observe, type, click, observe)
-//! through the one-shot CLI, the same steps over direct CDP as the floor,
-//! and the broker's cold start. Prints numbers; asserts nothing.
+//! `bp bench`: the broker's cold start, the form workflow (navigate,
+//! observe, type, click, observe) through the one-shot CLI, the bridge and
+//! direct CDP as the floor (`bench_workflow.rs`), then the speed goals
+//! (`bench_speed.rs`) and the user's own browser (`bench_own.rs`). Prints
+//! numbers; asserts nothing.
 
 use browser_pilot_host::cdp::launch;
 use browser_pilot_host::cdp::Cdp;
@@ -13,7 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-const STEPS: [&str; 5] = ["navigate", "observe", "type", "click", "observe2"];
+pub(crate) const STEPS: [&str; 5] = ["navigate", "observe", "type", "click", "observe2"];
 
 /// Stops the bench home's broker (and its browser) and the children, and
 /// removes the home, however the run ends.
@@ -112,7 +114,7 @@ pub(crate) fn bp(home: &Path, args: &[&str]) -> BpResult<(Duration, Value)> {
     Ok((elapsed, v))
 }
 
-fn find_ref(obs: &Value, role: &str, name: &str) -> BpResult<String> {
+pub(crate) fn find_ref(obs: &Value, role: &str, name: &str) -> BpResult<String> {
     obs["elements"]
         .as_array()
         .into_iter()
@@ -170,29 +172,15 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
     let cold_first = cold_start(&home).await?;
     let cold_cached = cold_start(&home).await?;
 
-    // One-shot CLI.
+    // The three clients take turns, one iteration each, so a drift in the
+    // machine's speed weighs on all of them alike.
     bp(&home, &["connect", "--launch", "--headless"])?;
-    let mut cli: Vec<Vec<f64>> = vec![Vec::new(); STEPS.len()];
-    for _ in 0..iterations.max(1) {
-        let (t, _) = bp(&home, &["open", &url])?;
-        cli[0].push(ms(t));
-        let (t, obs) = bp(&home, &["snapshot"])?;
-        cli[1].push(ms(t));
-        let name_ref = find_ref(&obs, "textbox", "Name")?;
-        let button_ref = find_ref(&obs, "button", "Sign in")?;
-        let (t, _) = bp(&home, &["type", &name_ref, "Ada", "--clear"])?;
-        cli[2].push(ms(t));
-        let (t, _) = bp(&home, &["click", &button_ref])?;
-        cli[3].push(ms(t));
-        let (t, _) = bp(&home, &["snapshot"])?;
-        cli[4].push(ms(t));
-    }
-    let mut bridge = bridge_workflow(&home, &url, iterations.max(1))?;
+    let (mut cli, mut bridge, direct) =
+        crate::bench_workflow::interleaved(&home, &url, iterations.max(1)).await?;
     let mut keyboard = bridge_keyboard(&home, &url, iterations.max(1))?;
     crate::bench_speed::run(&home, &url, iterations.max(1)).await?;
     bp(&home, &["broker", "stop", "--force"]).ok();
 
-    let direct = direct_cdp(&url, iterations.max(1), &home).await?;
     println!("Browser Pilot benchmark: form workflow x{iterations} (medians, ms)");
     println!("broker start to ready socket: {cold_first:.1} ms in a fresh home, {cold_cached:.1} ms the second time (default components ship precompiled)");
     println!(
@@ -356,44 +344,6 @@ impl Drop for BridgeClient {
     }
 }
 
-/// The workflow through one persistent bridge connection.
-fn bridge_workflow(home: &Path, url: &str, iterations: usize) -> BpResult<Vec<Vec<f64>>> {
-    let (mut b, ws, lease) = BridgeClient::session(home, "bench")?;
-    b.tool(&ws, &lease, "browser.tabs.open", json!({}))?;
-    let mut out: Vec<Vec<f64>> = vec![Vec::new(); STEPS.len()];
-    for _ in 0..iterations {
-        let t = Instant::now();
-        b.tool(&ws, &lease, "browser.navigate", json!({"url": url}))?;
-        out[0].push(ms(t.elapsed()));
-        let t = Instant::now();
-        let obs = b.tool(&ws, &lease, "browser.observe", json!({}))?;
-        out[1].push(ms(t.elapsed()));
-        let name: u64 = find_ref(&obs, "textbox", "Name")?.parse().unwrap_or(0);
-        let button: u64 = find_ref(&obs, "button", "Sign in")?.parse().unwrap_or(0);
-        let id = obs["observationId"].clone();
-        let t = Instant::now();
-        b.tool(
-            &ws,
-            &lease,
-            "browser.type",
-            json!({"observationId": id, "ref": name, "text": "Ada", "clear": true}),
-        )?;
-        out[2].push(ms(t.elapsed()));
-        let t = Instant::now();
-        b.tool(
-            &ws,
-            &lease,
-            "browser.click",
-            json!({"observationId": id, "ref": button}),
-        )?;
-        out[3].push(ms(t.elapsed()));
-        let t = Instant::now();
-        b.tool(&ws, &lease, "browser.observe", json!({}))?;
-        out[4].push(ms(t.elapsed()));
-    }
-    Ok(out)
-}
-
 /// A browser of the bench's own (no broker) under `home/profiles`, with
 /// one tab at `url` attached: (browser, connection, session).
 pub(crate) async fn raw_tab(
@@ -418,90 +368,4 @@ pub(crate) async fn raw_tab(
         .unwrap_or_default()
         .to_string();
     Ok((browser, cdp, session))
-}
-
-/// The same steps with raw CDP calls, no broker and no processes per step.
-async fn direct_cdp(url: &str, iterations: usize, home: &Path) -> BpResult<Vec<Vec<f64>>> {
-    let (browser, cdp, session) = raw_tab(home, "direct-profiles", "about:blank").await?;
-    let s = Some(session.as_str());
-    cdp.call("Page.enable", s, json!({})).await?;
-    let mut out: Vec<Vec<f64>> = vec![Vec::new(); STEPS.len()];
-    for _ in 0..iterations {
-        let mut events = cdp.subscribe();
-        let t = Instant::now();
-        cdp.call("Page.navigate", s, json!({"url": url})).await?;
-        while let Ok(ev) = events.recv().await {
-            if ev.method == "Page.loadEventFired" && ev.session_id.as_deref() == s {
-                break;
-            }
-        }
-        out[0].push(ms(t.elapsed()));
-        let t = Instant::now();
-        let tree = cdp
-            .call("Accessibility.getFullAXTree", s, json!({}))
-            .await?;
-        out[1].push(ms(t.elapsed()));
-        let node = |role: &str, name: &str| {
-            tree["nodes"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|n| n["role"]["value"] == role && n["name"]["value"] == name)
-                .and_then(|n| n["backendDOMNodeId"].as_i64())
-                .ok_or_else(|| BpError::internal(format!("no {role} {name}")))
-        };
-        let field = node("textbox", "Name")?;
-        let button = node("button", "Sign in")?;
-        let t = Instant::now();
-        cdp.call("DOM.focus", s, json!({"backendNodeId": field}))
-            .await?;
-        // Clear as `bp type --clear` does: Control+A, Backspace.
-        for key in [
-            json!({"type": "rawKeyDown", "key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65, "modifiers": 2, "commands": ["selectAll"]}),
-            json!({"type": "keyUp", "key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65, "modifiers": 2}),
-            json!({"type": "rawKeyDown", "key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8}),
-            json!({"type": "keyUp", "key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8}),
-        ] {
-            cdp.call("Input.dispatchKeyEvent", s, key).await?;
-        }
-        cdp.call("Input.insertText", s, json!({"text": "Ada"}))
-            .await?;
-        out[2].push(ms(t.elapsed()));
-        let t = Instant::now();
-        cdp.call(
-            "DOM.scrollIntoViewIfNeeded",
-            s,
-            json!({"backendNodeId": button}),
-        )
-        .await?;
-        let quads = cdp
-            .call("DOM.getContentQuads", s, json!({"backendNodeId": button}))
-            .await?;
-        let q: Vec<f64> = quads["quads"][0]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_f64)
-            .collect();
-        let (Some(x0), Some(y0), Some(x2), Some(y2)) = (q.first(), q.get(1), q.get(4), q.get(5))
-        else {
-            return Err(BpError::internal("the button has no box"));
-        };
-        let (x, y) = ((x0 + x2) / 2.0, (y0 + y2) / 2.0);
-        for kind in ["mousePressed", "mouseReleased"] {
-            cdp.call(
-                "Input.dispatchMouseEvent",
-                s,
-                json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}),
-            )
-            .await?;
-        }
-        out[3].push(ms(t.elapsed()));
-        let t = Instant::now();
-        cdp.call("Accessibility.getFullAXTree", s, json!({}))
-            .await?;
-        out[4].push(ms(t.elapsed()));
-    }
-    drop(browser);
-    Ok(out)
 }

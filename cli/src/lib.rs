@@ -6,6 +6,7 @@ mod args;
 mod bench;
 mod bench_own;
 mod bench_speed;
+mod bench_workflow;
 mod bridge;
 mod commands;
 mod doctor;

@@ -1,0 +1,199 @@
+//! The form workflow (navigate, observe, type, click, observe) through the
+//! one-shot CLI, one persistent bridge connection, and raw CDP calls (the
+//! floor), taking turns one iteration each so that a drift in the
+//! machine's speed weighs on all three alike.
+
+use crate::bench::{bp, find_ref, ms, raw_tab, BridgeClient, STEPS};
+use browser_pilot_host::cdp::launch::LaunchedBrowser;
+use browser_pilot_host::cdp::Cdp;
+use browser_pilot_host::{BpError, BpResult};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::time::Instant;
+
+/// Per step, the times of each client: (one-shot, bridge, floor).
+type Times = Vec<Vec<f64>>;
+
+/// Run `iterations` rounds of the three clients in turn.
+pub(crate) async fn interleaved(
+    home: &Path,
+    url: &str,
+    iterations: usize,
+) -> BpResult<(Times, Times, Times)> {
+    let (mut b, ws, lease) = BridgeClient::session(home, "bench")?;
+    b.tool(&ws, &lease, "browser.tabs.open", json!({}))?;
+    let floor = Floor::start(home).await?;
+    let mut cli: Times = vec![Vec::new(); STEPS.len()];
+    let mut bridge: Times = vec![Vec::new(); STEPS.len()];
+    let mut direct: Times = vec![Vec::new(); STEPS.len()];
+    for _ in 0..iterations {
+        one_shot(home, url, &mut cli)?;
+        over_bridge(&mut b, &ws, &lease, url, &mut bridge)?;
+        floor.iteration(url, &mut direct).await?;
+    }
+    Ok((cli, bridge, direct))
+}
+
+/// One round through the one-shot CLI: a process per step.
+fn one_shot(home: &Path, url: &str, out: &mut Times) -> BpResult<()> {
+    let (t, _) = bp(home, &["open", url])?;
+    out[0].push(ms(t));
+    let (t, obs) = bp(home, &["snapshot"])?;
+    out[1].push(ms(t));
+    let name_ref = find_ref(&obs, "textbox", "Name")?;
+    let button_ref = find_ref(&obs, "button", "Sign in")?;
+    let (t, _) = bp(home, &["type", &name_ref, "Ada", "--clear"])?;
+    out[2].push(ms(t));
+    let (t, _) = bp(home, &["click", &button_ref])?;
+    out[3].push(ms(t));
+    let (t, _) = bp(home, &["snapshot"])?;
+    out[4].push(ms(t));
+    Ok(())
+}
+
+/// One round through the persistent bridge connection.
+fn over_bridge(
+    b: &mut BridgeClient,
+    ws: &str,
+    lease: &str,
+    url: &str,
+    out: &mut Times,
+) -> BpResult<()> {
+    let t = Instant::now();
+    b.tool(ws, lease, "browser.navigate", json!({"url": url}))?;
+    out[0].push(ms(t.elapsed()));
+    let t = Instant::now();
+    let obs = b.tool(ws, lease, "browser.observe", json!({}))?;
+    out[1].push(ms(t.elapsed()));
+    let name: u64 = find_ref(&obs, "textbox", "Name")?.parse().unwrap_or(0);
+    let button: u64 = find_ref(&obs, "button", "Sign in")?.parse().unwrap_or(0);
+    let id = obs["observationId"].clone();
+    let t = Instant::now();
+    b.tool(
+        ws,
+        lease,
+        "browser.type",
+        json!({"observationId": id, "ref": name, "text": "Ada", "clear": true}),
+    )?;
+    out[2].push(ms(t.elapsed()));
+    let t = Instant::now();
+    b.tool(
+        ws,
+        lease,
+        "browser.click",
+        json!({"observationId": id, "ref": button}),
+    )?;
+    out[3].push(ms(t.elapsed()));
+    let t = Instant::now();
+    b.tool(ws, lease, "browser.observe", json!({}))?;
+    out[4].push(ms(t.elapsed()));
+    Ok(())
+}
+
+/// The floor: the same steps with raw CDP calls in a browser of the
+/// bench's own, no broker and no process per step.
+struct Floor {
+    _browser: LaunchedBrowser,
+    cdp: Cdp,
+    session: String,
+}
+
+impl Floor {
+    async fn start(home: &Path) -> BpResult<Self> {
+        let (browser, cdp, session) = raw_tab(home, "direct-profiles", "about:blank").await?;
+        cdp.call("Page.enable", Some(&session), json!({})).await?;
+        Ok(Self {
+            _browser: browser,
+            cdp,
+            session,
+        })
+    }
+
+    async fn iteration(&self, url: &str, out: &mut Times) -> BpResult<()> {
+        let (cdp, s) = (&self.cdp, Some(self.session.as_str()));
+        let mut events = cdp.subscribe();
+        let t = Instant::now();
+        cdp.call("Page.navigate", s, json!({"url": url})).await?;
+        while let Ok(ev) = events.recv().await {
+            if ev.method == "Page.loadEventFired" && ev.session_id.as_deref() == s {
+                break;
+            }
+        }
+        out[0].push(ms(t.elapsed()));
+        let t = Instant::now();
+        let tree = cdp
+            .call("Accessibility.getFullAXTree", s, json!({}))
+            .await?;
+        out[1].push(ms(t.elapsed()));
+        let field = ax_node(&tree, "textbox", "Name")?;
+        let button = ax_node(&tree, "button", "Sign in")?;
+        let t = Instant::now();
+        cdp.call("DOM.focus", s, json!({"backendNodeId": field}))
+            .await?;
+        // Clear as `bp type --clear` does: Control+A, Backspace.
+        for key in [
+            json!({"type": "rawKeyDown", "key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65, "modifiers": 2, "commands": ["selectAll"]}),
+            json!({"type": "keyUp", "key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65, "modifiers": 2}),
+            json!({"type": "rawKeyDown", "key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8}),
+            json!({"type": "keyUp", "key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8}),
+        ] {
+            cdp.call("Input.dispatchKeyEvent", s, key).await?;
+        }
+        cdp.call("Input.insertText", s, json!({"text": "Ada"}))
+            .await?;
+        out[2].push(ms(t.elapsed()));
+        let t = Instant::now();
+        self.click(button).await?;
+        out[3].push(ms(t.elapsed()));
+        let t = Instant::now();
+        cdp.call("Accessibility.getFullAXTree", s, json!({}))
+            .await?;
+        out[4].push(ms(t.elapsed()));
+        Ok(())
+    }
+
+    /// Scroll the node into view and press and release at its centre.
+    async fn click(&self, node: i64) -> BpResult<()> {
+        let (cdp, s) = (&self.cdp, Some(self.session.as_str()));
+        cdp.call(
+            "DOM.scrollIntoViewIfNeeded",
+            s,
+            json!({"backendNodeId": node}),
+        )
+        .await?;
+        let quads = cdp
+            .call("DOM.getContentQuads", s, json!({"backendNodeId": node}))
+            .await?;
+        let q: Vec<f64> = quads["quads"][0]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_f64)
+            .collect();
+        let (Some(x0), Some(y0), Some(x2), Some(y2)) = (q.first(), q.get(1), q.get(4), q.get(5))
+        else {
+            return Err(BpError::internal("the button has no box"));
+        };
+        let (x, y) = ((x0 + x2) / 2.0, (y0 + y2) / 2.0);
+        for kind in ["mousePressed", "mouseReleased"] {
+            cdp.call(
+                "Input.dispatchMouseEvent",
+                s,
+                json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}),
+            )
+            .await?;
+        }
+        Ok(())
+    }
+}
+
+/// The backend node of the first accessibility node with `role` and `name`.
+fn ax_node(tree: &Value, role: &str, name: &str) -> BpResult<i64> {
+    tree["nodes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|n| n["role"]["value"] == role && n["name"]["value"] == name)
+        .and_then(|n| n["backendDOMNodeId"].as_i64())
+        .ok_or_else(|| BpError::internal(format!("no {role} {name}")))
+}
