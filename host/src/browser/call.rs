@@ -881,6 +881,19 @@ impl TargetCall {
         method: &str,
         params: Value,
     ) -> BpResult<Option<Value>> {
+        let (rx, sent) = self.watch_and_send(session, method, params)?;
+        self.reply_unless_dialog(rx, method, sent).await
+    }
+
+    /// Watch the target, then send `method` at once (refused while a
+    /// dialog is open): the watch and the reply to come, for
+    /// [`TargetCall::reply_unless_dialog`].
+    pub(super) fn watch_and_send(
+        &self,
+        session: &str,
+        method: &str,
+        params: Value,
+    ) -> BpResult<(tokio::sync::watch::Receiver<u64>, crate::cdp::Pending)> {
         let rx = self
             .registry
             .watch(&self.raw_id)
@@ -889,7 +902,7 @@ impl TargetCall {
             return Err(dialog_open());
         }
         let sent = self.cdp.send_now(method, Some(session), params)?;
-        self.reply_unless_dialog(rx, method, sent).await
+        Ok((rx, sent))
     }
 
     /// The reply to a command sent, unless a JavaScript dialog opens first

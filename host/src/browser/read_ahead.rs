@@ -12,7 +12,7 @@ use super::call::{dialog_open, TargetCall};
 use super::js::ACTIVE_ELEMENT;
 use super::types::NodeHandle;
 use crate::cdp::{Cdp, Pending, COMMAND_TIMEOUT};
-use crate::error::{BpError, BpResult, StaleReason};
+use crate::error::BpResult;
 use serde_json::{json, Value};
 
 /// A read sent ahead on the page's own session.
@@ -127,14 +127,8 @@ impl TargetCall {
         params: Value,
         next: Option<(&'static str, Value)>,
     ) -> BpResult<Option<Value>> {
-        let rx = self
-            .registry
-            .watch(&self.raw_id)
-            .ok_or_else(|| BpError::stale(StaleReason::TargetClosed))?;
-        if self.doc().2 {
-            return Err(dialog_open());
-        }
-        let sent = self.cdp.send_now(method, Some(&self.session), params)?;
+        let session = self.session.clone();
+        let (rx, sent) = self.watch_and_send(&session, method, params)?;
         match next {
             Some((method, params)) => self.read_ahead_of(method, params),
             None => self.read_ahead = None,
