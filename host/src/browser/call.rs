@@ -1019,15 +1019,9 @@ impl TargetCall {
         if self.handle(handle)?.session != self.session {
             return self.send_for(handle, "DOM.focus", params).await.map(|_| ());
         }
-        if self.doc().2 {
-            return Err(dialog_open());
-        }
         // Composite typing reads focus next: that read goes out with it.
-        let focused = self
-            .cdp
-            .send_now("DOM.focus", Some(&self.session), params)?;
-        self.read_active_ahead();
-        crate::cdp::Cdp::reply("DOM.focus", focused, crate::cdp::COMMAND_TIMEOUT)
+        let next = self.first_active_read();
+        self.input_then_read("DOM.focus", params, Some(next))
             .await
             .map(|_| ())
     }

@@ -41,12 +41,6 @@ impl TargetCall {
         }
     }
 
-    /// Send the next active-element read now.
-    pub(super) fn read_active_ahead(&mut self) {
-        let (method, params) = self.first_active_read();
-        self.read_ahead_of(method, params);
-    }
-
     /// `Runtime.callFunctionOn` parameters for `function` on the node.
     pub(super) fn call_on_params(
         &self,

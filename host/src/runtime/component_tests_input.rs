@@ -134,7 +134,10 @@ impl Page {
                     state["connected"] = json!(!self.disconnected.contains(&b));
                     Ok(state)
                 };
-                if f.contains("isPassword") && f.contains("facts:") {
+                if f.ends_with(") === this; }") {
+                    // Confirming the focused element read last.
+                    json!({"result": {"value": p["objectId"] == "active-1"}})
+                } else if f.contains("isPassword") && f.contains("facts:") {
                     // Node state and page facts in one call.
                     let facts = json!([self.url, self.title, 200]);
                     json!({"result": {"value": {"state": state()?, "facts": facts}}})
@@ -406,6 +409,52 @@ async fn type_reads_the_value_back_for_evidence() {
     // Focused, then the text inserted once, as one command.
     assert_eq!(input_sent(&env), vec!["DOM.focus", "Input.insertText"]);
     assert_eq!(fake.page().input[0].1, json!({"text": "ada@example.test"}));
+}
+
+#[tokio::test]
+async fn typing_reads_each_fact_once_right_behind_its_input() {
+    let fake =
+        Fake::new(&[("textbox", "Name", "", 20, field("text", "old"))]).on_input(|page, m, p| {
+            if m == "Input.insertText" {
+                let text = p["text"].as_str().unwrap_or("");
+                page.nodes.insert(20, field("text", text));
+            }
+        });
+    let env = TestEnv::new(URL, fake.script()).unwrap();
+    let obs = observe(&env).await;
+    let out = env
+        .target(
+            "browser.type",
+            json!({"observationId": obs, "ref": 1, "text": "Ada", "clear": true}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out["evidence"]["status"], "verified", "{out}");
+    // The ref's live check also serves as the before-read; the focus
+    // check after each step and the read-back go out right behind their
+    // input, and none of them is sent twice.
+    let (read, check, key) = (
+        "Runtime.callFunctionOn",
+        "Runtime.evaluate",
+        "Input.dispatchKeyEvent",
+    );
+    assert_eq!(
+        sent(&env),
+        vec![
+            "DOM.resolveNode",
+            read,
+            "DOM.focus",
+            check,
+            key,
+            key,
+            read,
+            key,
+            key,
+            read,
+            "Input.insertText",
+            read,
+        ]
+    );
 }
 
 #[tokio::test]
