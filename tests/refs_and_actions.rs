@@ -220,3 +220,53 @@ fn an_observation_overtaken_by_a_new_document_is_refused() {
     );
     assert_eq!(refused["error"]["retryable"], true, "{refused}");
 }
+
+/// Refs resolved since the browser connected: through the object the page
+/// walk returned (held by the latest observation of the tab), and by
+/// backend node ID.
+fn refs_resolved(env: &Env) -> (u64, u64) {
+    let status = env.status();
+    let r = &status["browser"]["refsResolved"];
+    (
+        r["byHeldObject"].as_u64().expect("byHeldObject"),
+        r["byBackendNode"].as_u64().expect("byBackendNode"),
+    )
+}
+
+#[test]
+fn refs_of_the_latest_observation_use_its_objects_and_older_ones_still_resolve() {
+    let env = Env::new();
+    env.launch();
+    env.open("form.html");
+    let first = env.snapshot(None);
+    let name = find_ref(&first, "textbox", "Name");
+    let start = refs_resolved(&env);
+    let typed = env.json(&["type", &name, "Ada"]);
+    assert_eq!(typed["evidence"]["status"], "verified", "{typed}");
+    assert_eq!(refs_resolved(&env), (start.0 + 1, start.1));
+
+    // A newer observation of the tab releases the first one's objects;
+    // the first one's refs are resolved by backend node and act the same.
+    let second = env.snapshot(None);
+    let first_id = first["observationId"].as_str().unwrap();
+    let input = format!(
+        "{{\"observationId\": \"{first_id}\", \"ref\": {name}, \"text\": \"Grace\", \"clear\": true}}"
+    );
+    let typed = env.json(&["tool", "call", "browser.type", "--input", &input]);
+    assert_eq!(typed["evidence"]["status"], "verified", "{typed}");
+    assert_eq!(refs_resolved(&env), (start.0 + 1, start.1 + 1));
+    let button = find_ref(&second, "button", "Sign in");
+    env.ok(&["click", &button]);
+    assert!(env.ok(&["read"]).contains("Signed in as Grace"));
+    assert_eq!(refs_resolved(&env), (start.0 + 2, start.1 + 1));
+
+    // A held element removed from the page is stale, not acted on.
+    let third = env.snapshot(None);
+    let remember = find_ref(&third, "checkbox", "Remember me");
+    env.ok(&[
+        "eval",
+        "document.getElementById('remember').closest('label').remove()",
+    ]);
+    let (code, run) = env.err(&["click", &remember]);
+    assert_eq!(code, "stale_ref", "{}", run.stderr());
+}

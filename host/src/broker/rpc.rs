@@ -463,6 +463,8 @@ async fn status(broker: &Arc<Broker>) -> BpResult<Value> {
         browser["targets"] = json!({"open": open, "attached": attached});
         let (page, accessibility) = conn.registry.described();
         browser["elementsDescribed"] = json!({"byPage": page, "byAccessibility": accessibility});
+        let (held, backend) = conn.registry.refs_resolved();
+        browser["refsResolved"] = json!({"byHeldObject": held, "byBackendNode": backend});
     }
     Ok(json!({
         "pid": std::process::id(),

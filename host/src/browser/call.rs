@@ -2,6 +2,7 @@
 //! target. Every operation starts with [`TargetCall::check`], the single
 //! place that re-verifies lease, connection generation, target and session.
 
+use super::held_refs::HeldGroup;
 use super::js;
 use super::keys;
 use super::observations::{Observation, Observations, RefNode, OBSERVATION_TTL};
@@ -67,7 +68,7 @@ pub struct TargetCall {
     /// `<iframe>` backend node of each (parent session, child frame),
     /// learned in this call.
     pub(super) frame_owners: std::collections::HashMap<(String, String), i64>,
-    /// Sessions holding other remote objects of this call's group.
+    /// Sessions holding remote objects of this call's group.
     pub(super) group_sessions: std::collections::BTreeSet<String>,
     /// Document (and selected frame) the last accessibility read came from.
     pub(super) tree_doc: Option<(u64, Option<String>, Option<String>)>,
@@ -84,6 +85,9 @@ pub struct TargetCall {
     pub(super) resolved: Option<super::resolved::Resolved>,
     /// An active-element read sent ahead (`read_ahead.rs`).
     pub(super) read_ahead: Option<super::read_ahead::ReadAhead>,
+    /// The object group the page walk put its candidates in, until the
+    /// observation is recorded and the group is held (`held_refs.rs`).
+    pub(super) refs_group: Option<String>,
     /// The node given focus last, and the node aimed at last.
     pub(super) focused_handle: Option<NodeHandle>,
     pub(super) aimed_handle: Option<NodeHandle>,
@@ -200,6 +204,7 @@ impl TargetCall {
             last_active: None,
             active_reads: 0,
             resolved: None,
+            refs_group: None,
             read_ahead: None,
             focused_handle: None,
             aimed_handle: None,
@@ -304,6 +309,13 @@ impl TargetCall {
         }
     }
 
+    /// Forget the handle's remote object (it will be resolved again).
+    pub(super) fn clear_object(&mut self, handle: u32) {
+        if let Some(h) = self.handles.get_mut(handle as usize) {
+            h.object = None;
+        }
+    }
+
     /// A remote object for the handle's node (resolved once per call).
     async fn object(&mut self, handle: u32) -> BpResult<String> {
         let backend = self.backend(handle)?;
@@ -324,6 +336,7 @@ impl TargetCall {
         }
         if let Some(h) = self.handles.get_mut(handle as usize) {
             h.object = Some(obj.clone());
+            self.group_sessions.insert(h.session.clone());
         }
         Ok(obj)
     }
@@ -336,6 +349,11 @@ impl TargetCall {
         by_value: bool,
     ) -> BpResult<Value> {
         let object = self.object(handle).await?;
+        if !by_value {
+            // The result is a remote object of this call's group.
+            let session = self.handle(handle)?.session.clone();
+            self.group_sessions.insert(session);
+        }
         let params = self.call_on_params(&object, function, args, by_value);
         let reply = if self.handle(handle)?.session == self.session {
             // (A read sent ahead of it is taken here.)
@@ -417,9 +435,16 @@ impl TargetCall {
                 ));
             }
             let h = self.handle(e.handle)?;
+            // Only the walk's objects are kept (the call's own group is
+            // released when the call ends).
+            let object =
+                (self.refs_group.is_some() && h.frame.is_none() && h.session == self.session)
+                    .then(|| h.object.clone())
+                    .flatten();
             refs.push(RefNode {
                 backend: h.backend,
                 frame: h.frame.clone(),
+                object,
             });
         }
         let id = crate::ids::new_id("obs");
@@ -436,6 +461,15 @@ impl TargetCall {
             frame_scope,
             refs,
         });
+        if let Some(group) = self.refs_group.take() {
+            let held = HeldGroup {
+                observation: id.clone(),
+                session: self.session.clone(),
+                group,
+            };
+            let release = self.observations.held.hold(&self.raw_id, held);
+            self.release_groups(release.into_iter().map(|g| (g.session, g.group)).collect());
+        }
         Ok(id)
     }
 
@@ -452,9 +486,13 @@ impl TargetCall {
             .cloned()
             .ok_or_else(no_such_ref)?;
         let session = self.ref_session(&node)?;
+        let held = node
+            .object
+            .clone()
+            .filter(|_| self.observations.held.holds(&self.raw_id, observation_id));
         let handle = self.new_handle(node.backend, node.frame, session);
         // Live revalidation: the node must still resolve and be connected.
-        if !self.revalidate(handle).await? {
+        if !self.revalidate(handle, held).await? {
             return Err(BpError::stale(StaleReason::DocumentReplaced));
         }
         Ok(handle)
@@ -792,6 +830,15 @@ impl TargetCall {
             .handle(handle)
             .is_ok_and(|h| h.frame.is_none() && h.session == self.session);
         if main_frame {
+            if let Some(at) = self.take_resolved_aim(handle) {
+                // Revalidating the ref found it in view and not covered.
+                let hit = Hit {
+                    on_target: true,
+                    role: String::new(),
+                    name: String::new(),
+                };
+                return Ok((at, hit));
+            }
             let aimed = self.call_on(handle, &js::aim(), json!([]), true).await;
             let v = aimed.as_ref().map(|r| &r["value"]);
             if let Ok(v) = v {
@@ -1064,26 +1111,16 @@ impl TargetCall {
     }
 }
 
-impl Drop for TargetCall {
-    fn drop(&mut self) {
-        // Remote objects live in the session of their frame.
-        let mut sessions: Vec<String> = self
-            .handles
-            .iter()
-            .filter(|h| h.object.is_some())
-            .map(|h| h.session.clone())
-            .chain(self.group_sessions.iter().cloned())
-            .collect();
-        sessions.sort();
-        sessions.dedup();
-        if sessions.is_empty() {
+impl TargetCall {
+    /// Release object groups in the background, as `(session, group)`.
+    pub(super) fn release_groups(&self, groups: Vec<(String, String)>) {
+        if groups.is_empty() {
             return;
         }
         let cdp = self.cdp.clone();
-        let group = self.group.clone();
         if let Ok(rt) = tokio::runtime::Handle::try_current() {
             rt.spawn(async move {
-                for session in sessions {
+                for (session, group) in groups {
                     let _ = cdp
                         .call(
                             "Runtime.releaseObjectGroup",
@@ -1094,5 +1131,23 @@ impl Drop for TargetCall {
                 }
             });
         }
+    }
+}
+
+impl Drop for TargetCall {
+    fn drop(&mut self) {
+        // Remote objects live in the session of their frame. (A node's
+        // object from the page walk or a held observation is not in this
+        // call's group.)
+        let mut groups: Vec<(String, String)> = self
+            .group_sessions
+            .iter()
+            .map(|s| (s.clone(), self.group.clone()))
+            .collect();
+        // A walk whose observation was never recorded.
+        if let Some(refs) = self.refs_group.take() {
+            groups.push((self.session.clone(), refs));
+        }
+        self.release_groups(groups);
     }
 }

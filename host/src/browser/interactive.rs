@@ -126,10 +126,16 @@ impl TargetCall {
     /// and title.
     async fn candidates(&mut self, cap: usize) -> BpResult<(Vec<Candidate>, (String, String))> {
         let expression = format!("(function (FAST) {{ return ({WALK})({cap}); }})({FAST})");
+        // The candidates go in a group of their own, which the recorded
+        // observation keeps (`held_refs.rs`).
+        let group = self
+            .refs_group
+            .get_or_insert_with(|| format!("{}-refs", self.group))
+            .clone();
         let reply = self
             .send(
                 "Runtime.evaluate",
-                json!({"expression": expression, "objectGroup": self.group, "returnByValue": false}),
+                json!({"expression": expression, "objectGroup": group, "returnByValue": false}),
             )
             .await?;
         let array = reply["result"]["objectId"]

@@ -88,6 +88,26 @@ pub fn node_and_page() -> String {
     format!("function() {{ return {{state: ({NODE_STATE}).call(this), facts: {PAGE_FACTS}}}; }}")
 }
 
+/// What revalidating a main-frame ref reads: [`node_and_page`], plus
+/// where a click would aim if the node is already wholly in the viewport
+/// and its centre hits it (`aim`: `{x, y}`, else `null`). That is what
+/// [`aim`] would find without scrolling, so a click need not ask again.
+pub fn revalidate_main() -> String {
+    format!(
+        "function() {{
+  const state = ({NODE_STATE}).call(this);
+  let aim = null;
+  const r = state.connected && this.getClientRects
+    ? Array.from(this.getClientRects()).find(r => r.width * r.height > 1) : null;
+  if (r && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight) {{
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (({HIT_TEST}).call(this, x, y) === null) aim = {{x, y}};
+  }}
+  return {{state, facts: {PAGE_FACTS}, aim}};
+}}"
+    )
+}
+
 /// Scroll the node into view if needed, take the centre of its first
 /// visible box and hit-test it there (main frame only: the coordinates are
 /// the top-level viewport's). `null` when it has no visible box.

@@ -8,6 +8,7 @@ pub mod connection;
 mod dialogs;
 mod frame_ops;
 pub mod frames;
+pub mod held_refs;
 mod interactive;
 mod js;
 mod keys;

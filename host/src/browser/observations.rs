@@ -35,12 +35,17 @@ pub struct RefNode {
     pub backend: i64,
     /// Its child frame (`None`: the main frame) and that frame's loader.
     pub frame: Option<(String, Option<String>)>,
+    /// A remote object for the node in the observation's held group
+    /// (`held_refs.rs`), if the walk returned one.
+    pub object: Option<String>,
 }
 
 /// The broker's observation store.
 #[derive(Default)]
 pub struct Observations {
     inner: Mutex<Inner>,
+    /// The remote objects of each target's latest walked observation.
+    pub held: super::held_refs::HeldRefs,
 }
 
 #[derive(Default)]
@@ -122,6 +127,7 @@ impl Observations {
     /// is dropped, and only its ID is kept so a ref into it is answered
     /// `stale_ref` (`browser_reconnected`) rather than "unknown".
     pub fn retire_all(&self) {
+        self.held.clear();
         let mut inner = self.lock();
         let Inner {
             map,

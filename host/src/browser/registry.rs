@@ -308,6 +308,9 @@ pub struct Registry {
     /// Observed elements described by the page itself, and by Chromium's
     /// accessibility tree, since the connection began.
     described: [std::sync::atomic::AtomicU64; 2],
+    /// Refs resolved through the observation's held object, and by
+    /// backend node ID, since the connection began.
+    refs_resolved: [std::sync::atomic::AtomicU64; 2],
 }
 
 #[derive(Default)]
@@ -352,6 +355,7 @@ impl Registry {
             inner: Mutex::default(),
             signals: Some(signals),
             described: Default::default(),
+            refs_resolved: Default::default(),
         }
     }
 
@@ -369,6 +373,21 @@ impl Registry {
         (
             self.described[0].load(Relaxed),
             self.described[1].load(Relaxed),
+        )
+    }
+
+    /// Count a ref resolved through a held object or by backend node ID.
+    pub fn count_ref_resolved(&self, held: bool) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.refs_resolved[usize::from(!held)].fetch_add(1, Relaxed);
+    }
+
+    /// (through held objects, by backend node) since the connection began.
+    pub fn refs_resolved(&self) -> (u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (
+            self.refs_resolved[0].load(Relaxed),
+            self.refs_resolved[1].load(Relaxed),
         )
     }
 

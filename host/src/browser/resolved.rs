@@ -5,10 +5,15 @@
 //! answered from what was read, saving a round trip. Anything sent to the
 //! browser since, another document, or an open dialog, and the node is
 //! read again.
+//!
+//! The same read of a main-frame node also finds where a click would aim
+//! when the node is wholly in view and its centre hits it. A click's aim
+//! that follows with nothing sent in between is answered from it; a node
+//! out of view, or covered, is aimed by its own page call (which scrolls).
 
 use super::call::TargetCall;
 use super::js;
-use super::types::NodeHandle;
+use super::types::{NodeHandle, Point};
 use crate::error::BpResult;
 use serde_json::{json, Value};
 
@@ -19,23 +24,58 @@ pub(super) struct Resolved {
     sent: u64,
     /// The document generation it was read in.
     doc: u64,
-    /// `NODE_STATE`, or `{state, facts}` for a node of the main frame.
-    value: Value,
+    /// `NODE_STATE`, or `{state, facts}` for a node of the main frame;
+    /// taken by the first read of the node.
+    value: Option<Value>,
+    /// Where a click would aim without scrolling (main frame, in view,
+    /// not covered); taken by the first aim.
+    aim: Option<Point>,
 }
 
 impl TargetCall {
     /// Read the node of a ref just made into `handle`: whether it is still
     /// connected. The state read is kept for the next read of the node.
-    pub(super) async fn revalidate(&mut self, handle: NodeHandle) -> BpResult<bool> {
+    /// `held` is the node's object from the observation (`held_refs.rs`),
+    /// tried first; if the page no longer knows it, the node is resolved
+    /// by its backend ID.
+    pub(super) async fn revalidate(
+        &mut self,
+        handle: NodeHandle,
+        held: Option<String>,
+    ) -> BpResult<bool> {
+        if let Some(object) = held {
+            self.set_object(handle, object);
+            match self.revalidate_read(handle).await {
+                Ok(connected) => {
+                    self.registry.count_ref_resolved(true);
+                    return Ok(connected);
+                }
+                Err(e) => {
+                    tracing::debug!("held ref object unusable ({}); resolving", e.message);
+                    self.clear_object(handle);
+                }
+            }
+        }
+        let connected = self.revalidate_read(handle).await;
+        self.registry.count_ref_resolved(false);
+        connected
+    }
+
+    async fn revalidate_read(&mut self, handle: NodeHandle) -> BpResult<bool> {
         let main = self
             .handle(handle)
             .is_ok_and(|h| h.frame.is_none() && h.session == self.session);
         let function = if main {
-            js::node_and_page()
+            js::revalidate_main()
         } else {
             js::NODE_STATE.to_string()
         };
-        let value = self.call_on(handle, &function, json!([]), true).await?["value"].take();
+        let mut value = self.call_on(handle, &function, json!([]), true).await?["value"].take();
+        let aim = match value.get_mut("aim").map(Value::take) {
+            Some(a) => a["x"].as_f64().zip(a["y"].as_f64()),
+            None => None,
+        }
+        .map(|(x, y)| Point { x, y });
         let state = if main { &value["state"] } else { &value };
         let connected = state["connected"] == json!(true);
         let (doc, _, dialog_open, _) = self.doc();
@@ -43,7 +83,8 @@ impl TargetCall {
             handle,
             sent: self.cdp.commands_sent(),
             doc,
-            value,
+            value: Some(value),
+            aim,
         });
         Ok(connected)
     }
@@ -53,12 +94,28 @@ impl TargetCall {
     /// node's `NODE_STATE`, and the page facts for a main-frame node
     /// (`{state, facts}`). Taken once.
     pub(super) fn take_resolved(&mut self, handle: NodeHandle) -> Option<Value> {
-        let r = self.resolved.take()?;
+        self.current_resolved(handle)?.value.take()
+    }
+
+    /// Where [`TargetCall::revalidate`] found a click on `handle` would
+    /// aim, under the same conditions as [`TargetCall::take_resolved`].
+    /// Taken once.
+    pub(super) fn take_resolved_aim(&mut self, handle: NodeHandle) -> Option<Point> {
+        self.current_resolved(handle)?.aim.take()
+    }
+
+    /// The last revalidation read, if it is still what the page shows;
+    /// otherwise it is dropped.
+    fn current_resolved(&mut self, handle: NodeHandle) -> Option<&mut Resolved> {
         let (doc, _, dialog_open, _) = self.doc();
-        let current = r.handle == handle
-            && r.sent == self.cdp.commands_sent()
-            && r.doc == doc
-            && !dialog_open;
-        current.then_some(r.value)
+        let sent = self.cdp.commands_sent();
+        let current = self
+            .resolved
+            .as_ref()
+            .is_some_and(|r| r.handle == handle && r.sent == sent && r.doc == doc && !dialog_open);
+        if !current {
+            self.resolved = None;
+        }
+        self.resolved.as_mut()
     }
 }

@@ -138,9 +138,16 @@ impl Page {
                     // Confirming the focused element read last.
                     json!({"result": {"value": p["objectId"] == "active-1"}})
                 } else if f.contains("isPassword") && f.contains("facts:") {
-                    // Node state and page facts in one call.
+                    // Node state and page facts in one call; revalidating
+                    // a ref also says where a click would aim, unless the
+                    // element is covered.
                     let facts = json!([self.url, self.title, 200]);
-                    json!({"result": {"value": {"state": state()?, "facts": facts}}})
+                    let mut value = json!({"state": state()?, "facts": facts});
+                    if f.contains(", aim}") && self.cover.is_none() {
+                        self.hit_at = Some((60.0, 40.0));
+                        value["aim"] = json!({"x": 60.0, "y": 40.0});
+                    }
+                    json!({"result": {"value": value}})
                 } else if f.contains("isPassword") {
                     json!({"result": {"value": state()?}})
                 } else if f.contains("getClientRects") {
@@ -453,6 +460,38 @@ async fn typing_reads_each_fact_once_right_behind_its_input() {
             read,
             "Input.insertText",
             read,
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_click_aims_with_the_reads_of_its_ref_check() {
+    let fake = Fake::new(&[("button", "Next", "", 10, button())]).on_input(|page, m, p| {
+        if released(m, p) {
+            page.title = "Step 2".into();
+        }
+    });
+    let env = TestEnv::new(URL, fake.script()).unwrap();
+    let obs = observe(&env).await;
+    let out = env
+        .target("browser.click", json!({"observationId": obs, "ref": 1}))
+        .await
+        .unwrap();
+    assert_eq!(out["evidence"]["status"], "verified", "{out}");
+    // The ref's live check also gives the before-read and the aim (the
+    // button is in view and not covered); the after-read goes out right
+    // behind the release.
+    let (read, mouse) = ("Runtime.callFunctionOn", "Input.dispatchMouseEvent");
+    assert_eq!(
+        sent(&env),
+        vec!["DOM.resolveNode", read, mouse, mouse, mouse, read]
+    );
+    assert_eq!(
+        fake.mouse(),
+        vec![
+            ("mouseMoved".to_string(), 60.0, 40.0),
+            ("mousePressed".to_string(), 60.0, 40.0),
+            ("mouseReleased".to_string(), 60.0, 40.0),
         ]
     );
 }

@@ -1,0 +1,121 @@
+//! The remote objects of the latest walked observation of each target,
+//! kept past the observe call so that resolving one of its refs can read
+//! the node at once, without `DOM.resolveNode` first.
+//!
+//! The page walk returns its candidates as remote objects anyway; they
+//! are put in an object group of their own (`<call group>-refs`) rather
+//! than the call's, and that group is handed to this store when the
+//! observation is recorded. One group is held per target: the next
+//! observation of the target releases the one before, so an older
+//! observation's refs go back to being resolved by backend node. A held
+//! object is only a shortcut to the same node the backend ID names; if
+//! it cannot be used, the ref is resolved the usual way.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Mutex, MutexGuard};
+
+/// Targets whose latest group is held at most (older ones are released).
+const MAX_HELD: usize = 256;
+
+/// A held object group: the observation it belongs to, the session its
+/// objects live in, and its name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeldGroup {
+    pub observation: String,
+    pub session: String,
+    pub group: String,
+}
+
+#[derive(Default)]
+pub struct HeldRefs {
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    by_target: HashMap<String, HeldGroup>,
+    /// Targets in the order their group was held, oldest first.
+    order: VecDeque<String>,
+}
+
+impl HeldRefs {
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Hold `group` as `target`'s; returns the groups to release now (the
+    /// target's previous one, and the oldest beyond the cap).
+    pub fn hold(&self, target: &str, group: HeldGroup) -> Vec<HeldGroup> {
+        let mut inner = self.lock();
+        let mut release = Vec::new();
+        if let Some(old) = inner.by_target.insert(target.to_string(), group) {
+            release.push(old);
+            inner.order.retain(|t| t != target);
+        }
+        inner.order.push_back(target.to_string());
+        while inner.order.len() > MAX_HELD {
+            let Some(oldest) = inner.order.pop_front() else {
+                break;
+            };
+            release.extend(inner.by_target.remove(&oldest));
+        }
+        release
+    }
+
+    /// Whether the objects of `observation` on `target` are still held.
+    pub fn holds(&self, target: &str, observation: &str) -> bool {
+        self.lock()
+            .by_target
+            .get(target)
+            .is_some_and(|g| g.observation == observation)
+    }
+
+    /// Forget every group (the connection they lived on is gone).
+    pub fn clear(&self) {
+        let mut inner = self.lock();
+        inner.by_target.clear();
+        inner.order.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn group(obs: &str) -> HeldGroup {
+        HeldGroup {
+            observation: obs.into(),
+            session: "s".into(),
+            group: format!("{obs}-refs"),
+        }
+    }
+
+    #[test]
+    fn a_new_observation_of_a_target_releases_the_one_before() {
+        let held = HeldRefs::default();
+        assert!(held.hold("t1", group("o1")).is_empty());
+        assert!(held.hold("t2", group("o2")).is_empty());
+        assert!(held.holds("t1", "o1"));
+        assert_eq!(held.hold("t1", group("o3")), vec![group("o1")]);
+        assert!(!held.holds("t1", "o1"));
+        assert!(held.holds("t1", "o3"));
+        assert!(held.holds("t2", "o2"));
+        held.clear();
+        assert!(!held.holds("t1", "o3"));
+    }
+
+    #[test]
+    fn targets_beyond_the_cap_release_their_groups_oldest_first() {
+        let held = HeldRefs::default();
+        for i in 0..MAX_HELD {
+            assert!(held
+                .hold(&format!("t{i}"), group(&format!("o{i}")))
+                .is_empty());
+        }
+        // Holding t0 again moves it to the back; t1 is now the oldest.
+        assert_eq!(held.hold("t0", group("again")), vec![group("o0")]);
+        assert_eq!(held.hold("new", group("n")), vec![group("o1")]);
+        assert!(held.holds("t0", "again"));
+        assert!(!held.holds("t1", "o1"));
+    }
+}
