@@ -76,6 +76,64 @@ fn large_page_observation_is_bounded_ordered_and_actionable() {
     );
 }
 
+/// Observed elements whose node an earlier observation had identified.
+fn identified(env: &Env) -> u64 {
+    env.status()["browser"]["elementsDescribed"]["alreadyIdentified"]
+        .as_u64()
+        .expect("alreadyIdentified")
+}
+
+#[test]
+fn observing_again_matches_known_elements_and_sees_what_changed() {
+    let env = Env::new();
+    env.launch();
+    env.open("large.html");
+    let first = env.snapshot(None);
+    let start = identified(&env);
+    let again = env.snapshot(None);
+    assert_eq!(described_elements(&again), described_elements(&first));
+    assert_eq!(again["truncated"], true, "{again}");
+    assert!(identified(&env) - start >= 50, "{}", env.status());
+
+    // A control added at the top and one removed: the next observation
+    // shows both changes, and the new control's ref acts on it.
+    env.ok(&[
+        "eval",
+        "document.body.prepend(Object.assign(document.createElement('button'), \
+         {textContent: 'Fresh top', onclick() { this.textContent = 'Fresh clicked'; }})); \
+         document.querySelector('input[type=search]').remove(); 1",
+    ]);
+    let changed = env.snapshot(None);
+    let names: Vec<&str> = changed["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names[..3],
+        ["Fresh top", "Shadow action", "Select 0"],
+        "{changed}"
+    );
+    assert!(!names.contains(&"Search orders"), "{changed}");
+    assert_eq!(names.len(), 50, "{changed}");
+    let fresh = find_ref(&changed, "button", "Fresh top");
+    env.ok(&["click", &fresh]);
+    // A known row's ref from the same observation acts on its own row.
+    let ship = find_ref(&changed, "button", "Ship 3");
+    env.ok(&["click", &ship]);
+    assert!(env.ok(&["read"]).contains("Shipped 3"));
+    let last = env.snapshot(None);
+    assert_eq!(last["elements"][0]["name"], "Fresh clicked", "{last}");
+
+    // Another document: nothing carries over.
+    env.open("large.html");
+    let before = identified(&env);
+    let reloaded = env.snapshot(None);
+    assert_eq!(identified(&env), before);
+    assert_eq!(described_elements(&reloaded), described_elements(&first));
+}
+
 /// Elements described by the page, and by Chromium's accessibility tree,
 /// since the browser connected.
 fn described(env: &Env) -> (u64, u64) {
@@ -112,6 +170,11 @@ fn elements_the_page_describes_read_as_the_full_accessibility_tree_reads_them() 
     env.open("names.html");
     let start = described(&env);
     let fast = env.snapshot(Some(500));
+    // Observed again, the elements already identified are matched in the
+    // page (no node reads), and the observation says the same.
+    let again = env.snapshot(Some(500));
+    assert_eq!(described_elements(&again), described_elements(&fast));
+    assert!(identified(&env) >= 40, "{}", env.status());
     let mid = described(&env);
     // Both routes were taken: plain markup by the page, the rest (roles,
     // images, generated or transformed text, aria-* states, the focused

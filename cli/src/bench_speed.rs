@@ -97,10 +97,15 @@ async fn large_page(home: &Path, iterations: usize) -> BpResult<()> {
         let (floor, nodes) = full_tree_floor(home, &url, runs).await?;
         let (mut b, ws, lease) = BridgeClient::session(home, "bench-large")?;
         b.tool(&ws, &lease, "browser.tabs.open", json!({"url": url}))?;
-        let mut observe = |args: Value| -> BpResult<(f64, usize)> {
+        // `fresh`: load the page again (untimed) before each observation,
+        // so none can reuse what an earlier one identified.
+        let mut observe = |args: Value, fresh: bool| -> BpResult<(f64, usize)> {
             let mut times = Vec::new();
             let mut bytes = 0;
             for _ in 0..runs {
+                if fresh {
+                    b.tool(&ws, &lease, "browser.navigate", json!({"url": url}))?;
+                }
                 let t = Instant::now();
                 let obs = b.tool(&ws, &lease, "browser.observe", args.clone())?;
                 times.push(ms(t.elapsed()));
@@ -108,14 +113,17 @@ async fn large_page(home: &Path, iterations: usize) -> BpResult<()> {
             }
             Ok((median(&mut times), bytes))
         };
-        let (default, default_bytes) = observe(json!({}))?;
-        let (all, all_bytes) = observe(json!({"limit": 10000}))?;
+        let (default, default_bytes) = observe(json!({}), true)?;
+        let (all, all_bytes) = observe(json!({"limit": 10000}), true)?;
+        let (again, _) = observe(json!({"limit": 10000}), false)?;
         println!(
             "large page ({ROWS} rows, {nodes} AX nodes): getFullAXTree floor {floor:.1} ms; \
-             observe default {default:.1} ms ({:.2}x, goal <= 0.25x, {default_bytes} B); \
-             limit 10000 {all:.1} ms ({:.2}x, goal <= 0.8x, {all_bytes} B)",
+             first observation of the document: default {default:.1} ms ({:.2}x, goal <= 0.25x, \
+             {default_bytes} B), limit 10000 {all:.1} ms ({:.2}x, goal <= 0.8x, {all_bytes} B); \
+             limit 10000 again on the same document {again:.1} ms ({:.2}x)",
             default / floor,
-            all / floor
+            all / floor,
+            again / floor
         );
         Ok::<(), BpError>(())
     }

@@ -48,7 +48,7 @@ pub(super) struct Handle {
 pub struct TargetCall {
     pub(super) cdp: Cdp,
     pub(super) registry: Arc<Registry>,
-    observations: Arc<Observations>,
+    pub(super) observations: Arc<Observations>,
     /// The calling workspace, for the workspace capabilities a target tool
     /// also uses (a capture becoming an artifact).
     pub ws: super::workspace_call::WorkspaceCall,
@@ -56,8 +56,8 @@ pub struct TargetCall {
     pub(super) session: String,
     /// Frame IDs and selections.
     pub(super) frames: Arc<super::frames::FrameBook>,
-    session_serial: u64,
-    generation: u64,
+    pub(super) session_serial: u64,
+    pub(super) generation: u64,
     current_generation: Arc<AtomicU64>,
     pub(super) caller: Caller,
     lease_guard: LeaseGuard,
@@ -88,6 +88,14 @@ pub struct TargetCall {
     /// The object group the page walk put its candidates in, until the
     /// observation is recorded and the group is held (`held_refs.rs`).
     pub(super) refs_group: Option<String>,
+    /// The held group of the tab's previous observation, when this call's
+    /// walk took its elements from there (`rewalk.rs`); never released
+    /// by this call.
+    pub(super) inherited_group: Option<String>,
+    /// The elements this call's walk identified: (backend node, object).
+    pub(super) walked: Vec<(i64, String)>,
+    /// Walk the page afresh, without the known elements.
+    pub(super) rewalk_off: bool,
     /// The node given focus last, and the node aimed at last.
     pub(super) focused_handle: Option<NodeHandle>,
     pub(super) aimed_handle: Option<NodeHandle>,
@@ -205,6 +213,9 @@ impl TargetCall {
             active_reads: 0,
             resolved: None,
             refs_group: None,
+            inherited_group: None,
+            walked: Vec::new(),
+            rewalk_off: false,
             read_ahead: None,
             focused_handle: None,
             aimed_handle: None,
@@ -428,6 +439,7 @@ impl TargetCall {
             .with_context(json!({"reason": "document_changed"})));
         }
         let mut refs = Vec::with_capacity(elements.len());
+        let walked = self.refs_group.is_some() || self.inherited_group.is_some();
         for (i, e) in elements.iter().enumerate() {
             if e.reference as usize != i + 1 {
                 return Err(BpError::invalid(
@@ -437,10 +449,9 @@ impl TargetCall {
             let h = self.handle(e.handle)?;
             // Only the walk's objects are kept (the call's own group is
             // released when the call ends).
-            let object =
-                (self.refs_group.is_some() && h.frame.is_none() && h.session == self.session)
-                    .then(|| h.object.clone())
-                    .flatten();
+            let object = (walked && h.frame.is_none() && h.session == self.session)
+                .then(|| h.object.clone())
+                .flatten();
             refs.push(RefNode {
                 backend: h.backend,
                 frame: h.frame.clone(),
@@ -461,11 +472,12 @@ impl TargetCall {
             frame_scope,
             refs,
         });
-        if let Some(group) = self.refs_group.take() {
+        if let Some(group) = self.refs_group.take().or(self.inherited_group.take()) {
             let held = HeldGroup {
                 observation: id.clone(),
                 session: self.session.clone(),
                 group,
+                known: Arc::new(std::mem::take(&mut self.walked)),
             };
             let release = self.observations.held.hold(&self.raw_id, held);
             self.release_groups(release.into_iter().map(|g| (g.session, g.group)).collect());

@@ -12,18 +12,20 @@
 //! it cannot be used, the ref is resolved the usual way.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Targets whose latest group is held at most (older ones are released).
 const MAX_HELD: usize = 256;
 
 /// A held object group: the observation it belongs to, the session its
-/// objects live in, and its name.
+/// objects live in, its name, and the elements the observation's walk
+/// identified in it, as (backend node, remote object).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeldGroup {
     pub observation: String,
     pub session: String,
     pub group: String,
+    pub known: Arc<Vec<(i64, String)>>,
 }
 
 #[derive(Default)]
@@ -44,12 +46,16 @@ impl HeldRefs {
     }
 
     /// Hold `group` as `target`'s; returns the groups to release now (the
-    /// target's previous one, and the oldest beyond the cap).
+    /// target's previous one unless it is the same group again, and the
+    /// oldest beyond the cap).
     pub fn hold(&self, target: &str, group: HeldGroup) -> Vec<HeldGroup> {
         let mut inner = self.lock();
         let mut release = Vec::new();
+        let name = group.group.clone();
         if let Some(old) = inner.by_target.insert(target.to_string(), group) {
-            release.push(old);
+            if old.group != name {
+                release.push(old);
+            }
             inner.order.retain(|t| t != target);
         }
         inner.order.push_back(target.to_string());
@@ -60,6 +66,11 @@ impl HeldRefs {
             release.extend(inner.by_target.remove(&oldest));
         }
         release
+    }
+
+    /// The group held for `target`.
+    pub fn get(&self, target: &str) -> Option<HeldGroup> {
+        self.lock().by_target.get(target).cloned()
     }
 
     /// Whether the objects of `observation` on `target` are still held.
@@ -87,6 +98,7 @@ mod tests {
             observation: obs.into(),
             session: "s".into(),
             group: format!("{obs}-refs"),
+            known: Arc::new(vec![(7, format!("{obs}-object"))]),
         }
     }
 
@@ -100,8 +112,13 @@ mod tests {
         assert!(!held.holds("t1", "o1"));
         assert!(held.holds("t1", "o3"));
         assert!(held.holds("t2", "o2"));
+        // The same group held again by a newer observation stays.
+        let mut again = group("o4");
+        again.group = "o3-refs".into();
+        assert!(held.hold("t1", again.clone()).is_empty());
+        assert_eq!(held.get("t1"), Some(again));
         held.clear();
-        assert!(!held.holds("t1", "o3"));
+        assert!(!held.holds("t1", "o4"));
     }
 
     #[test]

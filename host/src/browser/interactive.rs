@@ -23,9 +23,9 @@ use crate::error::BpResult;
 use serde_json::{json, Value};
 
 /// The page-side walk.
-const WALK: &str = include_str!("interactive_walk.js");
+pub(super) const WALK: &str = include_str!("interactive_walk.js");
 /// The page-side description of plain candidates.
-const FAST: &str = include_str!("interactive_fast.js");
+pub(super) const FAST: &str = include_str!("interactive_fast.js");
 /// Accessibility reads in flight at once.
 const BATCH: usize = 256;
 
@@ -85,10 +85,19 @@ impl TargetCall {
         let mut seen = 0;
         let mut counted = 0;
         let mut nodes = Vec::new();
+        self.walked.clear();
         loop {
-            let (elements, facts) = self.candidates(cap).await?;
+            let walked = self.candidates(cap, roles, want).await?;
+            let elements = walked.elements;
             for chunk in elements[seen.min(elements.len())..].chunks(BATCH) {
                 for (candidate, read) in self.read_candidates(chunk).await? {
+                    // The node's identity, for the next observation.
+                    let backend = read["backendNodeId"]
+                        .as_i64()
+                        .or_else(|| read["backendDOMNodeId"].as_i64());
+                    if let (Some(b), false) = (backend, candidate.object.is_empty()) {
+                        self.walked.push((b, candidate.object.clone()));
+                    }
                     let Some(mut node) = self.candidate_node(&candidate, read, roles) else {
                         continue;
                     };
@@ -110,28 +119,37 @@ impl TargetCall {
                     }
                     nodes.push(node);
                     if counted >= want {
-                        return Ok((nodes, facts));
+                        return Ok((nodes, walked.facts));
                     }
                 }
             }
-            if elements.len() < cap {
-                return Ok((nodes, facts));
+            if !walked.more {
+                return Ok((nodes, walked.facts));
             }
+            // Known elements were not enough: walk the page afresh.
+            self.rewalk_off |= walked.known_only;
             seen = elements.len();
             cap *= 4;
         }
     }
 
     /// The first `cap` candidates, in document order, and the page's URL
-    /// and title.
-    async fn candidates(&mut self, cap: usize) -> BpResult<(Vec<Candidate>, (String, String))> {
+    /// and title: from the elements a recent observation identified when
+    /// they suffice (`rewalk.rs`), else from a fresh walk.
+    async fn candidates(&mut self, cap: usize, roles: &[String], want: usize) -> BpResult<Walked> {
+        if !self.rewalk_off {
+            if let Some(held) = self.known_elements() {
+                match self.rewalk(cap, roles, want, &held).await {
+                    Ok(walked) => return Ok(walked),
+                    Err(e) => {
+                        self.rewalk_off = true;
+                        tracing::debug!("walking with known elements failed ({})", e.message);
+                    }
+                }
+            }
+        }
         let expression = format!("(function (FAST) {{ return ({WALK})({cap}); }})({FAST})");
-        // The candidates go in a group of their own, which the recorded
-        // observation keeps (`held_refs.rs`).
-        let group = self
-            .refs_group
-            .get_or_insert_with(|| format!("{}-refs", self.group))
-            .clone();
+        let group = self.fresh_refs_group();
         let reply = self
             .send(
                 "Runtime.evaluate",
@@ -143,6 +161,29 @@ impl TargetCall {
             .filter(|_| reply.get("exceptionDetails").is_none())
             .ok_or_else(|| crate::error::BpError::internal("the page walk returned no list"))?
             .to_string();
+        self.candidates_of(&array, cap, &[]).await
+    }
+
+    /// The object group the page walk puts its candidates in: one of this
+    /// call's own, which the recorded observation keeps (`held_refs.rs`).
+    pub(super) fn fresh_refs_group(&mut self) -> String {
+        let name = self.fresh_group_name();
+        self.refs_group.get_or_insert(name).clone()
+    }
+
+    /// The name of this call's group for walked elements.
+    pub(super) fn fresh_group_name(&self) -> String {
+        format!("{}-refs", self.group)
+    }
+
+    /// The candidates in the page-side list `array` (the walk's answer),
+    /// with the backend node of those at an index of `known` (its `ix`).
+    pub(super) async fn candidates_of(
+        &mut self,
+        array: &str,
+        cap: usize,
+        known: &[(i64, String)],
+    ) -> BpResult<Walked> {
         let props = self
             .send(
                 "Runtime.getProperties",
@@ -158,56 +199,55 @@ impl TargetCall {
                 .unwrap_or_default()
                 .to_string()
         };
-        let facts = (fact("href"), fact("title"));
-        let passwords: std::collections::HashSet<usize> = fact("pw")
-            .split(',')
-            .filter_map(|i| i.parse().ok())
-            .collect();
-        let cover: Option<usize> = fact("cover").parse().ok();
-        let fast: Vec<Value> = serde_json::from_str(&fact("fast")).unwrap_or_default();
-        let depths: Vec<u32> = fact("depths")
-            .split(',')
-            .map(|d| d.parse().unwrap_or(0))
-            .collect();
-        let mut indexed: Vec<(usize, String)> = props
+        let mut objects: Vec<(usize, String)> = props
             .iter()
             .filter_map(|p| {
                 let index = p["name"].as_str()?.parse::<usize>().ok()?;
                 Some((index, p["value"]["objectId"].as_str()?.to_string()))
             })
             .collect();
-        indexed.sort_unstable_by_key(|(i, _)| *i);
-        let candidates = indexed
+        objects.sort_unstable_by_key(|(i, _)| *i);
+        let more = objects.len() >= cap;
+        let facts = WalkFacts::read(fact);
+        let ix = facts.known_indices();
+        let elements = objects
             .into_iter()
-            .map(|(i, object)| Candidate {
-                object,
-                password: passwords.contains(&i),
-                depth: depths.get(i).copied().unwrap_or(0),
-                cover: cover == Some(i),
-                plain: fast.get(i).and_then(Plain::from_page),
+            .map(|(i, object)| {
+                let backend = ix.get(i).and_then(|k| known.get(*k)).map(|(b, _)| *b);
+                facts.candidate(i, object, backend)
             })
             .collect();
-        Ok((candidates, facts))
+        Ok(Walked {
+            elements,
+            facts: facts.page(),
+            more,
+            known_only: false,
+        })
     }
 
     /// What the browser adds to each candidate, requests in flight
-    /// together: the node ID of a plain one, the accessibility node of any
-    /// other.
+    /// together: the node ID of a plain one (unless already known), the
+    /// accessibility node of any other.
     async fn read_candidates(&self, candidates: &[Candidate]) -> BpResult<Vec<(Candidate, Value)>> {
-        let replies = futures::future::join_all(candidates.iter().map(|c| {
-            let (method, params) = match c.plain {
-                Some(_) => ("DOM.describeNode", json!({"objectId": c.object})),
-                None => (
+        let replies = futures::future::join_all(candidates.iter().map(|c| async move {
+            let (method, params) = match (&c.plain, c.backend) {
+                (Some(_), Some(b)) => return Ok(json!({"node": {"backendNodeId": b}})),
+                // Left out of a walk over known elements: its role is not
+                // wanted, so it is dropped without its node.
+                (Some(_), None) if c.object.is_empty() => return Ok(json!({"node": {}})),
+                (Some(_), None) => ("DOM.describeNode", json!({"objectId": c.object})),
+                (None, _) => (
                     "Accessibility.getPartialAXTree",
                     json!({"objectId": c.object, "fetchRelatives": false}),
                 ),
             };
-            self.send(method, params)
+            self.send(method, params).await
         }))
         .await;
         let by_page = candidates.iter().filter(|c| c.plain.is_some()).count() as u64;
+        let known = candidates.iter().filter(|c| c.backend.is_some()).count() as u64;
         self.registry
-            .count_described(by_page, candidates.len() as u64 - by_page);
+            .count_described(by_page, candidates.len() as u64 - by_page, known);
         let mut out = Vec::with_capacity(candidates.len());
         for (candidate, reply) in candidates.iter().zip(replies) {
             // An element removed meanwhile is simply not there any more.
@@ -260,8 +300,12 @@ impl TargetCall {
 
 /// One element the page-side walk picked.
 #[derive(Clone)]
-struct Candidate {
+pub(super) struct Candidate {
+    /// Its remote object (empty for one a walk over known elements left
+    /// out because its role is not wanted).
     object: String,
+    /// Its backend node, when a recent observation identified it.
+    backend: Option<i64>,
     /// An `<input type=password>`.
     password: bool,
     /// How many dialogs (or covering layers) enclose it.
@@ -270,6 +314,74 @@ struct Candidate {
     cover: bool,
     /// Role, name and state as the page described them, for a plain one.
     plain: Option<Plain>,
+}
+
+/// What one page walk found.
+pub(super) struct Walked {
+    pub(super) elements: Vec<Candidate>,
+    /// The page's URL and title.
+    pub(super) facts: (String, String),
+    /// Whether the page may have more candidates than these.
+    pub(super) more: bool,
+    /// Whether these came from known elements only (`rewalk.rs`).
+    pub(super) known_only: bool,
+}
+
+/// The facts the walk attaches to its list (as strings).
+pub(super) struct WalkFacts {
+    href: String,
+    title: String,
+    pw: std::collections::HashSet<usize>,
+    cover: Option<usize>,
+    fast: Vec<Value>,
+    depths: Vec<u32>,
+    /// `ix`: per candidate, its index among the known elements, or -1.
+    ix: String,
+}
+
+impl WalkFacts {
+    pub(super) fn read(fact: impl Fn(&str) -> String) -> Self {
+        Self {
+            href: fact("href"),
+            title: fact("title"),
+            pw: fact("pw")
+                .split(',')
+                .filter_map(|i| i.parse().ok())
+                .collect(),
+            cover: fact("cover").parse().ok(),
+            fast: serde_json::from_str(&fact("fast")).unwrap_or_default(),
+            depths: fact("depths")
+                .split(',')
+                .map(|d| d.parse().unwrap_or(0))
+                .collect(),
+            ix: fact("ix"),
+        }
+    }
+
+    /// Per candidate, its index among the known elements (`usize::MAX`
+    /// when it is not one).
+    pub(super) fn known_indices(&self) -> Vec<usize> {
+        self.ix
+            .split(',')
+            .filter(|i| !i.is_empty())
+            .map(|i| i.parse().unwrap_or(usize::MAX))
+            .collect()
+    }
+
+    pub(super) fn candidate(&self, i: usize, object: String, backend: Option<i64>) -> Candidate {
+        Candidate {
+            object,
+            backend,
+            password: self.pw.contains(&i),
+            depth: self.depths.get(i).copied().unwrap_or(0),
+            cover: self.cover == Some(i),
+            plain: self.fast.get(i).and_then(Plain::from_page),
+        }
+    }
+
+    pub(super) fn page(&self) -> (String, String) {
+        (self.href.clone(), self.title.clone())
+    }
 }
 
 /// A candidate the page described itself (`interactive_fast.js`).

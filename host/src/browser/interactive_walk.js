@@ -93,6 +93,8 @@ function (limit) {
   // How many dialogs enclose each candidate: a dialog's controls follow
   // it, one deeper, and the first candidate outside is back at its level.
   out.depths = depths.join(',');
+  // Which candidates are dialogs (or the cover): they do not count.
+  out.dlg = out.map((el, i) => isDialog(el) ? i : -1).filter(i => i >= 0).join(',');
   out.cover = cover ? String(out.indexOf(cover)) : '-1';
   // The page facts travel with the list (one round trip less).
   out.href = location.href;

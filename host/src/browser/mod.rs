@@ -18,6 +18,7 @@ pub mod observations;
 mod read_ahead;
 pub mod registry;
 mod resolved;
+mod rewalk;
 mod settle;
 pub mod types;
 pub mod workspace_call;

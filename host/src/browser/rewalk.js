@@ -1,0 +1,30 @@
+function (out, cap, roles, want, known) {
+  // Match the walk's candidates (`out`) against elements a recent
+  // observation identified (`known`, by identity). If every candidate up
+  // to the `want`-th that counts is known, or is plain markup of a role not
+  // in `roles`, answer with a string: each one's index in `known` (-1 for
+  // one left out) and the walk's facts for that prefix. Otherwise return
+  // the list itself, with those indices as `ix`.
+  const prev = new Map(known.map((el, i) => [el, i]));
+  const ix = out.map(el => prev.has(el) ? prev.get(el) : -1);
+  const fast = JSON.parse(out.fast);
+  const wanted = new Set(roles);
+  const dialogs = new Set(out.dlg.split(',').filter(i => i !== '').map(Number));
+  let count = 0, n = 0;
+  for (; n < out.length && count < want; n++) {
+    const plain = Array.isArray(fast[n]) ? fast[n] : null;
+    const unwanted = plain !== null && !wanted.has(plain[0]);
+    if (ix[n] < 0 && !unwanted) {
+      out.ix = ix.join(',');
+      return out;
+    }
+    if (ix[n] >= 0 && !unwanted && !dialogs.has(n)) count++;
+  }
+  return JSON.stringify({
+    ix: ix.slice(0, n).join(','),
+    more: count >= want || out.length >= cap,
+    depths: out.depths.split(',').slice(0, n).join(','),
+    cover: out.cover, href: out.href, title: out.title, pw: out.pw,
+    fast: JSON.stringify(fast.slice(0, n)),
+  });
+}

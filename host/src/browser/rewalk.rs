@@ -1,0 +1,123 @@
+//! Observing a document again: the elements a recent observation of the
+//! tab identified are passed to the page walk, so those found again need
+//! no browser round trip to be named.
+//!
+//! The walk itself always runs afresh: what it returns is the page as it
+//! is now, in document order, described now. What is reused is only the
+//! identity of elements already seen, as the pairs (backend node, remote
+//! object) kept with the tab's latest observation (`held_refs.rs`). The
+//! page matches its candidates against those objects by identity.
+//!
+//! When every candidate up to the requested count is known (or is plain
+//! markup of a role not asked for), the page answers with one string and
+//! the observation takes one round trip: no list to fetch, no node IDs to
+//! ask for. Otherwise it answers with the list as a fresh walk does, and
+//! only the candidates it does not know get their node IDs read. A known
+//! element not counting after all (Chromium's tree ignores it) can leave
+//! the answer short; the walk is then done afresh.
+
+use super::call::TargetCall;
+use super::held_refs::HeldGroup;
+use super::interactive::{WalkFacts, Walked};
+use crate::error::{BpError, BpResult};
+use serde_json::{json, Value};
+
+use super::interactive::{FAST, WALK};
+
+/// Known elements passed to the page at most (each is one argument of a
+/// function call; beyond this the walk is done afresh).
+const MAX_KNOWN: usize = 20_000;
+
+/// Matching the walk's candidates against the known elements.
+const MATCH: &str = include_str!("rewalk.js");
+
+impl TargetCall {
+    /// The tab's latest observation's held group, with the elements its
+    /// walk identified (`known`: backend node, remote object), if it was
+    /// taken of the document shown now in this session.
+    pub(super) fn known_elements(&self) -> Option<HeldGroup> {
+        let held = self.observations.held.get(&self.raw_id)?;
+        let obs = self.observations.get(&held.observation)?;
+        let (doc_gen, loader, ..) = self.doc();
+        let same = held.session == self.session
+            && obs.generation == self.generation
+            && obs.session_serial == self.session_serial
+            && obs.doc_gen == doc_gen
+            && obs.loader == loader
+            && obs.frame_scope.is_none()
+            && !held.known.is_empty()
+            && held.known.len() <= MAX_KNOWN;
+        same.then_some(held)
+    }
+
+    /// Walk the page with the known elements at hand (see the module
+    /// notes).
+    pub(super) async fn rewalk(
+        &mut self,
+        cap: usize,
+        roles: &[String],
+        want: usize,
+        held: &HeldGroup,
+    ) -> BpResult<Walked> {
+        let known = held.known.as_slice();
+        let function = format!(
+            "function (cap, roles, want, ...known) {{ const FAST = {FAST}; const out = ({WALK})(cap); return ({MATCH})(out, cap, roles, want, known); }}"
+        );
+        let this = &known
+            .first()
+            .ok_or_else(|| BpError::internal("nothing known"))?
+            .1;
+        let mut args = vec![
+            json!({"value": cap}),
+            json!({"value": roles}),
+            json!({"value": want}),
+        ];
+        args.extend(known.iter().map(|(_, o)| json!({"objectId": o})));
+        // A list goes in a fresh group; a string answer makes no objects.
+        let group = self
+            .refs_group
+            .clone()
+            .unwrap_or_else(|| self.fresh_group_name());
+        let reply = self
+            .send(
+                "Runtime.callFunctionOn",
+                json!({"objectId": this, "functionDeclaration": function, "arguments": args,
+                       "returnByValue": false, "objectGroup": group}),
+            )
+            .await?;
+        if reply.get("exceptionDetails").is_some() {
+            return Err(BpError::internal("the page walk threw"));
+        }
+        let result = &reply["result"];
+        if let Some(array) = result["objectId"].as_str() {
+            let array = array.to_string();
+            self.refs_group = Some(group);
+            return self.candidates_of(&array, cap, known).await;
+        }
+        let answer: Value = result["value"]
+            .as_str()
+            .and_then(|s| serde_json::from_str(s).ok())
+            .ok_or_else(|| BpError::internal("the page walk returned neither list nor answer"))?;
+        let facts = WalkFacts::read(|name| match &answer[name] {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        });
+        let elements = facts
+            .known_indices()
+            .into_iter()
+            .enumerate()
+            .map(|(i, k)| match known.get(k) {
+                Some((backend, object)) => facts.candidate(i, object.clone(), Some(*backend)),
+                None => facts.candidate(i, String::new(), None),
+            })
+            .collect();
+        // The observation keeps the same held objects.
+        self.inherited_group = Some(held.group.clone());
+        Ok(Walked {
+            elements,
+            facts: facts.page(),
+            more: answer["more"] == json!(true),
+            known_only: true,
+        })
+    }
+}
