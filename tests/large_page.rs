@@ -203,3 +203,45 @@ fn elements_the_page_describes_read_as_the_full_accessibility_tree_reads_them() 
     assert!(find("Password").unwrap().get("value").is_none(), "{fast:?}");
     assert!(find("Slotted link").is_some() && find("Shadow label").is_some());
 }
+
+#[test]
+fn a_known_element_that_stops_counting_leaves_the_next_observation_whole() {
+    let env = Env::new();
+    env.launch();
+    env.open("large.html");
+    let names = |obs: &serde_json::Value| -> Vec<String> {
+        obs["elements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let first = env.snapshot(Some(3));
+    assert_eq!(
+        names(&first),
+        ["Search orders", "Shadow action", "Select 0"]
+    );
+    // The search field counted last time; now Chromium ignores it.
+    env.ok(&[
+        "eval",
+        "document.querySelector('input[type=search]').setAttribute('aria-hidden', 'true'); 1",
+    ]);
+    let second = env.snapshot(Some(3));
+    assert_eq!(names(&second), ["Shadow action", "Select 0", "Details 0"]);
+    assert_eq!(second["truncated"], true, "{second}");
+    // Its refs are read through objects the broker still holds.
+    let resolved = |env: &Env| env.status()["browser"]["refsResolved"].clone();
+    let before = resolved(&env);
+    let select = find_ref(&second, "checkbox", "Select 0");
+    env.ok(&["click", &select]);
+    let after = resolved(&env);
+    assert_eq!(
+        after["byHeldObject"],
+        before["byHeldObject"].as_u64().unwrap() + 1
+    );
+    assert_eq!(after["byBackendNode"], before["byBackendNode"]);
+    let third = env.snapshot(Some(3));
+    assert_eq!(names(&third), names(&second));
+    assert_eq!(third["elements"][1]["checked"], "true", "{third}");
+}

@@ -110,7 +110,11 @@ async fn oversized(broker: &Broker, conn: &BrowserConn, signal: Signal) {
 fn publish(broker: &Broker, st: &mut State, signal: Signal) {
     match signal {
         Signal::Navigated { raw, url, status } => navigated(broker, st, &raw, &url, status),
-        Signal::Destroyed { raw } => destroyed(st, &raw),
+        Signal::Destroyed { raw } => {
+            // Its objects went with it.
+            let _ = broker.observations.held.forget(&raw);
+            destroyed(st, &raw)
+        }
         Signal::Download {
             raw,
             filename,

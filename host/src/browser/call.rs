@@ -93,9 +93,13 @@ pub struct TargetCall {
     /// by this call.
     pub(super) inherited_group: Option<String>,
     /// The elements this call's walk identified: (backend node, object).
-    pub(super) walked: Vec<(i64, String)>,
+    pub(super) walked: Vec<super::held_refs::Known>,
+    /// The roles this call's walk was asked for.
+    pub(super) walked_roles: Vec<String>,
     /// Walk the page afresh, without the known elements.
     pub(super) rewalk_off: bool,
+    /// Object groups this call handed over to be held.
+    pub(super) held_count: u32,
     /// The node given focus last, and the node aimed at last.
     pub(super) focused_handle: Option<NodeHandle>,
     pub(super) aimed_handle: Option<NodeHandle>,
@@ -215,7 +219,9 @@ impl TargetCall {
             refs_group: None,
             inherited_group: None,
             walked: Vec::new(),
+            walked_roles: Vec::new(),
             rewalk_off: false,
+            held_count: 0,
             read_ahead: None,
             focused_handle: None,
             aimed_handle: None,
@@ -374,6 +380,9 @@ impl TargetCall {
                 .await?
         };
         if reply.get("exceptionDetails").is_some() {
+            // The exception is a remote object of this call's group.
+            let session = self.handle(handle)?.session.clone();
+            self.group_sessions.insert(session);
             return Err(BpError::internal("a page-side helper threw"));
         }
         Ok(reply["result"].clone())
@@ -472,16 +481,32 @@ impl TargetCall {
             frame_scope,
             refs,
         });
-        if let Some(group) = self.refs_group.take().or(self.inherited_group.take()) {
-            let held = HeldGroup {
-                observation: id.clone(),
-                session: self.session.clone(),
-                group,
-                known: Arc::new(std::mem::take(&mut self.walked)),
-            };
-            let release = self.observations.held.hold(&self.raw_id, held);
-            self.release_groups(release.into_iter().map(|g| (g.session, g.group)).collect());
-        }
+        let release = match self.refs_group.take().or(self.inherited_group.take()) {
+            Some(group) => {
+                let mut known = std::mem::take(&mut self.walked);
+                if known.len() > super::rewalk::MAX_KNOWN {
+                    // Too many to pass back; the refs still use them.
+                    known.clear();
+                }
+                let held = HeldGroup {
+                    observation: id.clone(),
+                    session: self.session.clone(),
+                    group,
+                    known: Arc::new(known),
+                    roles: Arc::new(std::mem::take(&mut self.walked_roles)),
+                };
+                self.held_count += 1;
+                self.observations.held.hold(&self.raw_id, held)
+            }
+            // Not walked (a framed page): the tab's older objects go.
+            None => self
+                .observations
+                .held
+                .forget(&self.raw_id)
+                .into_iter()
+                .collect(),
+        };
+        self.release_groups(release.into_iter().map(|g| (g.session, g.group)).collect());
         Ok(id)
     }
 

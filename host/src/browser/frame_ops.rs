@@ -217,13 +217,13 @@ impl TargetCall {
             let Some(object) = reply["result"]["objectId"].as_str() else {
                 return Ok(token);
             };
+            // Released with the call's object group when the call ends.
+            self.group_sessions.insert(session.clone());
             let class = reply["result"]["className"].as_str().unwrap_or_default();
             if session == self.session && !matches!(class, "HTMLIFrameElement" | "HTMLFrameElement")
             {
                 // Nothing to descend into: the element itself is the
-                // identity, kept for the next read to confirm (released
-                // with the call's object group).
-                self.group_sessions.insert(session.clone());
+                // identity, kept for the next read to confirm.
                 self.active_reads += 1;
                 token.push_str(&format!("o{}/", self.active_reads));
                 self.last_active = Some((token.clone(), object.to_string()));
@@ -232,8 +232,6 @@ impl TargetCall {
             let node = self
                 .send_on(&session, "DOM.describeNode", json!({"objectId": object}))
                 .await?;
-            // Released with the call's object group when the call ends.
-            self.group_sessions.insert(session.clone());
             let backend = node["node"]["backendNodeId"].as_i64().unwrap_or(0);
             token.push_str(&format!("{backend}/"));
             // Focus inside an out-of-process frame: continue in its session.

@@ -18,14 +18,26 @@ use std::sync::{Arc, Mutex, MutexGuard};
 const MAX_HELD: usize = 256;
 
 /// A held object group: the observation it belongs to, the session its
-/// objects live in, its name, and the elements the observation's walk
-/// identified in it, as (backend node, remote object).
+/// objects live in, its name, the elements the observation's walk
+/// identified in it, and the roles that walk was asked for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeldGroup {
     pub observation: String,
     pub session: String,
     pub group: String,
-    pub known: Arc<Vec<(i64, String)>>,
+    pub known: Arc<Vec<Known>>,
+    pub roles: Arc<Vec<String>>,
+}
+
+/// One element a walk identified.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Known {
+    pub backend: i64,
+    /// Its remote object in the held group.
+    pub object: String,
+    /// Whether it counted toward the limit (a control of a wanted role,
+    /// not ignored, not a dialog).
+    pub counted: bool,
 }
 
 #[derive(Default)]
@@ -81,6 +93,15 @@ impl HeldRefs {
             .is_some_and(|g| g.observation == observation)
     }
 
+    /// Stop holding `target`'s group, and return it (to release, unless
+    /// the tab is gone and its objects with it).
+    pub fn forget(&self, target: &str) -> Option<HeldGroup> {
+        let mut inner = self.lock();
+        let old = inner.by_target.remove(target)?;
+        inner.order.retain(|t| t != target);
+        Some(old)
+    }
+
     /// Forget every group (the connection they lived on is gone).
     pub fn clear(&self) {
         let mut inner = self.lock();
@@ -98,7 +119,12 @@ mod tests {
             observation: obs.into(),
             session: "s".into(),
             group: format!("{obs}-refs"),
-            known: Arc::new(vec![(7, format!("{obs}-object"))]),
+            known: Arc::new(vec![Known {
+                backend: 7,
+                object: format!("{obs}-object"),
+                counted: true,
+            }]),
+            roles: Arc::new(vec!["button".into()]),
         }
     }
 
@@ -117,6 +143,8 @@ mod tests {
         again.group = "o3-refs".into();
         assert!(held.hold("t1", again.clone()).is_empty());
         assert_eq!(held.get("t1"), Some(again));
+        assert_eq!(held.forget("t2"), Some(group("o2")));
+        assert!(held.get("t2").is_none());
         held.clear();
         assert!(!held.holds("t1", "o4"));
     }

@@ -18,6 +18,7 @@
 
 use super::axtree::normalize_name;
 use super::call::TargetCall;
+use super::held_refs::Known;
 use super::types::{AxNode, AxSnapshot, PageInfo};
 use crate::error::BpResult;
 use serde_json::{json, Value};
@@ -86,23 +87,34 @@ impl TargetCall {
         let mut counted = 0;
         let mut nodes = Vec::new();
         self.walked.clear();
+        self.walked_roles = roles.to_vec();
         loop {
             let walked = self.candidates(cap, roles, want).await?;
             let elements = walked.elements;
             for chunk in elements[seen.min(elements.len())..].chunks(BATCH) {
                 for (candidate, read) in self.read_candidates(chunk).await? {
-                    // The node's identity, for the next observation.
                     let backend = read["backendNodeId"]
                         .as_i64()
                         .or_else(|| read["backendDOMNodeId"].as_i64());
+                    let node = self.candidate_node(&candidate, read, roles);
+                    // Surfaces come along for context; only controls
+                    // count toward the limit. (A covering layer acts as a
+                    // dialog, whatever its role.)
+                    let counts = node.as_ref().is_some_and(|n| {
+                        !candidate.cover && !matches!(n.role.as_str(), "dialog" | "alertdialog")
+                    });
+                    // The node's identity, for the next observation.
                     if let (Some(b), false) = (backend, candidate.object.is_empty()) {
-                        self.walked.push((b, candidate.object.clone()));
+                        self.walked.push(Known {
+                            backend: b,
+                            object: candidate.object.clone(),
+                            counted: counts,
+                        });
                     }
-                    let Some(mut node) = self.candidate_node(&candidate, read, roles) else {
+                    let Some(mut node) = node else {
                         continue;
                     };
                     if candidate.cover {
-                        // A covering layer acts as a dialog, whatever its role.
                         node.role = "dialog".into();
                     }
                     if candidate.password {
@@ -112,22 +124,26 @@ impl TargetCall {
                     if let Some(h) = node.handle {
                         self.set_object(h, candidate.object.clone());
                     }
-                    // Surfaces come along for context; only controls
-                    // count toward the limit.
-                    if !matches!(node.role.as_str(), "dialog" | "alertdialog") {
-                        counted += 1;
-                    }
+                    counted += usize::from(counts);
                     nodes.push(node);
                     if counted >= want {
                         return Ok((nodes, walked.facts));
                     }
                 }
             }
+            if walked.page_counted.is_some_and(|c| counted < c) {
+                // The page counted known elements that no longer count
+                // (Chromium ignores them now): start again, afresh.
+                self.rewalk_off = true;
+                self.walked.clear();
+                self.inherited_group = None;
+                nodes.clear();
+                (seen, counted) = (0, 0);
+                continue;
+            }
             if !walked.more {
                 return Ok((nodes, walked.facts));
             }
-            // Known elements were not enough: walk the page afresh.
-            self.rewalk_off |= walked.known_only;
             seen = elements.len();
             cap *= 4;
         }
@@ -138,7 +154,7 @@ impl TargetCall {
     /// they suffice (`rewalk.rs`), else from a fresh walk.
     async fn candidates(&mut self, cap: usize, roles: &[String], want: usize) -> BpResult<Walked> {
         if !self.rewalk_off {
-            if let Some(held) = self.known_elements() {
+            if let Some(held) = self.known_elements(roles) {
                 match self.rewalk(cap, roles, want, &held).await {
                     Ok(walked) => return Ok(walked),
                     Err(e) => {
@@ -171,9 +187,10 @@ impl TargetCall {
         self.refs_group.get_or_insert(name).clone()
     }
 
-    /// The name of this call's group for walked elements.
+    /// The name of this call's group for walked elements (a new one
+    /// after each recorded observation, whose group is then held).
     pub(super) fn fresh_group_name(&self) -> String {
-        format!("{}-refs", self.group)
+        format!("{}-refs{}", self.group, self.held_count)
     }
 
     /// The candidates in the page-side list `array` (the walk's answer),
@@ -182,7 +199,7 @@ impl TargetCall {
         &mut self,
         array: &str,
         cap: usize,
-        known: &[(i64, String)],
+        known: &[Known],
     ) -> BpResult<Walked> {
         let props = self
             .send(
@@ -213,7 +230,7 @@ impl TargetCall {
         let elements = objects
             .into_iter()
             .map(|(i, object)| {
-                let backend = ix.get(i).and_then(|k| known.get(*k)).map(|(b, _)| *b);
+                let backend = ix.get(i).and_then(|k| known.get(*k)).map(|k| k.backend);
                 facts.candidate(i, object, backend)
             })
             .collect();
@@ -221,7 +238,7 @@ impl TargetCall {
             elements,
             facts: facts.page(),
             more,
-            known_only: false,
+            page_counted: None,
         })
     }
 
@@ -323,8 +340,9 @@ pub(super) struct Walked {
     pub(super) facts: (String, String),
     /// Whether the page may have more candidates than these.
     pub(super) more: bool,
-    /// Whether these came from known elements only (`rewalk.rs`).
-    pub(super) known_only: bool,
+    /// When these came from known elements only (`rewalk.rs`): how many
+    /// of them the page expects to count.
+    pub(super) page_counted: Option<usize>,
 }
 
 /// The facts the walk attaches to its list (as strings).

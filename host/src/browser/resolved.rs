@@ -56,9 +56,9 @@ impl TargetCall {
                 }
             }
         }
-        let connected = self.revalidate_read(handle).await;
+        let connected = self.revalidate_read(handle).await?;
         self.registry.count_ref_resolved(false);
-        connected
+        Ok(connected)
     }
 
     async fn revalidate_read(&mut self, handle: NodeHandle) -> BpResult<bool> {

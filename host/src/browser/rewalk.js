@@ -1,10 +1,11 @@
-function (out, cap, roles, want, known) {
+function (out, cap, roles, want, counts, known) {
   // Match the walk's candidates (`out`) against elements a recent
-  // observation identified (`known`, by identity). If every candidate up
+  // observation identified (`known`, by identity; `counts[k]` is '1' where
+  // known element k counted toward the limit then). If every candidate up
   // to the `want`-th that counts is known, or is plain markup of a role not
   // in `roles`, answer with a string: each one's index in `known` (-1 for
-  // one left out) and the walk's facts for that prefix. Otherwise return
-  // the list itself, with those indices as `ix`.
+  // one left out), how many counted, and the walk's facts for that prefix.
+  // Otherwise return the list itself, with those indices as `ix`.
   const prev = new Map(known.map((el, i) => [el, i]));
   const ix = out.map(el => prev.has(el) ? prev.get(el) : -1);
   const fast = JSON.parse(out.fast);
@@ -18,10 +19,10 @@ function (out, cap, roles, want, known) {
       out.ix = ix.join(',');
       return out;
     }
-    if (ix[n] >= 0 && !unwanted && !dialogs.has(n)) count++;
+    if (ix[n] >= 0 && counts[ix[n]] === '1' && !unwanted && !dialogs.has(n)) count++;
   }
   return JSON.stringify({
-    ix: ix.slice(0, n).join(','),
+    ix: ix.slice(0, n).join(','), count,
     more: count >= want || out.length >= cap,
     depths: out.depths.split(',').slice(0, n).join(','),
     cover: out.cover, href: out.href, title: out.title, pw: out.pw,

@@ -12,9 +12,11 @@
 //! markup of a role not asked for), the page answers with one string and
 //! the observation takes one round trip: no list to fetch, no node IDs to
 //! ask for. Otherwise it answers with the list as a fresh walk does, and
-//! only the candidates it does not know get their node IDs read. A known
-//! element not counting after all (Chromium's tree ignores it) can leave
-//! the answer short; the walk is then done afresh.
+//! only the candidates it does not know get their node IDs read. Known
+//! elements that need Chromium's tree are still read from it. The page
+//! counts a known element as it counted last time (same roles asked for);
+//! if the host counts fewer (Chromium ignores it now), the walk is done
+//! afresh from the start.
 
 use super::call::TargetCall;
 use super::held_refs::HeldGroup;
@@ -26,7 +28,7 @@ use super::interactive::{FAST, WALK};
 
 /// Known elements passed to the page at most (each is one argument of a
 /// function call; beyond this the walk is done afresh).
-const MAX_KNOWN: usize = 20_000;
+pub(super) const MAX_KNOWN: usize = 20_000;
 
 /// Matching the walk's candidates against the known elements.
 const MATCH: &str = include_str!("rewalk.js");
@@ -35,7 +37,7 @@ impl TargetCall {
     /// The tab's latest observation's held group, with the elements its
     /// walk identified (`known`: backend node, remote object), if it was
     /// taken of the document shown now in this session.
-    pub(super) fn known_elements(&self) -> Option<HeldGroup> {
+    pub(super) fn known_elements(&self, roles: &[String]) -> Option<HeldGroup> {
         let held = self.observations.held.get(&self.raw_id)?;
         let obs = self.observations.get(&held.observation)?;
         let (doc_gen, loader, ..) = self.doc();
@@ -45,6 +47,7 @@ impl TargetCall {
             && obs.doc_gen == doc_gen
             && obs.loader == loader
             && obs.frame_scope.is_none()
+            && held.roles.as_slice() == roles
             && !held.known.is_empty()
             && held.known.len() <= MAX_KNOWN;
         same.then_some(held)
@@ -61,18 +64,23 @@ impl TargetCall {
     ) -> BpResult<Walked> {
         let known = held.known.as_slice();
         let function = format!(
-            "function (cap, roles, want, ...known) {{ const FAST = {FAST}; const out = ({WALK})(cap); return ({MATCH})(out, cap, roles, want, known); }}"
+            "function (cap, roles, want, counts, ...known) {{ const FAST = {FAST}; const out = ({WALK})(cap); return ({MATCH})(out, cap, roles, want, counts, known); }}"
         );
         let this = &known
             .first()
             .ok_or_else(|| BpError::internal("nothing known"))?
-            .1;
+            .object;
+        let counts: String = known
+            .iter()
+            .map(|k| if k.counted { '1' } else { '0' })
+            .collect();
         let mut args = vec![
             json!({"value": cap}),
             json!({"value": roles}),
             json!({"value": want}),
+            json!({"value": counts}),
         ];
-        args.extend(known.iter().map(|(_, o)| json!({"objectId": o})));
+        args.extend(known.iter().map(|k| json!({"objectId": k.object})));
         // A list goes in a fresh group; a string answer makes no objects.
         let group = self
             .refs_group
@@ -86,6 +94,8 @@ impl TargetCall {
             )
             .await?;
         if reply.get("exceptionDetails").is_some() {
+            // (The exception is an object of that group.)
+            self.refs_group = Some(group);
             return Err(BpError::internal("the page walk threw"));
         }
         let result = &reply["result"];
@@ -107,7 +117,7 @@ impl TargetCall {
             .into_iter()
             .enumerate()
             .map(|(i, k)| match known.get(k) {
-                Some((backend, object)) => facts.candidate(i, object.clone(), Some(*backend)),
+                Some(k) => facts.candidate(i, k.object.clone(), Some(k.backend)),
                 None => facts.candidate(i, String::new(), None),
             })
             .collect();
@@ -117,7 +127,7 @@ impl TargetCall {
             elements,
             facts: facts.page(),
             more: answer["more"] == json!(true),
-            known_only: true,
+            page_counted: answer["count"].as_u64().map(|c| c as usize),
         })
     }
 }
