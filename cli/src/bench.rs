@@ -175,8 +175,8 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
     // The three clients take turns, one iteration each, so a drift in the
     // machine's speed weighs on all of them alike.
     bp(&home, &["connect", "--launch", "--headless"])?;
-    let (mut cli, mut bridge, direct) =
-        crate::bench_workflow::interleaved(&home, &url, iterations.max(1)).await?;
+    let rounds = crate::bench_workflow::interleaved(&home, &url, iterations.max(1)).await?;
+    let (mut cli, mut bridge, direct) = (rounds.one_shot, rounds.bridge, rounds.floor);
     let mut keyboard = bridge_keyboard(&home, &url, iterations.max(1))?;
     crate::bench_speed::run(&home, &url, iterations.max(1)).await?;
     bp(&home, &["broker", "stop", "--force"]).ok();
@@ -206,6 +206,14 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
         "workflow",
         total_cli / total_direct,
         total_bridge / total_direct
+    );
+    let click = STEPS.iter().position(|s| *s == "click").unwrap_or(3);
+    let moving = median(&mut rounds.floor_moving[click].clone());
+    let (c, b) = (median(&mut cli[click]), median(&mut bridge[click]));
+    println!(
+        "click against a CDP floor that moves the pointer first, as browser.click, Puppeteer and Playwright do: floor {moving:.1} ms; one-shot {:.2}x, bridge {:.2}x",
+        c / moving,
+        b / moving
     );
     let k = median(&mut keyboard);
     println!(

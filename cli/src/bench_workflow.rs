@@ -11,27 +11,40 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::time::Instant;
 
-/// Per step, the times of each client: (one-shot, bridge, floor).
-type Times = Vec<Vec<f64>>;
+/// Per step, the times of one client.
+pub(crate) type Times = Vec<Vec<f64>>;
+
+/// The times of each client.
+pub(crate) struct Rounds {
+    pub one_shot: Times,
+    pub bridge: Times,
+    pub floor: Times,
+    /// The floor's workflow again, its click moving the pointer first (as
+    /// `browser.click`, Puppeteer and Playwright do).
+    pub floor_moving: Times,
+}
 
 /// Run `iterations` rounds of the three clients in turn.
-pub(crate) async fn interleaved(
-    home: &Path,
-    url: &str,
-    iterations: usize,
-) -> BpResult<(Times, Times, Times)> {
+pub(crate) async fn interleaved(home: &Path, url: &str, iterations: usize) -> BpResult<Rounds> {
     let (mut b, ws, lease) = BridgeClient::session(home, "bench")?;
     b.tool(&ws, &lease, "browser.tabs.open", json!({}))?;
     let floor = Floor::start(home).await?;
     let mut cli: Times = vec![Vec::new(); STEPS.len()];
     let mut bridge: Times = vec![Vec::new(); STEPS.len()];
     let mut direct: Times = vec![Vec::new(); STEPS.len()];
+    let mut moving: Times = vec![Vec::new(); STEPS.len()];
     for _ in 0..iterations {
         one_shot(home, url, &mut cli)?;
         over_bridge(&mut b, &ws, &lease, url, &mut bridge)?;
-        floor.iteration(url, &mut direct).await?;
+        floor.iteration(url, &mut direct, false).await?;
+        floor.iteration(url, &mut moving, true).await?;
     }
-    Ok((cli, bridge, direct))
+    Ok(Rounds {
+        one_shot: cli,
+        bridge,
+        floor: direct,
+        floor_moving: moving,
+    })
 }
 
 /// One round through the one-shot CLI: a process per step.
@@ -109,7 +122,7 @@ impl Floor {
         })
     }
 
-    async fn iteration(&self, url: &str, out: &mut Times) -> BpResult<()> {
+    async fn iteration(&self, url: &str, out: &mut Times, move_pointer: bool) -> BpResult<()> {
         let (cdp, s) = (&self.cdp, Some(self.session.as_str()));
         let mut events = cdp.subscribe();
         let t = Instant::now();
@@ -143,7 +156,7 @@ impl Floor {
             .await?;
         out[2].push(ms(t.elapsed()));
         let t = Instant::now();
-        self.click(button).await?;
+        self.click(button, move_pointer).await?;
         out[3].push(ms(t.elapsed()));
         let t = Instant::now();
         cdp.call("Accessibility.getFullAXTree", s, json!({}))
@@ -152,8 +165,9 @@ impl Floor {
         Ok(())
     }
 
-    /// Scroll the node into view and press and release at its centre.
-    async fn click(&self, node: i64) -> BpResult<()> {
+    /// Scroll the node into view and press and release at its centre
+    /// (with `move_pointer`, moving the pointer there first).
+    async fn click(&self, node: i64, move_pointer: bool) -> BpResult<()> {
         let (cdp, s) = (&self.cdp, Some(self.session.as_str()));
         cdp.call(
             "DOM.scrollIntoViewIfNeeded",
@@ -175,6 +189,14 @@ impl Floor {
             return Err(BpError::internal("the button has no box"));
         };
         let (x, y) = ((x0 + x2) / 2.0, (y0 + y2) / 2.0);
+        if move_pointer {
+            // Sent with the press, as `browser.click` does.
+            let _moved = cdp.send_now(
+                "Input.dispatchMouseEvent",
+                s,
+                json!({"type": "mouseMoved", "x": x, "y": y}),
+            )?;
+        }
         for kind in ["mousePressed", "mouseReleased"] {
             cdp.call(
                 "Input.dispatchMouseEvent",
