@@ -11,6 +11,9 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::time::Instant;
 
+/// How long the floor waits for one reply.
+const REPLY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Per step, the times of one client.
 pub(crate) type Times = Vec<Vec<f64>>;
 
@@ -19,9 +22,10 @@ pub(crate) struct Rounds {
     pub one_shot: Times,
     pub bridge: Times,
     pub floor: Times,
-    /// The floor's workflow again, its click moving the pointer first (as
-    /// `browser.click`, Puppeteer and Playwright do).
-    pub floor_moving: Times,
+    /// The floor's workflow again, checking as `browser.type` and
+    /// `browser.click` do (focus after each step, the value read back;
+    /// the pointer moved before the press, the page read after).
+    pub floor_careful: Times,
 }
 
 /// Run `iterations` rounds of the three clients in turn.
@@ -43,7 +47,7 @@ pub(crate) async fn interleaved(home: &Path, url: &str, iterations: usize) -> Bp
         one_shot: cli,
         bridge,
         floor: direct,
-        floor_moving: moving,
+        floor_careful: moving,
     })
 }
 
@@ -122,7 +126,7 @@ impl Floor {
         })
     }
 
-    async fn iteration(&self, url: &str, out: &mut Times, move_pointer: bool) -> BpResult<()> {
+    async fn iteration(&self, url: &str, out: &mut Times, careful: bool) -> BpResult<()> {
         let (cdp, s) = (&self.cdp, Some(self.session.as_str()));
         let mut events = cdp.subscribe();
         let t = Instant::now();
@@ -143,6 +147,15 @@ impl Floor {
         let t = Instant::now();
         cdp.call("DOM.focus", s, json!({"backendNodeId": field}))
             .await?;
+        // Careful: focus is checked after focusing and after each key,
+        // the value read back after the text, each read sent right behind
+        // its input (as `browser.type` does).
+        let focused = json!({"expression": "document.activeElement === document.getElementById('name')", "returnByValue": true});
+        let value =
+            json!({"expression": "document.getElementById('name').value", "returnByValue": true});
+        if careful {
+            cdp.call("Runtime.evaluate", s, focused.clone()).await?;
+        }
         // Clear as `bp type --clear` does: Control+A, Backspace.
         for key in [
             json!({"type": "rawKeyDown", "key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65, "modifiers": 2, "commands": ["selectAll"]}),
@@ -150,13 +163,16 @@ impl Floor {
             json!({"type": "rawKeyDown", "key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8}),
             json!({"type": "keyUp", "key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8}),
         ] {
-            cdp.call("Input.dispatchKeyEvent", s, key).await?;
+            let check = (careful && key["type"] == "keyUp").then(|| focused.clone());
+            self.input_then_read("Input.dispatchKeyEvent", key, check)
+                .await?;
         }
-        cdp.call("Input.insertText", s, json!({"text": "Ada"}))
+        let check = careful.then(|| value.clone());
+        self.input_then_read("Input.insertText", json!({"text": "Ada"}), check)
             .await?;
         out[2].push(ms(t.elapsed()));
         let t = Instant::now();
-        self.click(button, move_pointer).await?;
+        self.click(button, careful).await?;
         out[3].push(ms(t.elapsed()));
         let t = Instant::now();
         cdp.call("Accessibility.getFullAXTree", s, json!({}))
@@ -165,9 +181,30 @@ impl Floor {
         Ok(())
     }
 
+    /// Send an input and, when given, a `Runtime.evaluate` right behind
+    /// it; wait for both.
+    async fn input_then_read(
+        &self,
+        method: &str,
+        params: Value,
+        read: Option<Value>,
+    ) -> BpResult<()> {
+        let (cdp, s) = (&self.cdp, Some(self.session.as_str()));
+        let input = cdp.send_now(method, s, params)?;
+        let read = read
+            .map(|r| cdp.send_now("Runtime.evaluate", s, r))
+            .transpose()?;
+        Cdp::reply(method, input, REPLY_TIMEOUT).await?;
+        if let Some(read) = read {
+            Cdp::reply("Runtime.evaluate", read, REPLY_TIMEOUT).await?;
+        }
+        Ok(())
+    }
+
     /// Scroll the node into view and press and release at its centre
-    /// (with `move_pointer`, moving the pointer there first).
-    async fn click(&self, node: i64, move_pointer: bool) -> BpResult<()> {
+    /// (`careful`: moving the pointer there first, and reading the page
+    /// after).
+    async fn click(&self, node: i64, careful: bool) -> BpResult<()> {
         let (cdp, s) = (&self.cdp, Some(self.session.as_str()));
         cdp.call(
             "DOM.scrollIntoViewIfNeeded",
@@ -189,7 +226,7 @@ impl Floor {
             return Err(BpError::internal("the button has no box"));
         };
         let (x, y) = ((x0 + x2) / 2.0, (y0 + y2) / 2.0);
-        if move_pointer {
+        if careful {
             // Sent with the press, as `browser.click` does.
             let _moved = cdp.send_now(
                 "Input.dispatchMouseEvent",
@@ -197,15 +234,16 @@ impl Floor {
                 json!({"type": "mouseMoved", "x": x, "y": y}),
             )?;
         }
-        for kind in ["mousePressed", "mouseReleased"] {
-            cdp.call(
-                "Input.dispatchMouseEvent",
-                s,
-                json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}),
-            )
+        let ev =
+            |kind: &str| json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1});
+        cdp.call("Input.dispatchMouseEvent", s, ev("mousePressed"))
             .await?;
-        }
-        Ok(())
+        // Careful: the page is read right behind the release.
+        let page = careful.then(
+            || json!({"expression": "[location.href, document.title]", "returnByValue": true}),
+        );
+        self.input_then_read("Input.dispatchMouseEvent", ev("mouseReleased"), page)
+            .await
     }
 }
 
