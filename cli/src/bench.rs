@@ -172,8 +172,9 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
     let cold_first = cold_start(&home).await?;
     let cold_cached = cold_start(&home).await?;
 
-    // The three clients take turns, one iteration each, so a drift in the
-    // machine's speed weighs on all of them alike.
+    // The clients (one-shot, bridge, and both floors) take turns, one
+    // iteration each, so a drift in the machine's speed weighs on all of
+    // them alike.
     bp(&home, &["connect", "--launch", "--headless"])?;
     let rounds = crate::bench_workflow::interleaved(&home, &url, iterations.max(1)).await?;
     let (mut cli, mut bridge, direct) = (rounds.one_shot, rounds.bridge, rounds.floor);

@@ -154,8 +154,17 @@ async fn full_tree_floor(home: &Path, url: &str, runs: usize) -> BpResult<(f64, 
         again.push(ms(t.elapsed()));
         nodes = tree["nodes"].as_array().map_or(0, Vec::len);
     }
+    cdp.call("Page.enable", s, json!({})).await?;
     for _ in 0..runs {
+        // The reload answers before the new document is there: wait for
+        // its load event, then for its table.
+        let mut events = cdp.subscribe();
         cdp.call("Page.reload", s, json!({})).await?;
+        while let Ok(ev) = events.recv().await {
+            if ev.method == "Page.loadEventFired" && ev.session_id.as_deref() == s {
+                break;
+            }
+        }
         table_ready(&cdp, s).await?;
         let t = Instant::now();
         cdp.call("Accessibility.getFullAXTree", s, json!({}))

@@ -1,7 +1,7 @@
 //! The form workflow (navigate, observe, type, click, observe) through the
 //! one-shot CLI, one persistent bridge connection, and raw CDP calls (the
-//! floor), taking turns one iteration each so that a drift in the
-//! machine's speed weighs on all three alike.
+//! floor, plain and checking as bp does), taking turns one iteration each
+//! so that a drift in the machine's speed weighs on all of them alike.
 
 use crate::bench::{bp, find_ref, ms, raw_tab, BridgeClient, STEPS};
 use browser_pilot_host::cdp::launch::LaunchedBrowser;
@@ -28,7 +28,8 @@ pub(crate) struct Rounds {
     pub floor_careful: Times,
 }
 
-/// Run `iterations` rounds of the three clients in turn.
+/// Run `iterations` rounds of the clients in turn (one-shot, bridge, the
+/// plain floor, the careful floor).
 pub(crate) async fn interleaved(home: &Path, url: &str, iterations: usize) -> BpResult<Rounds> {
     let (mut b, ws, lease) = BridgeClient::session(home, "bench")?;
     b.tool(&ws, &lease, "browser.tabs.open", json!({}))?;

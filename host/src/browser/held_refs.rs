@@ -3,7 +3,7 @@
 //! the node at once, without `DOM.resolveNode` first.
 //!
 //! The page walk returns its candidates as remote objects anyway; they
-//! are put in an object group of their own (`<call group>-refs`) rather
+//! are put in an object group of their own (`<call group>-refs<n>`) rather
 //! than the call's, and that group is handed to this store when the
 //! observation is recorded. One group is held per target: the next
 //! observation of the target releases the one before, so an older

@@ -21,9 +21,15 @@ function (out, cap, roles, want, counts, known) {
     }
     if (ix[n] >= 0 && counts[ix[n]] === '1' && !unwanted && !dialogs.has(n)) count++;
   }
+  // Too few counted within the cap: a wider walk may meet new elements,
+  // so answer with the list (one group of objects for the whole walk).
+  if (count < want && out.length >= cap) {
+    out.ix = ix.join(',');
+    return out;
+  }
   return JSON.stringify({
     ix: ix.slice(0, n).join(','), count,
-    more: count >= want || out.length >= cap,
+    more: count >= want,
     depths: out.depths.split(',').slice(0, n).join(','),
     cover: out.cover, href: out.href, title: out.title, pw: out.pw,
     fast: JSON.stringify(fast.slice(0, n)),
