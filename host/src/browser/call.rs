@@ -448,7 +448,6 @@ impl TargetCall {
             .with_context(json!({"reason": "document_changed"})));
         }
         let mut refs = Vec::with_capacity(elements.len());
-        let walked = self.refs_group.is_some() || self.inherited_group.is_some();
         for (i, e) in elements.iter().enumerate() {
             if e.reference as usize != i + 1 {
                 return Err(BpError::invalid(
@@ -456,15 +455,9 @@ impl TargetCall {
                 ));
             }
             let h = self.handle(e.handle)?;
-            // Only the walk's objects are kept (the call's own group is
-            // released when the call ends).
-            let object = (walked && h.frame.is_none() && h.session == self.session)
-                .then(|| h.object.clone())
-                .flatten();
             refs.push(RefNode {
                 backend: h.backend,
                 frame: h.frame.clone(),
-                object,
             });
         }
         let id = crate::ids::new_id("obs");
@@ -523,10 +516,16 @@ impl TargetCall {
             .cloned()
             .ok_or_else(no_such_ref)?;
         let session = self.ref_session(&node)?;
+        // The walk's object for the node, if this observation's are held.
         let held = node
-            .object
-            .clone()
-            .filter(|_| self.observations.held.holds(&self.raw_id, observation_id));
+            .frame
+            .is_none()
+            .then(|| {
+                self.observations
+                    .held
+                    .object_of(&self.raw_id, observation_id, node.backend)
+            })
+            .flatten();
         let handle = self.new_handle(node.backend, node.frame, session);
         // Live revalidation: the node must still resolve and be connected.
         if !self.revalidate(handle, held).await? {

@@ -93,6 +93,21 @@ impl HeldRefs {
             .is_some_and(|g| g.observation == observation)
     }
 
+    /// The held object of `backend`'s node, if `observation` is the one
+    /// whose objects `target` holds.
+    pub fn object_of(&self, target: &str, observation: &str, backend: i64) -> Option<String> {
+        let inner = self.lock();
+        let group = inner
+            .by_target
+            .get(target)
+            .filter(|g| g.observation == observation)?;
+        group
+            .known
+            .iter()
+            .find(|k| k.backend == backend)
+            .map(|k| k.object.clone())
+    }
+
     /// Stop holding `target`'s group, and return it (to release, unless
     /// the tab is gone and its objects with it).
     pub fn forget(&self, target: &str) -> Option<HeldGroup> {
@@ -134,6 +149,9 @@ mod tests {
         assert!(held.hold("t1", group("o1")).is_empty());
         assert!(held.hold("t2", group("o2")).is_empty());
         assert!(held.holds("t1", "o1"));
+        assert_eq!(held.object_of("t1", "o1", 7).as_deref(), Some("o1-object"));
+        assert_eq!(held.object_of("t1", "o1", 8), None);
+        assert_eq!(held.object_of("t1", "o2", 7), None);
         assert_eq!(held.hold("t1", group("o3")), vec![group("o1")]);
         assert!(!held.holds("t1", "o1"));
         assert!(held.holds("t1", "o3"));

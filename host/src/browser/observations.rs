@@ -35,9 +35,6 @@ pub struct RefNode {
     pub backend: i64,
     /// Its child frame (`None`: the main frame) and that frame's loader.
     pub frame: Option<(String, Option<String>)>,
-    /// A remote object for the node in the observation's held group
-    /// (`held_refs.rs`), if the walk returned one.
-    pub object: Option<String>,
 }
 
 /// The broker's observation store.
