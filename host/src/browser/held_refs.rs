@@ -85,14 +85,6 @@ impl HeldRefs {
         self.lock().by_target.get(target).cloned()
     }
 
-    /// Whether the objects of `observation` on `target` are still held.
-    pub fn holds(&self, target: &str, observation: &str) -> bool {
-        self.lock()
-            .by_target
-            .get(target)
-            .is_some_and(|g| g.observation == observation)
-    }
-
     /// The held object of `backend`'s node, if `observation` is the one
     /// whose objects `target` holds.
     pub fn object_of(&self, target: &str, observation: &str, backend: i64) -> Option<String> {
@@ -148,14 +140,13 @@ mod tests {
         let held = HeldRefs::default();
         assert!(held.hold("t1", group("o1")).is_empty());
         assert!(held.hold("t2", group("o2")).is_empty());
-        assert!(held.holds("t1", "o1"));
         assert_eq!(held.object_of("t1", "o1", 7).as_deref(), Some("o1-object"));
         assert_eq!(held.object_of("t1", "o1", 8), None);
         assert_eq!(held.object_of("t1", "o2", 7), None);
         assert_eq!(held.hold("t1", group("o3")), vec![group("o1")]);
-        assert!(!held.holds("t1", "o1"));
-        assert!(held.holds("t1", "o3"));
-        assert!(held.holds("t2", "o2"));
+        assert!(held.object_of("t1", "o1", 7).is_none());
+        assert!(held.object_of("t1", "o3", 7).is_some());
+        assert!(held.object_of("t2", "o2", 7).is_some());
         // The same group held again by a newer observation stays.
         let mut again = group("o4");
         again.group = "o3-refs".into();
@@ -164,7 +155,7 @@ mod tests {
         assert_eq!(held.forget("t2"), Some(group("o2")));
         assert!(held.get("t2").is_none());
         held.clear();
-        assert!(!held.holds("t1", "o4"));
+        assert!(held.object_of("t1", "o4", 7).is_none());
     }
 
     #[test]
@@ -178,7 +169,7 @@ mod tests {
         // Holding t0 again moves it to the back; t1 is now the oldest.
         assert_eq!(held.hold("t0", group("again")), vec![group("o0")]);
         assert_eq!(held.hold("new", group("n")), vec![group("o1")]);
-        assert!(held.holds("t0", "again"));
-        assert!(!held.holds("t1", "o1"));
+        assert!(held.object_of("t0", "again", 7).is_some());
+        assert!(held.object_of("t1", "o1", 7).is_none());
     }
 }

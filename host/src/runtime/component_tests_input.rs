@@ -393,17 +393,22 @@ async fn covered_element_is_refused_without_input() {
     assert_eq!(input_sent(&env), Vec::<String>::new());
 }
 
+/// A page with one text field (backend node 20) whose value becomes
+/// whatever text is inserted.
+fn typing_page(label: &str, kind: &'static str, value: &str) -> Fake {
+    Fake::new(&[("textbox", label, "", 20, field(kind, value))]).on_input(move |page, m, p| {
+        if m == "Input.insertText" {
+            let text = p["text"].as_str().unwrap_or("");
+            page.nodes.insert(20, field(kind, text));
+        }
+    })
+}
+
 const SECRET: &str = "hunter2-Sekr1t!";
 
 #[tokio::test]
 async fn type_reads_the_value_back_for_evidence() {
-    let fake =
-        Fake::new(&[("textbox", "Email", "", 20, field("email", ""))]).on_input(|page, m, p| {
-            if m == "Input.insertText" {
-                let text = p["text"].as_str().unwrap_or("");
-                page.nodes.insert(20, field("email", text));
-            }
-        });
+    let fake = typing_page("Email", "email", "");
     let env = TestEnv::new(URL, fake.script()).unwrap();
     let obs = observe(&env).await;
     let out = env
@@ -428,13 +433,7 @@ async fn type_reads_the_value_back_for_evidence() {
 
 #[tokio::test]
 async fn typing_reads_each_fact_once_right_behind_its_input() {
-    let fake =
-        Fake::new(&[("textbox", "Name", "", 20, field("text", "old"))]).on_input(|page, m, p| {
-            if m == "Input.insertText" {
-                let text = p["text"].as_str().unwrap_or("");
-                page.nodes.insert(20, field("text", text));
-            }
-        });
+    let fake = typing_page("Name", "text", "old");
     let env = TestEnv::new(URL, fake.script()).unwrap();
     let obs = observe(&env).await;
     let out = env
