@@ -83,17 +83,36 @@ fn identified(env: &Env) -> u64 {
         .expect("alreadyIdentified")
 }
 
+/// Page walks sent as source (making the walk agent) and calls of an
+/// agent, since the browser connected.
+fn walks(env: &Env) -> (u64, u64) {
+    let status = env.status();
+    let w = &status["browser"]["pageWalks"];
+    (
+        w["bySource"].as_u64().expect("bySource"),
+        w["byAgent"].as_u64().expect("byAgent"),
+    )
+}
+
 #[test]
 fn observing_again_matches_known_elements_and_sees_what_changed() {
     let env = Env::new();
     env.launch();
     env.open("large.html");
+    let (source, agent) = walks(&env);
+    let globals = "Object.getOwnPropertyNames(window).join()";
+    let before = env.ok(&["eval", globals]);
     let first = env.snapshot(None);
+    // The first walk of a document is sent as source and makes the agent.
+    assert_eq!(walks(&env), (source + 1, agent), "{}", env.status());
     let start = identified(&env);
     let again = env.snapshot(None);
     assert_eq!(described_elements(&again), described_elements(&first));
     assert_eq!(again["truncated"], true, "{again}");
     assert!(identified(&env) - start >= 50, "{}", env.status());
+    // Observing again calls the agent; the page has no name for it.
+    assert_eq!(walks(&env), (source + 1, agent + 1), "{}", env.status());
+    assert_eq!(env.ok(&["eval", globals]), before);
 
     // A control added at the top and one removed: the next observation
     // shows both changes, and the new control's ref acts on it.
@@ -125,13 +144,17 @@ fn observing_again_matches_known_elements_and_sees_what_changed() {
     assert!(env.ok(&["read"]).contains("Shipped 3"));
     let last = env.snapshot(None);
     assert_eq!(last["elements"][0]["name"], "Fresh clicked", "{last}");
+    // Each of those walks answered with a new list, which carried the
+    // agent into its own object group: none was made again.
+    assert_eq!(walks(&env), (source + 1, agent + 3), "{}", env.status());
 
-    // Another document: nothing carries over.
+    // Another document: nothing carries over, the agent included.
     env.open("large.html");
     let before = identified(&env);
     let reloaded = env.snapshot(None);
     assert_eq!(identified(&env), before);
     assert_eq!(described_elements(&reloaded), described_elements(&first));
+    assert_eq!(walks(&env), (source + 2, agent + 3), "{}", env.status());
 }
 
 /// Elements described by the page, and by Chromium's accessibility tree,

@@ -466,6 +466,8 @@ async fn status(broker: &Arc<Broker>) -> BpResult<Value> {
             json!({"byPage": page, "byAccessibility": accessibility, "alreadyIdentified": known});
         let (held, backend) = conn.registry.refs_resolved();
         browser["refsResolved"] = json!({"byHeldObject": held, "byBackendNode": backend});
+        let (by_source, by_agent) = conn.registry.walks();
+        browser["pageWalks"] = json!({"bySource": by_source, "byAgent": by_agent});
     }
     Ok(json!({
         "pid": std::process::id(),

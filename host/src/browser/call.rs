@@ -96,6 +96,9 @@ pub struct TargetCall {
     pub(super) walked: Vec<super::held_refs::Known>,
     /// The roles this call's walk was asked for.
     pub(super) walked_roles: Vec<String>,
+    /// The page's walk agent for this document, in the group of the
+    /// walk's candidates or the held group (`walk_agent.rs`).
+    pub(super) agent: Option<String>,
     /// Walk the page afresh, without the known elements.
     pub(super) rewalk_off: bool,
     /// Object groups this call handed over to be held.
@@ -220,6 +223,7 @@ impl TargetCall {
             inherited_group: None,
             walked: Vec::new(),
             walked_roles: Vec::new(),
+            agent: None,
             rewalk_off: false,
             held_count: 0,
             read_ahead: None,
@@ -487,6 +491,7 @@ impl TargetCall {
                     group,
                     known: Arc::new(known),
                     roles: Arc::new(std::mem::take(&mut self.walked_roles)),
+                    agent: self.agent.take(),
                 };
                 self.held_count += 1;
                 self.observations.held.hold(&self.raw_id, held)

@@ -27,6 +27,8 @@ pub struct HeldGroup {
     pub group: String,
     pub known: Arc<Vec<Known>>,
     pub roles: Arc<Vec<String>>,
+    /// The page's walk agent, an object of this group (`walk_agent.rs`).
+    pub agent: Option<String>,
 }
 
 /// One element a walk identified.
@@ -132,6 +134,7 @@ mod tests {
                 counted: true,
             }]),
             roles: Arc::new(vec!["button".into()]),
+            agent: Some(format!("{obs}-agent")),
         }
     }
 

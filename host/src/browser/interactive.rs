@@ -153,7 +153,10 @@ impl TargetCall {
     /// and title: from the elements a recent observation identified when
     /// they suffice (`rewalk.rs`), else from a fresh walk.
     async fn candidates(&mut self, cap: usize, roles: &[String], want: usize) -> BpResult<Walked> {
-        if !self.rewalk_off {
+        if self.agent.is_none() {
+            self.agent = self.held_agent();
+        }
+        if !self.rewalk_off && self.agent.is_some() {
             if let Some(held) = self.known_elements(roles) {
                 match self.rewalk(cap, roles, want, &held).await {
                     Ok(walked) => return Ok(walked),
@@ -164,14 +167,8 @@ impl TargetCall {
                 }
             }
         }
-        let expression = format!("(function (FAST) {{ return ({WALK})({cap}); }})({FAST})");
         let group = self.fresh_refs_group();
-        let reply = self
-            .send(
-                "Runtime.evaluate",
-                json!({"expression": expression, "objectGroup": group, "returnByValue": false}),
-            )
-            .await?;
+        let reply = self.agent_walk(cap, &group).await?;
         let array = reply["result"]["objectId"]
             .as_str()
             .filter(|_| reply.get("exceptionDetails").is_none())
@@ -224,6 +221,12 @@ impl TargetCall {
             })
             .collect();
         objects.sort_unstable_by_key(|(i, _)| *i);
+        // The walk agent, in this list's group (`walk_agent.rs`).
+        self.agent = props
+            .iter()
+            .find(|p| p["name"] == "agent")
+            .and_then(|p| p["value"]["objectId"].as_str())
+            .map(str::to_string);
         let more = objects.len() >= cap;
         let facts = WalkFacts::read(fact);
         let ix = facts.known_indices();

@@ -21,5 +21,6 @@ mod resolved;
 mod rewalk;
 mod settle;
 pub mod types;
+mod walk_agent;
 pub mod workspace_call;
 mod workspace_net;

@@ -312,6 +312,9 @@ pub struct Registry {
     /// Refs resolved through the observation's held object, and by
     /// backend node ID, since the connection began.
     refs_resolved: [std::sync::atomic::AtomicU64; 2],
+    /// Page walks sent as source (making the walk agent), and calls of
+    /// an agent made before, since the connection began.
+    walks: [std::sync::atomic::AtomicU64; 2],
 }
 
 #[derive(Default)]
@@ -353,10 +356,8 @@ impl Registry {
     /// A registry that reports changes on `signals`.
     pub fn with_signals(signals: tokio::sync::mpsc::UnboundedSender<Signal>) -> Self {
         Self {
-            inner: Mutex::default(),
             signals: Some(signals),
-            described: Default::default(),
-            refs_resolved: Default::default(),
+            ..Self::default()
         }
     }
 
@@ -394,6 +395,18 @@ impl Registry {
             self.refs_resolved[0].load(Relaxed),
             self.refs_resolved[1].load(Relaxed),
         )
+    }
+
+    /// Count a page walk: sent as source, or a call of the walk agent.
+    pub fn count_walk(&self, by_agent: bool) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.walks[usize::from(by_agent)].fetch_add(1, Relaxed);
+    }
+
+    /// (sent as source, by agent) since the connection began.
+    pub fn walks(&self) -> (u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (self.walks[0].load(Relaxed), self.walks[1].load(Relaxed))
     }
 
     fn signal(&self, s: Signal) {

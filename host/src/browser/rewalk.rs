@@ -24,20 +24,14 @@ use super::interactive::{WalkFacts, Walked};
 use crate::error::{BpError, BpResult};
 use serde_json::{json, Value};
 
-use super::interactive::{FAST, WALK};
-
 /// Known elements passed to the page at most (each is one argument of a
 /// function call; beyond this the walk is done afresh).
 pub(super) const MAX_KNOWN: usize = 20_000;
 
-/// Matching the walk's candidates against the known elements.
-const MATCH: &str = include_str!("rewalk.js");
-
 impl TargetCall {
-    /// The tab's latest observation's held group, with the elements its
-    /// walk identified (`known`: backend node, remote object), if it was
-    /// taken of the document shown now in this session.
-    pub(super) fn known_elements(&self, roles: &[String]) -> Option<HeldGroup> {
+    /// The tab's latest observation's held group, if it was taken of the
+    /// document shown now in this session.
+    pub(super) fn held_here(&self) -> Option<HeldGroup> {
         let held = self.observations.held.get(&self.raw_id)?;
         let obs = self.observations.get(&held.observation)?;
         let (doc_gen, loader, ..) = self.doc();
@@ -46,11 +40,18 @@ impl TargetCall {
             && obs.session_serial == self.session_serial
             && obs.doc_gen == doc_gen
             && obs.loader == loader
-            && obs.frame_scope.is_none()
-            && held.roles.as_slice() == roles
-            && !held.known.is_empty()
-            && held.known.len() <= MAX_KNOWN;
+            && obs.frame_scope.is_none();
         same.then_some(held)
+    }
+
+    /// That held group, with the elements its walk identified (`known`:
+    /// backend node, remote object), if the walk was asked for `roles`.
+    pub(super) fn known_elements(&self, roles: &[String]) -> Option<HeldGroup> {
+        self.held_here().filter(|held| {
+            held.roles.as_slice() == roles
+                && !held.known.is_empty()
+                && held.known.len() <= MAX_KNOWN
+        })
     }
 
     /// Walk the page with the known elements at hand (see the module
@@ -63,13 +64,6 @@ impl TargetCall {
         held: &HeldGroup,
     ) -> BpResult<Walked> {
         let known = held.known.as_slice();
-        let function = format!(
-            "function (cap, roles, want, counts, ...known) {{ const FAST = {FAST}; const out = ({WALK})(cap); return ({MATCH})(out, cap, roles, want, counts, known); }}"
-        );
-        let this = &known
-            .first()
-            .ok_or_else(|| BpError::internal("nothing known"))?
-            .object;
         let counts: String = known
             .iter()
             .map(|k| if k.counted { '1' } else { '0' })
@@ -86,13 +80,7 @@ impl TargetCall {
             .refs_group
             .clone()
             .unwrap_or_else(|| self.fresh_group_name());
-        let reply = self
-            .send(
-                "Runtime.callFunctionOn",
-                json!({"objectId": this, "functionDeclaration": function, "arguments": args,
-                       "returnByValue": false, "objectGroup": group}),
-            )
-            .await?;
+        let reply = self.agent_rewalk(args, &group).await?;
         if reply.get("exceptionDetails").is_some() {
             // (The exception is an object of that group.)
             self.refs_group = Some(group);

@@ -1,0 +1,95 @@
+//! The page walk, made once per document and called after that.
+//!
+//! The walk (`interactive_walk.js`, with `interactive_fast.js` and the
+//! matching in `rewalk.js`) is about 12 KB of script. Sent as source, the
+//! page compiles it and runs it cold on every observation; on a small
+//! form that took 2 to 3 ms against under 1 ms for the same function
+//! already made. So the first walk of a document makes an *agent*, an
+//! object holding the walk, and the walk's list carries it back
+//! (`out.agent`). Later walks of that document call the agent.
+//!
+//! The agent is reached only through the broker's remote object: the page
+//! cannot see it. Its object ID lives in the same object group as the
+//! walk's candidates, so it is held with the tab's latest observation
+//! (`held_refs.rs`) and goes when that group goes. Each walk that answers
+//! with a list carries the agent again, in its own group. A walk over
+//! known elements that answers with one string keeps the held group, and
+//! with it the agent. If the agent cannot be used (its document or
+//! context is gone), the walk is sent as source again and makes a new one.
+
+use super::call::TargetCall;
+use super::interactive::{FAST, WALK};
+use crate::error::{BpError, BpResult};
+use serde_json::{json, Value};
+
+/// Matching the walk's candidates against the known elements.
+const MATCH: &str = include_str!("rewalk.js");
+
+/// The expression that makes the agent: `walk(cap)` answers the list,
+/// `rewalk(cap, roles, want, counts, known)` the list or one string
+/// (`rewalk.rs`). Every list carries the agent as `agent`.
+fn agent_source() -> String {
+    format!(
+        "(() => {{ const FAST = ({FAST}); const WALK = ({WALK}); const MATCH = ({MATCH}); \
+         const agent = {{ \
+           walk(cap) {{ const out = WALK(cap); out.agent = agent; return out; }}, \
+           rewalk(cap, roles, want, counts, known) {{ const out = WALK(cap); out.agent = agent; \
+             return MATCH(out, cap, roles, want, counts, known); }} }}; \
+         return agent; }})()"
+    )
+}
+
+impl TargetCall {
+    /// The agent of the document shown now, from the tab's held group.
+    pub(super) fn held_agent(&self) -> Option<String> {
+        self.held_here()?.agent
+    }
+
+    /// Walk the page for its first `cap` candidates; the reply is the
+    /// list (in `group`) or the exception the page threw.
+    pub(super) async fn agent_walk(&mut self, cap: usize, group: &str) -> BpResult<Value> {
+        if let Some(agent) = self.agent.clone() {
+            let params = json!({"objectId": agent, "arguments": [{"value": cap}],
+                "functionDeclaration": "function (cap) { return this.walk(cap); }",
+                "returnByValue": false, "objectGroup": group});
+            match self.send("Runtime.callFunctionOn", params).await {
+                Ok(reply) => {
+                    self.registry.count_walk(true);
+                    return Ok(reply);
+                }
+                Err(e) => {
+                    tracing::debug!("the walk agent is gone ({}); making it again", e.message);
+                    self.agent = None;
+                }
+            }
+        }
+        let expression = format!("{}.walk({cap})", agent_source());
+        let reply = self
+            .send(
+                "Runtime.evaluate",
+                json!({"expression": expression, "objectGroup": group, "returnByValue": false}),
+            )
+            .await?;
+        self.registry.count_walk(false);
+        Ok(reply)
+    }
+
+    /// Walk the page and match its candidates against the known elements
+    /// (`args`: cap, roles, want, counts, then one object per known
+    /// element). Needs an agent; an unusable one is dropped.
+    pub(super) async fn agent_rewalk(&mut self, args: Vec<Value>, group: &str) -> BpResult<Value> {
+        let agent = self
+            .agent
+            .clone()
+            .ok_or_else(|| BpError::internal("no walk agent"))?;
+        let params = json!({"objectId": agent, "arguments": args,
+            "functionDeclaration": "function (cap, roles, want, counts, ...known) { return this.rewalk(cap, roles, want, counts, known); }",
+            "returnByValue": false, "objectGroup": group});
+        let reply = self.send("Runtime.callFunctionOn", params).await;
+        match reply {
+            Ok(_) => self.registry.count_walk(true),
+            Err(_) => self.agent = None,
+        }
+        reply
+    }
+}
