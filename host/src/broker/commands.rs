@@ -11,6 +11,9 @@ use std::time::Instant;
 
 /// Command records kept at most (oldest finished ones go first).
 pub const MAX_COMMANDS: usize = 4096;
+/// Bytes of recorded replies kept at most, as serialized JSON: beyond
+/// this the oldest finished records go too, whatever their number.
+pub const MAX_RECORDED_BYTES: usize = 64 << 20;
 
 /// Where a command is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,11 +83,20 @@ pub struct CommandRecord {
     /// The executor began running it (cancellation can no longer prevent it).
     started: bool,
     pub deadline: Option<Instant>,
-    /// The full `tools/call` result once the command is terminal.
-    response: Option<Value>,
+    /// The full `tools/call` reply once the command is terminal, as
+    /// serialized JSON (a parsed reply of a large observation takes
+    /// several times its text in memory).
+    response: Option<Box<str>>,
 }
 
 impl CommandRecord {
+    /// The recorded reply, parsed.
+    fn recorded(&self) -> Option<Value> {
+        self.response
+            .as_deref()
+            .and_then(|r| serde_json::from_str(r).ok())
+    }
+
     fn state_name(&self) -> &'static str {
         match self.state {
             CmdState::Accepted if self.dispatched.load(Ordering::SeqCst) => "dispatched",
@@ -138,6 +150,8 @@ pub struct Commands {
     /// (workspace, idempotency key) -> internal key.
     keys: HashMap<(String, String), String>,
     order: VecDeque<String>,
+    /// Bytes of the recorded replies.
+    recorded_bytes: usize,
     /// Cancels that arrived before their call: (principal, command ID) ->
     /// until when a call with that ID is refused.
     tombstones: HashMap<String, Instant>,
@@ -178,8 +192,8 @@ impl Commands {
                         "this idempotency key was used for a different tool",
                     ));
                 }
-                return Ok(Accepted::Duplicate(match &rec.response {
-                    Some(recorded) => recorded.clone(),
+                return Ok(Accepted::Duplicate(match rec.recorded() {
+                    Some(recorded) => recorded,
                     None => json!({"command": rec.json(), "duplicate": true}),
                 }));
             }
@@ -226,7 +240,7 @@ impl Commands {
     }
 
     fn evict(&mut self) {
-        while self.order.len() > MAX_COMMANDS {
+        while self.order.len() > MAX_COMMANDS || self.recorded_bytes > MAX_RECORDED_BYTES {
             let Some(pos) = self.order.iter().position(|id| {
                 self.map
                     .get(id)
@@ -236,10 +250,24 @@ impl Commands {
             };
             if let Some(id) = self.order.remove(pos) {
                 if let Some(rec) = self.map.remove(&id) {
+                    self.recorded_bytes -= rec.response.as_ref().map_or(0, |r| r.len());
                     self.keys.remove(&(rec.workspace_id, rec.key));
                 }
             }
         }
+    }
+
+    /// Record `reply` as the command's (internal key `key`) outcome.
+    fn record(&mut self, key: &str, reply: &Value) {
+        let Some(rec) = self.map.get_mut(key) else {
+            return;
+        };
+        let text: Box<str> = reply.to_string().into();
+        self.recorded_bytes += text.len();
+        if let Some(old) = rec.response.replace(text) {
+            self.recorded_bytes -= old.len();
+        }
+        self.evict();
     }
 
     /// The internal key of `id`: in `workspace`, which the caller owns, or
@@ -279,7 +307,7 @@ impl Commands {
     ) -> BpResult<Value> {
         let rec = self.owned(principal, id, workspace_id)?;
         let mut out = json!({"command": rec.json()});
-        if let Some(resp) = &rec.response {
+        if let Some(resp) = rec.recorded() {
             for k in ["result", "error"] {
                 if let Some(v) = resp.get(k) {
                     out[k] = v.clone();
@@ -301,6 +329,7 @@ impl Commands {
             return self.tombstone(principal, id);
         }
         let rec = self.owned(principal, id, workspace_id)?;
+        let mut cancelled = None;
         if rec.state == CmdState::Accepted {
             // Once running, a cooperative tool stops at its current wait;
             // any other only has the request recorded.
@@ -310,10 +339,15 @@ impl Commands {
             } else {
                 rec.state = CmdState::Cancelled;
                 let err = BpError::new(Code::CommandCancelled, "cancelled before dispatch");
-                rec.response = Some(json!({"command": rec.json(), "error": err.to_json()}));
+                cancelled = Some(json!({"command": rec.json(), "error": err.to_json()}));
             }
         }
-        Ok(json!({"command": rec.json()}))
+        let answer = json!({"command": rec.json()});
+        if let Some(reply) = cancelled {
+            let key = key_of(&rec.workspace_id, &rec.id);
+            self.record(&key, &reply);
+        }
+        Ok(answer)
     }
 
     /// A cancel for a command ID this client has not used (yet): the ID is
@@ -377,7 +411,8 @@ impl Commands {
         state: CmdState,
         outcome: Result<Value, BpError>,
     ) -> Value {
-        let Some(rec) = self.map.get_mut(&key_of(workspace_id, id)) else {
+        let key = key_of(workspace_id, id);
+        let Some(rec) = self.map.get_mut(&key) else {
             // The record went with its workspace (released while the
             // command ran): the reply still says how the command ended.
             let command = json!({"commandId": id, "state": state.name()});
@@ -389,21 +424,94 @@ impl Commands {
         if rec.state == CmdState::Accepted {
             rec.state = state;
         }
-        let reply = match (&rec.response, outcome) {
-            // Already terminal (cancelled): keep what was recorded.
-            (Some(r), _) => r.clone(),
-            (None, Ok(result)) => json!({"command": rec.json(), "result": result}),
-            (None, Err(e)) => json!({"command": rec.json(), "error": e.to_json()}),
+        // Already terminal (cancelled): keep what was recorded.
+        if let Some(recorded) = rec.recorded() {
+            return recorded;
+        }
+        let reply = match outcome {
+            Ok(result) => json!({"command": rec.json(), "result": result}),
+            Err(e) => json!({"command": rec.json(), "error": e.to_json()}),
         };
-        rec.response = Some(reply.clone());
+        self.record(&key, &reply);
         reply
     }
 
     /// Forget a released workspace's commands.
     pub fn remove_workspace(&mut self, workspace_id: &str) {
         self.map.retain(|_, r| r.workspace_id != workspace_id);
+        self.recorded_bytes = self
+            .map
+            .values()
+            .map(|r| r.response.as_ref().map_or(0, |r| r.len()))
+            .sum();
         self.keys.retain(|(ws, _), _| ws != workspace_id);
         let map = &self.map;
         self.order.retain(|id| map.contains_key(id));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(c: &mut Commands, key: &str, result: Value) -> Value {
+        let req = Request {
+            principal: "p",
+            workspace_id: "ws",
+            command_id: None,
+            idempotency_key: Some(key),
+            tool: "browser.observe",
+            deadline: None,
+        };
+        match c.accept(req) {
+            Ok(Accepted::New { id, .. }) => c.finish("ws", &id, CmdState::Completed, Ok(result)),
+            Ok(Accepted::Duplicate(reply)) => reply,
+            Err(e) => panic!("{}", e.message),
+        }
+    }
+
+    #[test]
+    fn a_duplicate_gets_the_recorded_reply_back() {
+        let mut c = Commands::default();
+        let first = run(&mut c, "k", json!({"elements": [1, 2, 3]}));
+        assert_eq!(first["result"]["elements"][2], 3);
+        let again = run(&mut c, "k", json!({"elements": []}));
+        assert_eq!(again, first);
+        let id = first["command"]["commandId"].as_str().unwrap();
+        let got = c.get("p", id, Some("ws")).unwrap();
+        assert_eq!(got["result"], first["result"]);
+        assert_eq!(c.recorded_bytes, first.to_string().len());
+    }
+
+    #[test]
+    fn recorded_replies_beyond_the_byte_budget_go_oldest_first() {
+        let mut c = Commands::default();
+        let big = "x".repeat(1 << 20);
+        let n = MAX_RECORDED_BYTES / big.len() + 3;
+        for i in 0..n {
+            run(&mut c, &format!("k{i}"), json!({"text": big}));
+        }
+        assert!(
+            c.recorded_bytes <= MAX_RECORDED_BYTES,
+            "{}",
+            c.recorded_bytes
+        );
+        assert!(
+            c.order.len() < n && c.order.len() + 5 > n,
+            "{}",
+            c.order.len()
+        );
+        // The oldest is gone (its key runs anew); the newest is kept.
+        let newest = format!("k{}", n - 1);
+        assert_eq!(
+            run(&mut c, &newest, json!({"text": "new"}))["result"]["text"],
+            big
+        );
+        assert_eq!(
+            run(&mut c, "k0", json!({"text": "new"}))["result"]["text"],
+            "new"
+        );
+        c.remove_workspace("ws");
+        assert_eq!(c.recorded_bytes, 0);
     }
 }

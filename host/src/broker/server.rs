@@ -151,6 +151,11 @@ fn error_code(e: &BpError) -> i64 {
     }
 }
 
+/// Replies from this size on are followed by returning freed heap
+/// memory to the system (a large observation parses and builds several
+/// times its size).
+const TRIM_AFTER_BYTES: usize = 256 * 1024;
+
 /// A JSON-RPC response, or `result_too_large` when it exceeds the
 /// connection's negotiated result size.
 pub(super) fn response(id: &Value, result: BpResult<Value>, max_result: usize) -> String {
@@ -197,6 +202,11 @@ where
             line.push('\n');
             if output.write_all(line.as_bytes()).await.is_err() {
                 break;
+            }
+            if line.len() > TRIM_AFTER_BYTES {
+                // What built a large reply is freed by now.
+                drop(line);
+                tokio::task::spawn_blocking(crate::heap::trim);
             }
         }
         let _ = output.flush().await;
