@@ -89,6 +89,17 @@ fn user_browser_is_discovered_attached_and_driven() {
     let obs = env.snapshot(None);
     env.ok(&["click", &find_ref(&obs, "button", "Sign in")]);
     assert!(read_until(&env, &["Signed in as Ada Lovelace"]).contains("Ada"));
+    // In the user's browser too, the second observation of the form called
+    // the walk agent the first one made, and both refs were read through
+    // the objects kept from their observation.
+    let status = env.status();
+    let browser = &status["browser"];
+    assert_eq!(
+        browser["pageWalks"],
+        json!({"bySource": 1, "byAgent": 1}),
+        "{status}"
+    );
+    assert_eq!(browser["refsResolved"]["byHeldObject"], 2, "{status}");
 
     // A tab the user opens later, with workers started before any bp
     // command touched it: they run, and keep starting after attach.

@@ -238,6 +238,7 @@ async fn run(
             }
             msg = conn.next() => match msg {
                 Some(Ok(Message::Response(resp))) => {
+                    tracing::trace!(id = ?resp.id, "CDP reply arrived");
                     if let Some(reply) = pending.remove(&resp.id) {
                         let out = match (resp.result, resp.error) {
                             (_, Some(err)) => Err(err.message),
@@ -248,6 +249,7 @@ async fn run(
                     }
                 }
                 Some(Ok(Message::Event(ev))) => {
+                    tracing::trace!(method = %ev.method, "CDP event arrived");
                     sink(&ev);
                     let _ = events.send(Arc::new(ev));
                 }
