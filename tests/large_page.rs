@@ -268,3 +268,27 @@ fn a_known_element_that_stops_counting_leaves_the_next_observation_whole() {
     assert_eq!(names(&third), names(&second));
     assert_eq!(third["elements"][1]["checked"], "true", "{third}");
 }
+
+#[test]
+fn a_page_setter_never_sees_or_replaces_the_walk_agent() {
+    let env = Env::new();
+    env.launch();
+    env.open("form.html");
+    // A page that watches every array for an `agent` property.
+    env.ok(&[
+        "eval",
+        "Object.defineProperty(Array.prototype, 'agent', {configurable: true, \
+         get() { return undefined; }, set(v) { window.caught = v; }}); 1",
+    ]);
+    let first = env.snapshot(None);
+    let again = env.snapshot(None);
+    assert_eq!(described_elements(&again), described_elements(&first));
+    let (source, agent) = walks(&env);
+    assert_eq!((source, agent), (1, 1), "{}", env.status());
+    assert_eq!(
+        env.ok(&["eval", "typeof window.caught"]).trim(),
+        "\"undefined\""
+    );
+    let name = find_ref(&again, "textbox", "Name");
+    env.ok(&["type", &name, "Ada"]);
+}

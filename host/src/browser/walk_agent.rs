@@ -28,13 +28,16 @@ const MATCH: &str = include_str!("rewalk.js");
 /// The expression that makes the agent: `walk(cap)` answers the list,
 /// `rewalk(cap, roles, want, counts, known)` the list or one string
 /// (`rewalk.rs`). Every list carries the agent as `agent`.
+/// The agent is frozen, and put on the list as an own property, so no
+/// setter of the page's sees or replaces it.
 fn agent_source() -> String {
     format!(
         "(() => {{ const FAST = ({FAST}); const WALK = ({WALK}); const MATCH = ({MATCH}); \
-         const agent = {{ \
-           walk(cap) {{ const out = WALK(cap); out.agent = agent; return out; }}, \
-           rewalk(cap, roles, want, counts, known) {{ const out = WALK(cap); out.agent = agent; \
-             return MATCH(out, cap, roles, want, counts, known); }} }}; \
+         const carry = out => Object.defineProperty(out, 'agent', {{value: agent, enumerable: true}}); \
+         const agent = Object.freeze({{ \
+           walk(cap) {{ return carry(WALK(cap)); }}, \
+           rewalk(cap, roles, want, counts, known) {{ \
+             return MATCH(carry(WALK(cap)), cap, roles, want, counts, known); }} }}); \
          return agent; }})()"
     )
 }
