@@ -1,6 +1,6 @@
 //! One function per command family; each maps onto protocol calls.
 
-use crate::args::{ArtifactCommand, BrokerCommand, Command, DialogCommand, ToolCommand};
+use crate::args::{BrokerCommand, Command, ToolCommand};
 use crate::output;
 use crate::session::{existing_broker, Session};
 use browser_pilot_host::broker::{serve, Broker};
@@ -22,17 +22,6 @@ fn emit(json: bool, value: &Value, human: impl FnOnce(&Value) -> String) {
             println!();
         }
     }
-}
-
-/// `path` made absolute against the current directory (the broker does
-/// not share our working directory).
-fn absolute(path: PathBuf) -> BpResult<PathBuf> {
-    if path.is_absolute() {
-        return Ok(path);
-    }
-    std::env::current_dir()
-        .map(|d| d.join(path))
-        .map_err(|e| BpError::internal(format!("current directory: {e}")))
 }
 
 /// A ref argument: a positive number.
@@ -110,6 +99,34 @@ pub async fn run(command: Command, json: bool) -> BpResult<()> {
     }
 }
 
+/// `browser.connect` arguments for `bp connect`: an endpoint, a
+/// discovered browser's ID, a launch, or none (the one viable browser).
+fn connect_args(
+    launch: bool,
+    headless: bool,
+    executable: Option<PathBuf>,
+    endpoint: Option<String>,
+    browser: Option<String>,
+) -> BpResult<Value> {
+    Ok(match (endpoint, browser) {
+        (Some(endpoint), _) => json!({"endpoint": endpoint}),
+        (None, Some(id)) => json!({"browser": id}),
+        (None, None) if launch => {
+            let mut opts = json!({"headless": headless});
+            if let Some(exe) = executable {
+                opts["executable"] = json!(exe);
+            }
+            json!({"launch": opts})
+        }
+        (None, None) if headless || executable.is_some() => {
+            return Err(BpError::invalid(
+                "--headless and --executable need --launch",
+            ))
+        }
+        (None, None) => json!({}),
+    })
+}
+
 async fn browser(command: Command, json: bool) -> BpResult<()> {
     let mut s = Session::open_with(crate::progress::wanted(json)).await?;
     match command {
@@ -120,23 +137,7 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             endpoint,
             browser,
         } => {
-            let args = match (endpoint, browser) {
-                (Some(endpoint), _) => json!({"endpoint": endpoint}),
-                (None, Some(id)) => json!({"browser": id}),
-                (None, None) if launch => {
-                    let mut opts = json!({"headless": headless});
-                    if let Some(exe) = executable {
-                        opts["executable"] = json!(exe);
-                    }
-                    json!({"launch": opts})
-                }
-                (None, None) if headless || executable.is_some() => {
-                    return Err(BpError::invalid(
-                        "--headless and --executable need --launch",
-                    ))
-                }
-                (None, None) => json!({}),
-            };
+            let args = connect_args(launch, headless, executable, endpoint, browser)?;
             let v = s.tool("browser.connect", args).await?;
             emit(json, &v, output::connected);
         }
@@ -224,93 +225,21 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             emit(json, &v, |v| v["text"].as_str().unwrap_or("").to_string());
         }
         Command::Screenshot { path, full_page } => {
-            let v = s
-                .tool("browser.screenshot", json!({"fullPage": full_page}))
-                .await?;
-            let path = absolute(path.unwrap_or_else(|| {
-                let t = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .unwrap_or_default();
-                PathBuf::from(format!("screenshot-{}.png", t.as_millis()))
-            }))?;
-            let id = v["artifact"]["artifactId"].clone();
-            s.request("artifacts/export", json!({"artifactId": id, "path": path}))
-                .await?;
-            emit(json, &v, |v| {
-                let a = &v["artifact"];
-                let mut line = format!(
-                    "saved {} ({}x{}, {} bytes)",
-                    path.display(),
-                    a["width"],
-                    a["height"],
-                    a["bytes"]
-                );
-                if let Some(p) = v.get("preview") {
-                    line.push_str(&format!(
-                        "\npreview artifact {} ({}x{})",
-                        p["artifactId"].as_str().unwrap_or(""),
-                        p["width"],
-                        p["height"]
-                    ));
-                }
-                line
-            });
+            let (v, text) = crate::file_commands::screenshot(&mut s, path, full_page).await?;
+            emit(json, &v, |_| text);
         }
         Command::Pdf { path } => {
-            let path = absolute(path)?;
-            let v = s.tool("browser.pdf", json!({})).await?;
-            s.request(
-                "artifacts/export",
-                json!({"artifactId": v["artifact"]["artifactId"], "path": path}),
-            )
-            .await?;
-            emit(json, &v, |v| {
-                format!(
-                    "saved {} ({} bytes)",
-                    path.display(),
-                    v["artifact"]["bytes"]
-                )
-            });
+            let (v, text) = crate::file_commands::pdf(&mut s, path).await?;
+            emit(json, &v, |_| text);
         }
         Command::Upload { reference, path } => {
-            let path = absolute(path)?;
-            let ids = s.ids().await?;
-            let imported = s
-                .request(
-                    "artifacts/import",
-                    json!({"workspaceId": ids.0, "leaseId": ids.1, "path": path}),
-                )
-                .await?;
-            let args =
-                json!({"ref": parse_ref(&reference)?, "artifactIds": [imported["artifactId"]]});
-            let v = s.tool("browser.upload", args).await?;
-            emit(json, &v, |v| {
-                let e = &v["evidence"];
-                format!(
-                    "uploaded to [{reference}]: {} ({} file(s))",
-                    e["status"].as_str().unwrap_or(""),
-                    e["fileCount"]
-                )
-            });
+            let r = parse_ref(&reference)?;
+            let (v, text) = crate::file_commands::upload(&mut s, &reference, r, path).await?;
+            emit(json, &v, |_| text);
         }
-        Command::Artifact {
-            command: ArtifactCommand::Export { id, path },
-        } => {
-            let path = absolute(path)?;
-            let v = s
-                .request("artifacts/export", json!({"artifactId": id, "path": path}))
-                .await?;
-            emit(json, &v, |v| {
-                format!("saved {} ({} bytes)", path.display(), v["bytes"])
-            });
-        }
-        Command::Artifact {
-            command: ArtifactCommand::Release { id },
-        } => {
-            let v = s
-                .request("artifacts/release", json!({"artifactId": id}))
-                .await?;
-            emit(json, &v, |_| "released".to_string());
+        Command::Artifact { command } => {
+            let (v, text) = crate::file_commands::artifact(&mut s, command).await?;
+            emit(json, &v, |_| text);
         }
         Command::Net { command } => {
             let (v, text) = crate::net_commands::net(&mut s, command).await?;
@@ -325,67 +254,12 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             emit(json, &v, |_| text);
         }
         Command::Dialogs => {
-            let v = s.tool("browser.dialogs.list", json!({})).await?;
-            emit(json, &v, |v| {
-                let lines: Vec<String> = v["dialogs"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|d| {
-                        format!(
-                            "{} {} on {}: {}",
-                            d["dialogId"].as_str().unwrap_or(""),
-                            d["type"].as_str().unwrap_or(""),
-                            d["targetId"].as_str().unwrap_or(""),
-                            serde_json::to_string(&d["message"]).unwrap_or_default()
-                        )
-                    })
-                    .collect();
-                if lines.is_empty() {
-                    "no pending dialogs".to_string()
-                } else {
-                    lines.join("\n")
-                }
-            });
+            let (v, text) = crate::dialog_commands::list(&mut s).await?;
+            emit(json, &v, |_| text);
         }
         Command::Dialog { command } => {
-            let (id, accept, text) = match command {
-                DialogCommand::Accept { id, text } => (id, true, text),
-                DialogCommand::Dismiss { id } => (id, false, None),
-            };
-            let id = match id {
-                Some(id) => id,
-                None => {
-                    let v = s.tool("browser.dialogs.list", json!({})).await?;
-                    let ids: Vec<String> = v["dialogs"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|d| d["dialogId"].as_str().map(str::to_string))
-                        .collect();
-                    match ids.as_slice() {
-                        [one] => one.clone(),
-                        [] => return Err(BpError::invalid("no pending dialog")),
-                        _ => {
-                            return Err(BpError::invalid(
-                                "several dialogs are pending; pass the dialog ID",
-                            ))
-                        }
-                    }
-                }
-            };
-            let mut args = json!({"dialogId": id, "accept": accept});
-            if let Some(t) = text {
-                args["promptText"] = json!(t);
-            }
-            let v = s.tool("browser.dialogs.respond", args).await?;
-            emit(json, &v, |_| {
-                if accept {
-                    "accepted".to_string()
-                } else {
-                    "dismissed".to_string()
-                }
-            });
+            let (v, text) = crate::dialog_commands::respond(&mut s, command).await?;
+            emit(json, &v, |_| text);
         }
         Command::Eval { expression } => {
             let (v, text) = crate::net_commands::eval(&mut s, expression).await?;
@@ -422,19 +296,7 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
                 None => json!({"all": all}),
             };
             let v = s.tool("browser.tabs.close", args).await?;
-            emit(json, &v, |v| {
-                let closed: Vec<&str> = v["closed"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|c| c.as_str())
-                    .collect();
-                if closed.is_empty() {
-                    "no tabs closed".to_string()
-                } else {
-                    format!("closed {}", closed.join(", "))
-                }
-            });
+            emit(json, &v, output::closed);
         }
         Command::Broker { .. }
         | Command::Bench { .. }

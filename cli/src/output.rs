@@ -108,6 +108,21 @@ pub fn frames(v: &Value) -> String {
     out
 }
 
+/// What `bp close` closed.
+pub fn closed(v: &Value) -> String {
+    let closed: Vec<&str> = v["closed"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c.as_str())
+        .collect();
+    if closed.is_empty() {
+        "no tabs closed".to_string()
+    } else {
+        format!("closed {}", closed.join(", "))
+    }
+}
+
 /// Tab list lines.
 pub fn tabs(v: &Value) -> String {
     let mut out = String::new();
