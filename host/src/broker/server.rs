@@ -103,6 +103,7 @@ async fn accept_until_stopped(broker: &Arc<Broker>, listener: Listener) -> BpRes
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(stream) => {
+                    tracing::trace!("connection accepted");
                     let b = broker.clone();
                     tokio::spawn(async move { serve_connection(b, stream).await });
                 }
