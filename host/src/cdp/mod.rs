@@ -181,6 +181,30 @@ impl Cdp {
     }
 }
 
+/// A command's reply channel.
+type Reply = oneshot::Sender<Result<Value, String>>;
+
+/// A session detached (its tab closed, or it was let go): Chromium never
+/// answers the commands still pending on it, so they fail now rather than
+/// at their timeout.
+fn fail_detached(pending: &mut HashMap<CallId, (Option<String>, Reply)>, session: Option<&str>) {
+    let Some(session) = session else { return };
+    let gone: Vec<CallId> = pending
+        .iter()
+        .filter(|(_, (s, _))| s.as_deref() == Some(session))
+        .map(|(id, _)| *id)
+        .collect();
+    for id in gone {
+        if let Some((_, reply)) = pending.remove(&id) {
+            let _ = reply.send(Err(DETACHED.to_string()));
+        }
+    }
+}
+
+/// What a command pending on a detached session is answered with (it
+/// reads as `stale_ref` with reason `session_replaced`).
+const DETACHED: &str = "Session with given id not found: it detached while the command was pending";
+
 /// Open the WebSocket, telling a refusal or an unanswered handshake (the
 /// browser asking its user) apart from an unreachable endpoint.
 async fn open_socket(ws_url: &str) -> BpResult<Connection<CdpEvent>> {
@@ -224,22 +248,23 @@ async fn run(
     shutdown: Arc<tokio::sync::Notify>,
     sink: EventSink,
 ) {
-    let mut pending: HashMap<CallId, oneshot::Sender<Result<Value, String>>> = HashMap::new();
+    // Each command's reply channel, with the session it was sent on.
+    let mut pending: HashMap<CallId, (Option<String>, Reply)> = HashMap::new();
     loop {
         tokio::select! {
             _ = shutdown.notified() => break,
             req = rx.recv() => {
                 let Some(req) = req else { break };
-                let session = req.session.map(SessionId::from);
+                let session = req.session.clone().map(SessionId::from);
                 match conn.submit_command(req.method.into(), session, req.params) {
-                    Ok(id) => { pending.insert(id, req.reply); }
+                    Ok(id) => { pending.insert(id, (req.session, req.reply)); }
                     Err(e) => { let _ = req.reply.send(Err(e.to_string())); }
                 }
             }
             msg = conn.next() => match msg {
                 Some(Ok(Message::Response(resp))) => {
                     tracing::trace!(id = ?resp.id, "CDP reply arrived");
-                    if let Some(reply) = pending.remove(&resp.id) {
+                    if let Some((_, reply)) = pending.remove(&resp.id) {
                         let out = match (resp.result, resp.error) {
                             (_, Some(err)) => Err(err.message),
                             (Some(result), None) => Ok(result),
@@ -250,6 +275,9 @@ async fn run(
                 }
                 Some(Ok(Message::Event(ev))) => {
                     tracing::trace!(method = %ev.method, "CDP event arrived");
+                    if ev.method == "Target.detachedFromTarget" {
+                        fail_detached(&mut pending, ev.params["sessionId"].as_str());
+                    }
                     sink(&ev);
                     let _ = events.send(Arc::new(ev));
                 }
@@ -270,4 +298,36 @@ async fn run(
     sink(&disconnected);
     let _ = events.send(Arc::new(CdpEvent::disconnected()));
     tracing::info!("CDP connection closed");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::StaleReason;
+
+    #[test]
+    fn commands_pending_on_a_detached_session_fail_at_once() {
+        let mut pending = HashMap::new();
+        let mut waiting = Vec::new();
+        for (i, session) in [Some("gone"), Some("kept"), None, Some("gone")]
+            .into_iter()
+            .enumerate()
+        {
+            let (tx, rx) = oneshot::channel();
+            pending.insert(CallId::new(i), (session.map(str::to_string), tx));
+            waiting.push(rx);
+        }
+        fail_detached(&mut pending, None);
+        assert_eq!(pending.len(), 4);
+        fail_detached(&mut pending, Some("gone"));
+        assert_eq!(pending.len(), 2);
+        for i in [0, 3] {
+            let answer = waiting[i].try_recv().expect("answered");
+            let message = answer.expect_err("an error");
+            let e = errors::refused("Runtime.callFunctionOn", &message);
+            assert_eq!(e.code, Code::StaleRef, "{}", e.message);
+            assert_eq!(e.stale, Some(StaleReason::SessionReplaced));
+        }
+        assert!(waiting[1].try_recv().is_err() && waiting[2].try_recv().is_err());
+    }
 }
