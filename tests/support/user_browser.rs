@@ -81,8 +81,29 @@ impl UserBrowser {
             self.port
         )
         .expect("write");
-        let mut out = String::new();
-        let _ = s.read_to_string(&mut out);
+        // Chromium keeps the connection open after the response, so the
+        // body is read by its length rather than to the end of the stream.
+        let mut raw = Vec::new();
+        let mut buf = [0u8; 16 * 1024];
+        loop {
+            let head_end = raw.windows(4).position(|w| w == b"\r\n\r\n");
+            if let Some(end) = head_end {
+                let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+                let length = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse::<usize>().ok());
+                if length.is_some_and(|n| raw.len() >= end + 4 + n) {
+                    let n = length.unwrap_or(0);
+                    return String::from_utf8_lossy(&raw[end + 4..end + 4 + n]).to_string();
+                }
+            }
+            match s.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => raw.extend_from_slice(&buf[..n]),
+            }
+        }
+        let out = String::from_utf8_lossy(&raw).to_string();
         out.split_once("\r\n\r\n")
             .map(|(_, b)| b.to_string())
             .unwrap_or_default()
