@@ -286,6 +286,98 @@ fn browser_killed_during_download() {
 /// `a_killed_broker_leaves_no_call_unanswered`. Here: what the next
 /// client finds. A fresh broker starts, every ID of the killed one fails
 /// with its stable code, and its artifacts and staged downloads are gone.
+/// The renderer processes of the browser `pid` (its descendants started
+/// with `--type=renderer`).
+fn renderers_of(pid: i32) -> Vec<i32> {
+    let mut parent = std::collections::HashMap::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(p) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).unwrap_or_default();
+        // `pid (comm) state ppid ...`: the fields after the last ')'.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<i32>().ok());
+        if let Some(pp) = ppid {
+            parent.insert(p, pp);
+        }
+    }
+    let descends = |mut p: i32| {
+        while let Some(&pp) = parent.get(&p) {
+            if pp == pid {
+                return true;
+            }
+            p = pp;
+        }
+        false
+    };
+    parent
+        .keys()
+        .copied()
+        .filter(|&p| descends(p))
+        .filter(|p| {
+            let cmdline = std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default();
+            String::from_utf8_lossy(&cmdline).contains("--type=renderer")
+        })
+        .collect()
+}
+
+#[test]
+fn a_crashed_tab_answers_at_once_and_a_navigation_recovers_it() {
+    // `type` is stuck in the busy page when its renderer is killed (as an
+    // out-of-memory kill would): the call ends with the crash, not at a
+    // timeout, and the tab is usable again after a navigation.
+    let (env, mut b, s) = launched("busy.html");
+    let (obs, r) = observed_ref(&mut b, &s, "textbox", "Field");
+    let args = json!({"observationId": obs, "ref": r, "text": "never typed"});
+    let id = b.send_tool(&s, "browser.type", args, json!({"commandId": "crashing"}));
+    wait_dispatched(&mut b, "crashing");
+    let pid = browser_pid(&env, &mut b);
+    let renderers = renderers_of(pid);
+    assert!(!renderers.is_empty(), "no renderer under {pid}");
+    for r in renderers {
+        signal(r, libc::SIGKILL);
+    }
+    let reply = b.wait(id);
+    let err = tool_error(&reply);
+    assert_eq!(err["code"], "unknown_outcome", "{reply}");
+    assert_eq!(err["context"]["interruption"], "target_crashed", "{reply}");
+    assert_eq!(command_state(&mut b, "crashing"), "unknown_outcome");
+
+    // Until it is navigated, the tab refuses at once, saying why.
+    let observe = b.tool(&s, "browser.observe", json!({}));
+    assert_eq!(observe["error"]["code"], "stale_ref", "{observe}");
+    assert_eq!(
+        observe["error"]["context"]["reason"], "target_crashed",
+        "{observe}"
+    );
+    let status = b.call("broker/status", json!({}));
+    assert_eq!(status["browser"]["state"], "connected", "{status}");
+    let crashed = |b: &mut Bridge| {
+        let tabs = b.tool_ok(&s, "browser.tabs.list", json!({}));
+        tabs["tabs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["current"] == true)
+            .map(|t| t["crashed"].clone())
+            .unwrap_or_else(|| panic!("no current tab: {tabs}"))
+    };
+    assert_eq!(crashed(&mut b), true);
+
+    b.tool_ok(&s, "browser.navigate", json!({"url": env.url("form.html")}));
+    assert_eq!(crashed(&mut b), false);
+    let (obs, r) = observed_ref(&mut b, &s, "textbox", "Name");
+    let typed = b.tool_ok(
+        &s,
+        "browser.type",
+        json!({"observationId": obs, "ref": r, "text": "Ada"}),
+    );
+    assert_eq!(typed["evidence"]["status"], "verified", "{typed}");
+}
+
 #[test]
 fn a_killed_broker_is_replaced_and_its_ids_and_files_are_dropped() {
     let (env, mut a, s) = launched("busy.html");

@@ -132,8 +132,13 @@ pub fn tabs(v: &Value) -> String {
         } else {
             " "
         };
+        let crashed = if t["crashed"] == true {
+            " (crashed)"
+        } else {
+            ""
+        };
         out.push_str(&format!(
-            "{mark} {}  {:<13}  {} — {}\n",
+            "{mark} {}  {:<13}  {} — {}{crashed}\n",
             s(t, "targetId"),
             s(t, "origin"),
             s(t, "title"),

@@ -112,6 +112,8 @@ pub enum StaleReason {
     BrowserReconnected,
     TargetIneligible,
     TargetClosed,
+    /// The tab's renderer crashed; navigating (or reloading) recovers it.
+    TargetCrashed,
     ControlReleased,
     Expired,
     /// Deliberately vague: says nothing about another workspace's refs.
@@ -134,6 +136,7 @@ impl StaleReason {
             StaleReason::BrowserReconnected => "browser_reconnected",
             StaleReason::TargetIneligible => "target_ineligible",
             StaleReason::TargetClosed => "target_closed",
+            StaleReason::TargetCrashed => "target_crashed",
             StaleReason::ControlReleased => "control_released",
             StaleReason::Expired => "expired",
             StaleReason::FocusChanged => "focus_changed",

@@ -246,6 +246,14 @@ fn final_state(outcome: &dispatch::Outcome, mutates: bool) -> CmdState {
         {
             CmdState::UnknownOutcome
         }
+        // A crash in the middle of a mutation says nothing of its effect.
+        Err(e)
+            if outcome.dispatched
+                && mutates
+                && e.stale == Some(crate::error::StaleReason::TargetCrashed) =>
+        {
+            CmdState::UnknownOutcome
+        }
         Err(e) if e.code == Code::CommandCancelled => CmdState::Cancelled,
         Err(e) if e.code == Code::CommandExpired => CmdState::Expired,
         Err(_) => CmdState::Failed,
@@ -256,6 +264,8 @@ fn final_state(outcome: &dispatch::Outcome, mutates: bool) -> CmdState {
 async fn lost_certainty(broker: &Broker, e: BpError) -> BpError {
     let cause = if broker.browser().await.is_err() {
         "browser_disconnected"
+    } else if e.stale == Some(crate::error::StaleReason::TargetCrashed) {
+        "target_crashed"
     } else {
         e.code.as_str()
     };

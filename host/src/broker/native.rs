@@ -316,9 +316,9 @@ async fn tabs_list(broker: &Arc<Broker>, scope: &CallScope) -> BpResult<Value> {
     let tabs: Vec<Value> = ids
         .iter()
         .filter_map(|raw| {
-            let (url, title) = conn
+            let (url, title, crashed) = conn
                 .registry
-                .with(raw, |t| (t.url.clone(), t.title.clone()))?;
+                .with(raw, |t| (t.url.clone(), t.title.clone(), t.crashed))?;
             let id = ws.public_id(raw);
             let controller = controllers.get(raw);
             Some(json!({
@@ -330,6 +330,7 @@ async fn tabs_list(broker: &Arc<Broker>, scope: &CallScope) -> BpResult<Value> {
                 "controlled": controller.is_some(),
                 "controlledByThisLease": controller == Some(&scope.lease_id),
                 "current": ws.current_target.as_deref() == Some(id.as_str()),
+                "crashed": crashed,
             }))
         })
         .collect();

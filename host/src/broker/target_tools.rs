@@ -46,6 +46,11 @@ pub async fn run(
         .with(&raw, |t| t.lane.clone())
         .ok_or_else(|| fail(BpError::stale(StaleReason::TargetClosed)))?;
     let _turn = lane.lock().await;
+    // A crashed tab answers nothing until a navigation or reload
+    // recovers it.
+    if name != "browser.navigate" && crashed(conn, &raw) {
+        return Err(fail(crate::cdp::errors::crashed()));
+    }
     // Cancelled or expired while it waited for the target.
     broker
         .state()
@@ -65,6 +70,12 @@ pub async fn run(
             Ok(done) => done,
             Err((e, sent)) => {
                 stalled(broker, scope, &raw, &e);
+                // Whatever the component made of it, the renderer crashed.
+                let e = if crashed(conn, &raw) {
+                    crate::cdp::errors::crashed()
+                } else {
+                    e
+                };
                 return Err((e, sent));
             }
         };
@@ -293,4 +304,9 @@ fn decorate(
     obj.entry("origin").or_insert(json!(origin));
     obj.insert("generation".into(), json!(conn.generation));
     Ok(())
+}
+
+/// Whether the target's renderer crashed (and no navigation recovered it).
+fn crashed(conn: &BrowserConn, raw: &str) -> bool {
+    conn.registry.with(raw, |t| t.crashed).unwrap_or(false)
 }

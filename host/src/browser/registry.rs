@@ -18,6 +18,9 @@ pub struct TargetState {
     pub title: String,
     pub opener: Option<String>,
     pub closed: bool,
+    /// The renderer crashed; cleared when a new document commits (a
+    /// navigation or reload recovers the tab).
+    pub crashed: bool,
     /// Flat session while attached.
     pub session: Option<String>,
     /// Increments on every attach; observations record it.
@@ -62,6 +65,7 @@ impl TargetState {
             title: String::new(),
             opener: None,
             closed: false,
+            crashed: false,
             session: None,
             session_serial: 0,
             main_frame: None,
@@ -558,6 +562,11 @@ impl Registry {
                 }
                 if let Some(session) = s(p, "sessionId") {
                     self.set_session(&id, &session);
+                }
+            }
+            "Target.targetCrashed" => {
+                if let Some(id) = s(p, "targetId") {
+                    self.update(&id, |t| t.crashed = true);
                 }
             }
             "Target.targetDestroyed" => {

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 /// Messages Chromium gives when the node, context or target a command
 /// names is gone, and the stale reason each means.
-const GONE: [(&str, StaleReason); 7] = [
+const GONE: [(&str, StaleReason); 8] = [
     ("No node with given id", StaleReason::DocumentReplaced),
     (
         "Could not find node with given id",
@@ -28,6 +28,8 @@ const GONE: [(&str, StaleReason); 7] = [
         StaleReason::SessionReplaced,
     ),
     ("No target with given id", StaleReason::TargetClosed),
+    // Our own answer to a command pending when the renderer crashed.
+    (super::CRASHED, StaleReason::TargetCrashed),
 ];
 
 /// Messages that mean the element exists but has no box to act on.
@@ -40,7 +42,10 @@ const NOT_VISIBLE: [&str; 3] = [
 /// The browser refused `method` with `message`.
 pub fn refused(method: &str, message: &str) -> BpError {
     if let Some((_, reason)) = GONE.iter().find(|(m, _)| message.contains(m)) {
-        return BpError::stale(*reason);
+        return match reason {
+            StaleReason::TargetCrashed => crashed(),
+            r => BpError::stale(*r),
+        };
     }
     let text = format!("{method}: {message}");
     if NOT_VISIBLE.iter().any(|m| message.contains(m)) {
@@ -51,6 +56,14 @@ pub fn refused(method: &str, message: &str) -> BpError {
     // to have happened; observe before deciding what to try instead.
     BpError::new(Code::ActionNotVerified, text)
         .with_context(json!({"reason": "browser_refused", "method": method}))
+}
+
+/// The tab's renderer crashed: `stale_ref` with reason `target_crashed`,
+/// and what to do about it.
+pub fn crashed() -> BpError {
+    let mut e = BpError::stale(StaleReason::TargetCrashed);
+    e.message = "the tab's page crashed; navigate or reload it to recover, or close it".into();
+    e
 }
 
 /// The browser did not answer `method` in time (a stalled or paused

@@ -6,7 +6,7 @@
 //! counter of commands sent (used to prove a denied call sent nothing).
 
 pub mod endpoint;
-mod errors;
+pub(crate) mod errors;
 pub mod event;
 pub mod launch;
 
@@ -184,11 +184,15 @@ impl Cdp {
 /// A command's reply channel.
 type Reply = oneshot::Sender<Result<Value, String>>;
 
-/// A session detached (its tab closed, or it was let go): Chromium never
-/// answers the commands still pending on it, so they fail now rather than
-/// at their timeout.
-fn fail_detached(pending: &mut HashMap<CallId, (Option<String>, Reply)>, session: Option<&str>) {
-    let Some(session) = session else { return };
+/// Answer every command pending on `session` with `why`: Chromium never
+/// answers them once the session detached (its tab closed, or it was let
+/// go) or its renderer crashed, so they fail now rather than at their
+/// timeout.
+fn fail_pending(
+    pending: &mut HashMap<CallId, (Option<String>, Reply)>,
+    session: &str,
+    why: &'static str,
+) {
     let gone: Vec<CallId> = pending
         .iter()
         .filter(|(_, (s, _))| s.as_deref() == Some(session))
@@ -196,7 +200,7 @@ fn fail_detached(pending: &mut HashMap<CallId, (Option<String>, Reply)>, session
         .collect();
     for id in gone {
         if let Some((_, reply)) = pending.remove(&id) {
-            let _ = reply.send(Err(DETACHED.to_string()));
+            let _ = reply.send(Err(why.to_string()));
         }
     }
 }
@@ -204,6 +208,63 @@ fn fail_detached(pending: &mut HashMap<CallId, (Option<String>, Reply)>, session
 /// What a command pending on a detached session is answered with (it
 /// reads as `stale_ref` with reason `session_replaced`).
 const DETACHED: &str = "Session with given id not found: it detached while the command was pending";
+
+/// What a command pending on a crashed renderer is answered with (it
+/// reads as `stale_ref` with reason `target_crashed`).
+pub(crate) const CRASHED: &str = "Target crashed while the command was pending";
+
+/// The flat sessions attached to each target, from the attach and detach
+/// events.
+#[derive(Default)]
+struct TargetSessions {
+    by_target: HashMap<String, Vec<String>>,
+}
+
+impl TargetSessions {
+    /// Follow `ev`; the sessions whose pending commands it ends, and why.
+    fn gone(&mut self, ev: &CdpEvent) -> Vec<(String, &'static str)> {
+        let p = &ev.params;
+        let text = |v: &Value| v.as_str().map(str::to_string);
+        match ev.method.as_str() {
+            "Target.attachedToTarget" => {
+                if let (Some(t), Some(s)) =
+                    (text(&p["targetInfo"]["targetId"]), text(&p["sessionId"]))
+                {
+                    self.by_target.entry(t).or_default().push(s);
+                }
+                Vec::new()
+            }
+            "Target.detachedFromTarget" => {
+                let Some(session) = text(&p["sessionId"]) else {
+                    return Vec::new();
+                };
+                for list in self.by_target.values_mut() {
+                    list.retain(|s| *s != session);
+                }
+                self.by_target.retain(|_, list| !list.is_empty());
+                vec![(session, DETACHED)]
+            }
+            "Target.targetDestroyed" => {
+                if let Some(t) = text(&p["targetId"]) {
+                    self.by_target.remove(&t);
+                }
+                Vec::new()
+            }
+            "Target.targetCrashed" => text(&p["targetId"])
+                .and_then(|t| self.by_target.get(&t).cloned())
+                .unwrap_or_default()
+                .into_iter()
+                .map(|s| (s, CRASHED))
+                .collect(),
+            "Inspector.targetCrashed" => ev
+                .session_id
+                .clone()
+                .map(|s| vec![(s, CRASHED)])
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+}
 
 /// Open the WebSocket, telling a refusal or an unanswered handshake (the
 /// browser asking its user) apart from an unreachable endpoint.
@@ -250,6 +311,9 @@ async fn run(
 ) {
     // Each command's reply channel, with the session it was sent on.
     let mut pending: HashMap<CallId, (Option<String>, Reply)> = HashMap::new();
+    // The sessions attached to each target, to fail what is pending on
+    // them when its renderer crashes.
+    let mut sessions = TargetSessions::default();
     loop {
         tokio::select! {
             _ = shutdown.notified() => break,
@@ -275,8 +339,8 @@ async fn run(
                 }
                 Some(Ok(Message::Event(ev))) => {
                     tracing::trace!(method = %ev.method, "CDP event arrived");
-                    if ev.method == "Target.detachedFromTarget" {
-                        fail_detached(&mut pending, ev.params["sessionId"].as_str());
+                    for session in sessions.gone(&ev) {
+                        fail_pending(&mut pending, &session.0, session.1);
                     }
                     sink(&ev);
                     let _ = events.send(Arc::new(ev));
@@ -317,9 +381,9 @@ mod tests {
             pending.insert(CallId::new(i), (session.map(str::to_string), tx));
             waiting.push(rx);
         }
-        fail_detached(&mut pending, None);
+        fail_pending(&mut pending, "none", DETACHED);
         assert_eq!(pending.len(), 4);
-        fail_detached(&mut pending, Some("gone"));
+        fail_pending(&mut pending, "gone", DETACHED);
         assert_eq!(pending.len(), 2);
         for i in [0, 3] {
             let answer = waiting[i].try_recv().expect("answered");

@@ -17,6 +17,9 @@ impl From<StaleReason> for Reason {
             StaleReason::BrowserReconnected => Reason::BrowserReconnected,
             StaleReason::TargetIneligible => Reason::TargetIneligible,
             StaleReason::TargetClosed => Reason::TargetClosed,
+            // Components know no crash; the broker tells it apart again
+            // from the target's state (`target_tools.rs`).
+            StaleReason::TargetCrashed => Reason::TargetDetached,
             StaleReason::ControlReleased => Reason::ControlReleased,
             StaleReason::Expired => Reason::Expired,
             StaleReason::NotFound => Reason::NotFound,

@@ -19,6 +19,10 @@ impl Registry {
             self.unowned_event(session, ev);
             return;
         };
+        if ev.method == "Inspector.targetCrashed" && !child {
+            self.update(&raw, |t| t.crashed = true);
+            return;
+        }
         let frame_event = matches!(
             ev.method.as_str(),
             "Page.frameAttached" | "Page.frameDetached"
@@ -177,6 +181,7 @@ impl Registry {
             };
             if loader != t.loader {
                 t.doc_gen += 1;
+                t.crashed = false;
                 t.loader = loader;
                 committed = true;
                 gone = t.frames.drain().collect();
