@@ -279,13 +279,6 @@ fn browser_killed_during_download() {
     });
 }
 
-// ---- 2. the broker killed during a call ------------------------------------
-
-/// The bridge's side (the in-flight call answered `unknown_outcome`,
-/// interruption `broker_exited`) is `tests/bridge.rs`
-/// `a_killed_broker_leaves_no_call_unanswered`. Here: what the next
-/// client finds. A fresh broker starts, every ID of the killed one fails
-/// with its stable code, and its artifacts and staged downloads are gone.
 /// The renderer processes of the browser `pid` (its descendants started
 /// with `--type=renderer`).
 fn renderers_of(pid: i32) -> Vec<i32> {
@@ -366,6 +359,9 @@ fn a_crashed_tab_answers_at_once_and_a_navigation_recovers_it() {
             .unwrap_or_else(|| panic!("no current tab: {tabs}"))
     };
     assert_eq!(crashed(&mut b), true);
+    // The recovering tool still reports its own refusals as they are.
+    let refused = b.tool(&s, "browser.navigate", json!({"url": "javascript:void 0"}));
+    assert_eq!(refused["error"]["code"], "invalid_argument", "{refused}");
 
     b.tool_ok(&s, "browser.navigate", json!({"url": env.url("form.html")}));
     assert_eq!(crashed(&mut b), false);
@@ -378,6 +374,13 @@ fn a_crashed_tab_answers_at_once_and_a_navigation_recovers_it() {
     assert_eq!(typed["evidence"]["status"], "verified", "{typed}");
 }
 
+// ---- 2. the broker killed during a call ------------------------------------
+
+/// The bridge's side (the in-flight call answered `unknown_outcome`,
+/// interruption `broker_exited`) is `tests/bridge.rs`
+/// `a_killed_broker_leaves_no_call_unanswered`. Here: what the next
+/// client finds. A fresh broker starts, every ID of the killed one fails
+/// with its stable code, and its artifacts and staged downloads are gone.
 #[test]
 fn a_killed_broker_is_replaced_and_its_ids_and_files_are_dropped() {
     let (env, mut a, s) = launched("busy.html");

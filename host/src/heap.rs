@@ -11,3 +11,17 @@ pub fn trim() {
         libc::malloc_trim(0);
     }
 }
+
+/// [`trim`] on a blocking thread, unless one is already running (a burst
+/// of large replies needs one trim after it, not one each).
+pub fn trim_soon() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static RUNNING: AtomicBool = AtomicBool::new(false);
+    if RUNNING.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    tokio::task::spawn_blocking(|| {
+        trim();
+        RUNNING.store(false, Ordering::Release);
+    });
+}

@@ -207,7 +207,7 @@ where
             if line.len() > TRIM_AFTER_BYTES {
                 // What built a large reply is freed by now.
                 drop(line);
-                tokio::task::spawn_blocking(crate::heap::trim);
+                crate::heap::trim_soon();
             }
         }
         let _ = output.flush().await;

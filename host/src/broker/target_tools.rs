@@ -46,17 +46,18 @@ pub async fn run(
         .with(&raw, |t| t.lane.clone())
         .ok_or_else(|| fail(BpError::stale(StaleReason::TargetClosed)))?;
     let _turn = lane.lock().await;
-    // A crashed tab answers nothing until a navigation or reload
-    // recovers it.
-    if name != "browser.navigate" && crashed(conn, &raw) {
-        return Err(fail(crate::cdp::errors::crashed()));
-    }
     // Cancelled or expired while it waited for the target.
     broker
         .state()
         .commands
         .start(&scope.workspace_id, &scope.command_id, true)
         .map_err(fail)?;
+    // A crashed tab answers nothing until a navigation or reload
+    // recovers it.
+    let crashed_before = crashed(conn, &raw);
+    if name != "browser.navigate" && crashed_before {
+        return Err(fail(crate::cdp::errors::crashed()));
+    }
     let call = target_call(broker, scope, conn, &raw, &public, &dispatched)
         .await
         .map_err(fail)?;
@@ -69,13 +70,13 @@ pub async fn run(
         match call_component(broker, scope, name, &args, call, &dispatched).await {
             Ok(done) => done,
             Err((e, sent)) => {
+                // Whatever the component made of it, the renderer crashed
+                // during the call (a failure on a tab already crashed,
+                // such as a refused URL, is reported as it is).
+                if !crashed_before && crashed(conn, &raw) {
+                    return Err((crate::cdp::errors::crashed(), sent));
+                }
                 stalled(broker, scope, &raw, &e);
-                // Whatever the component made of it, the renderer crashed.
-                let e = if crashed(conn, &raw) {
-                    crate::cdp::errors::crashed()
-                } else {
-                    e
-                };
                 return Err((e, sent));
             }
         };

@@ -101,6 +101,9 @@ pub struct TargetCall {
     pub(super) agent: Option<String>,
     /// Walk the page afresh, without the known elements.
     pub(super) rewalk_off: bool,
+    /// The tab's renderer had crashed when the call began (only a
+    /// navigation runs then, and recovers it).
+    crashed_at_start: bool,
     /// Object groups this call handed over to be held.
     pub(super) held_count: u32,
     /// The node given focus last, and the node aimed at last.
@@ -192,9 +195,9 @@ fn no_such_ref() -> BpError {
 
 impl TargetCall {
     pub fn new(s: CallSetup) -> BpResult<Self> {
-        let serial = s
+        let (serial, crashed_at_start) = s
             .registry
-            .with(&s.raw_id, |t| t.session_serial)
+            .with(&s.raw_id, |t| (t.session_serial, t.crashed))
             .ok_or_else(|| BpError::stale(StaleReason::TargetClosed))?;
         Ok(Self {
             cdp: s.cdp,
@@ -225,6 +228,7 @@ impl TargetCall {
             walked_roles: Vec::new(),
             agent: None,
             rewalk_off: false,
+            crashed_at_start,
             held_count: 0,
             read_ahead: None,
             focused_handle: None,
@@ -252,7 +256,20 @@ impl TargetCall {
         if serial != self.session_serial {
             return Err(BpError::stale(StaleReason::SessionReplaced));
         }
+        if self.crashed_since_start() {
+            return Err(crate::cdp::errors::crashed());
+        }
         Ok(())
+    }
+
+    /// The tab's renderer crashed during this call: nothing sent to the
+    /// page would be answered.
+    pub(super) fn crashed_since_start(&self) -> bool {
+        !self.crashed_at_start
+            && self
+                .registry
+                .with(&self.raw_id, |t| t.crashed)
+                .unwrap_or(false)
     }
 
     pub(super) fn mark_dispatched(&self) {
@@ -275,6 +292,9 @@ impl TargetCall {
         // instead of waiting for a reply that only comes after the dialog.
         if self.doc().2 && method != "Page.handleJavaScriptDialog" {
             return Err(dialog_open());
+        }
+        if self.crashed_since_start() {
+            return Err(crate::cdp::errors::crashed());
         }
         self.cdp.call(method, Some(session), params).await
     }
@@ -692,11 +712,16 @@ impl TargetCall {
             .ok_or_else(|| BpError::stale(StaleReason::TargetClosed))?;
         let deadline = tokio::time::Instant::now() + LOAD_WAIT;
         loop {
+            let crashed_at_start = self.crashed_at_start;
             let done = self
                 .registry
                 .with(&self.raw_id, |t| {
                     if t.closed {
                         return Some(Err(BpError::stale(StaleReason::TargetClosed)));
+                    }
+                    // A crash while waiting: this load will not come.
+                    if t.crashed && !crashed_at_start {
+                        return Some(Err(crate::cdp::errors::crashed()));
                     }
                     let new_doc = from_doc.is_none_or(|d| t.doc_gen != d);
                     let right_loader = loader.is_none_or(|l| t.loader.as_deref() == Some(l));
@@ -988,6 +1013,9 @@ impl TargetCall {
             .ok_or_else(|| BpError::stale(StaleReason::TargetClosed))?;
         if self.doc().2 {
             return Err(dialog_open());
+        }
+        if self.crashed_since_start() {
+            return Err(crate::cdp::errors::crashed());
         }
         let sent = self.cdp.send_now(method, Some(session), params)?;
         Ok((rx, sent))

@@ -66,10 +66,15 @@ impl TargetCall {
                         node_limited: false,
                     });
                 }
-                Err(e) => tracing::debug!(
-                    "fast observation unavailable ({}); reading the full tree",
-                    e.message
-                ),
+                Err(e) if super::walk_agent::page_unreachable(&e) => return Err(e),
+                Err(e) => {
+                    // Its objects may be gone with the walk's group.
+                    self.agent = None;
+                    tracing::debug!(
+                        "fast observation unavailable ({}); reading the full tree",
+                        e.message
+                    )
+                }
             }
         }
         self.accessibility_tree(max_depth, max_nodes).await

@@ -565,8 +565,10 @@ impl Registry {
                 }
             }
             "Target.targetCrashed" => {
+                // Only while attached: a tab the broker holds no session
+                // on cannot be seen to recover (its commits go unseen).
                 if let Some(id) = s(p, "targetId") {
-                    self.update(&id, |t| t.crashed = true);
+                    self.update(&id, |t| t.crashed = t.session.is_some());
                 }
             }
             "Target.targetDestroyed" => {
@@ -605,6 +607,7 @@ impl Registry {
                     self.update(&raw, |t| {
                         if t.session.as_deref() == Some(session.as_str()) {
                             t.session = None;
+                            t.crashed = false;
                         }
                     });
                 }

@@ -42,6 +42,13 @@ fn agent_source() -> String {
     )
 }
 
+/// Errors after which nothing else sent to the page would be answered
+/// (it is unresponsive, or its renderer crashed): no fallback is tried.
+pub(super) fn page_unreachable(e: &BpError) -> bool {
+    e.code == crate::error::Code::BrowserDisconnected
+        || e.stale == Some(crate::error::StaleReason::TargetCrashed)
+}
+
 impl TargetCall {
     /// The agent of the document shown now, from the tab's held group.
     pub(super) fn held_agent(&self) -> Option<String> {
@@ -60,6 +67,9 @@ impl TargetCall {
                     self.registry.count_walk(true);
                     return Ok(reply);
                 }
+                // A page that does not answer, or crashed, would not
+                // answer the source either.
+                Err(e) if page_unreachable(&e) => return Err(e),
                 Err(e) => {
                     tracing::debug!("the walk agent is gone ({}); making it again", e.message);
                     self.agent = None;

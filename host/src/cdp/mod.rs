@@ -339,10 +339,12 @@ async fn run(
                 }
                 Some(Ok(Message::Event(ev))) => {
                     tracing::trace!(method = %ev.method, "CDP event arrived");
+                    // The sink first: a waiter woken below finds the
+                    // registry already saying why.
+                    sink(&ev);
                     for session in sessions.gone(&ev) {
                         fail_pending(&mut pending, &session.0, session.1);
                     }
-                    sink(&ev);
                     let _ = events.send(Arc::new(ev));
                 }
                 Some(Err(chromiumoxide::error::CdpError::Ws(e))) => {
