@@ -54,7 +54,7 @@ pub async fn run(
         .map_err(fail)?;
     // A crashed tab answers nothing until a navigation or reload
     // recovers it.
-    let crashed_before = crashed(conn, &raw);
+    let crashed_before = conn.registry.crashed(&raw);
     if name != "browser.navigate" && crashed_before {
         return Err(fail(crate::cdp::errors::crashed()));
     }
@@ -73,7 +73,7 @@ pub async fn run(
                 // Whatever the component made of it, the renderer crashed
                 // during the call (a failure on a tab already crashed,
                 // such as a refused URL, is reported as it is).
-                if !crashed_before && crashed(conn, &raw) {
+                if !crashed_before && conn.registry.crashed(&raw) {
                     return Err((crate::cdp::errors::crashed(), sent));
                 }
                 stalled(broker, scope, &raw, &e);
@@ -305,9 +305,4 @@ fn decorate(
     obj.entry("origin").or_insert(json!(origin));
     obj.insert("generation".into(), json!(conn.generation));
     Ok(())
-}
-
-/// Whether the target's renderer crashed (and no navigation recovered it).
-fn crashed(conn: &BrowserConn, raw: &str) -> bool {
-    conn.registry.with(raw, |t| t.crashed).unwrap_or(false)
 }

@@ -265,11 +265,7 @@ impl TargetCall {
     /// The tab's renderer crashed during this call: nothing sent to the
     /// page would be answered.
     pub(super) fn crashed_since_start(&self) -> bool {
-        !self.crashed_at_start
-            && self
-                .registry
-                .with(&self.raw_id, |t| t.crashed)
-                .unwrap_or(false)
+        !self.crashed_at_start && self.registry.crashed(&self.raw_id)
     }
 
     pub(super) fn mark_dispatched(&self) {

@@ -18,8 +18,9 @@ pub struct TargetState {
     pub title: String,
     pub opener: Option<String>,
     pub closed: bool,
-    /// The renderer crashed; cleared when a new document commits (a
-    /// navigation or reload recovers the tab).
+    /// The renderer crashed (reported on the broker's session, so only
+    /// while attached); cleared when a new document commits (a
+    /// navigation or reload recovers the tab) or the session detaches.
     pub crashed: bool,
     /// Flat session while attached.
     pub session: Option<String>,
@@ -401,6 +402,12 @@ impl Registry {
         )
     }
 
+    /// Whether the target's renderer crashed and no navigation has
+    /// recovered it since.
+    pub fn crashed(&self, raw_id: &str) -> bool {
+        self.with(raw_id, |t| t.crashed).unwrap_or(false)
+    }
+
     /// Count a page walk: sent as source, or a call of the walk agent.
     pub fn count_walk(&self, by_agent: bool) {
         use std::sync::atomic::Ordering::Relaxed;
@@ -562,13 +569,6 @@ impl Registry {
                 }
                 if let Some(session) = s(p, "sessionId") {
                     self.set_session(&id, &session);
-                }
-            }
-            "Target.targetCrashed" => {
-                // Only while attached: a tab the broker holds no session
-                // on cannot be seen to recover (its commits go unseen).
-                if let Some(id) = s(p, "targetId") {
-                    self.update(&id, |t| t.crashed = t.session.is_some());
                 }
             }
             "Target.targetDestroyed" => {

@@ -213,56 +213,14 @@ const DETACHED: &str = "Session with given id not found: it detached while the c
 /// reads as `stale_ref` with reason `target_crashed`).
 pub(crate) const CRASHED: &str = "Target crashed while the command was pending";
 
-/// The flat sessions attached to each target, from the attach and detach
-/// events.
-#[derive(Default)]
-struct TargetSessions {
-    by_target: HashMap<String, Vec<String>>,
-}
-
-impl TargetSessions {
-    /// Follow `ev`; the sessions whose pending commands it ends, and why.
-    fn gone(&mut self, ev: &CdpEvent) -> Vec<(String, &'static str)> {
-        let p = &ev.params;
-        let text = |v: &Value| v.as_str().map(str::to_string);
-        match ev.method.as_str() {
-            "Target.attachedToTarget" => {
-                if let (Some(t), Some(s)) =
-                    (text(&p["targetInfo"]["targetId"]), text(&p["sessionId"]))
-                {
-                    self.by_target.entry(t).or_default().push(s);
-                }
-                Vec::new()
-            }
-            "Target.detachedFromTarget" => {
-                let Some(session) = text(&p["sessionId"]) else {
-                    return Vec::new();
-                };
-                for list in self.by_target.values_mut() {
-                    list.retain(|s| *s != session);
-                }
-                self.by_target.retain(|_, list| !list.is_empty());
-                vec![(session, DETACHED)]
-            }
-            "Target.targetDestroyed" => {
-                if let Some(t) = text(&p["targetId"]) {
-                    self.by_target.remove(&t);
-                }
-                Vec::new()
-            }
-            "Target.targetCrashed" => text(&p["targetId"])
-                .and_then(|t| self.by_target.get(&t).cloned())
-                .unwrap_or_default()
-                .into_iter()
-                .map(|s| (s, CRASHED))
-                .collect(),
-            "Inspector.targetCrashed" => ev
-                .session_id
-                .clone()
-                .map(|s| vec![(s, CRASHED)])
-                .unwrap_or_default(),
-            _ => Vec::new(),
-        }
+/// The session whose pending commands `ev` ends, and why: the session
+/// that detached, or the one whose renderer crashed (Chromium reports the
+/// crash on the session itself).
+fn session_gone(ev: &CdpEvent) -> Option<(&str, &'static str)> {
+    match ev.method.as_str() {
+        "Target.detachedFromTarget" => Some((ev.params["sessionId"].as_str()?, DETACHED)),
+        "Inspector.targetCrashed" => Some((ev.session_id.as_deref()?, CRASHED)),
+        _ => None,
     }
 }
 
@@ -311,9 +269,6 @@ async fn run(
 ) {
     // Each command's reply channel, with the session it was sent on.
     let mut pending: HashMap<CallId, (Option<String>, Reply)> = HashMap::new();
-    // The sessions attached to each target, to fail what is pending on
-    // them when its renderer crashes.
-    let mut sessions = TargetSessions::default();
     loop {
         tokio::select! {
             _ = shutdown.notified() => break,
@@ -342,8 +297,8 @@ async fn run(
                     // The sink first: a waiter woken below finds the
                     // registry already saying why.
                     sink(&ev);
-                    for session in sessions.gone(&ev) {
-                        fail_pending(&mut pending, &session.0, session.1);
+                    if let Some((session, why)) = session_gone(&ev) {
+                        fail_pending(&mut pending, session, why);
                     }
                     let _ = events.send(Arc::new(ev));
                 }
