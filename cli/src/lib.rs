@@ -38,11 +38,7 @@ pub fn run() -> ExitCode {
     };
     // The bridge's stdout carries protocol messages only.
     let json = cli.json && !matches!(command, args::Command::Bridge { .. });
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    let runtime = match runtime_for(&command) {
         Ok(rt) => rt,
         Err(e) => {
             return fail(
@@ -57,6 +53,33 @@ pub fn run() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&e, json),
+    }
+}
+
+/// The broker and the long-running clients (bridge, fuzz, soak, bench)
+/// get worker threads; a one-shot command makes one request and waits, so
+/// it runs on the calling thread and starts no workers, which saves their
+/// start and their joining at exit on every step.
+fn runtime_for(command: &args::Command) -> std::io::Result<tokio::runtime::Runtime> {
+    use args::{BrokerCommand, Command};
+    let long_running = matches!(
+        command,
+        Command::Broker {
+            command: BrokerCommand::Serve { .. }
+        } | Command::Bridge { .. }
+            | Command::Fuzz { .. }
+            | Command::Soak { .. }
+            | Command::Bench { .. }
+    );
+    if long_running {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
     }
 }
 
