@@ -83,6 +83,34 @@ fn a_dialog_opened_as_the_pointer_arrives_leaves_the_click_unknown() {
     assert!(env.ok(&["read"]).contains("Hover button pressed"));
 }
 
+/// A focus handler that opens a dialog: `type` reports that its focus
+/// step was dispatched and nothing was typed, and the field takes text
+/// once the dialog is answered.
+#[test]
+fn a_dialog_opened_by_focusing_leaves_the_typing_unknown() {
+    let env = Env::new();
+    env.launch();
+    env.open("dialogs.html");
+    let obs = env.snapshot(None);
+    let field = find_ref(&obs, "textbox", "Nickname");
+    let (code, run) = env.err(&["type", &field, "Ada", "--clear", "--json"]);
+    assert_eq!(code, "unknown_outcome", "{}", run.stdout());
+    let v: serde_json::Value = serde_json::from_str(run.stdout().trim()).unwrap();
+    let context = &v["error"]["context"];
+    assert_eq!(context["reason"], "dialog_opened", "{v}");
+    assert_eq!(context["step"], "select_all", "{v}");
+    assert_eq!(context["dispatchedSteps"], 1, "{v}");
+    assert_eq!(context["remainingStepsStopped"], 3, "{v}");
+    let dialogs = env.json(&["dialogs"]);
+    assert_eq!(
+        dialogs["dialogs"][0]["message"], "Field focused",
+        "{dialogs}"
+    );
+    env.ok(&["dialog", "accept"]);
+    let typed = env.json(&["type", &field, "Ada"]);
+    assert_eq!(typed["evidence"]["status"], "verified", "{typed}");
+}
+
 #[test]
 fn dialogs_are_private_and_watched() {
     let env = Env::new();

@@ -75,6 +75,18 @@ fn cross_origin_frame_and_shadow_root_buttons_click_through_refs() {
     wait_text(&mut b, &s, "Frame clicked: same");
     click(&mut b, &s, &obs, "Shadow button");
     wait_text(&mut b, &s, "Shadow clicked");
+    // Typing reaches a field in each frame (revalidated, read and focused
+    // in steps there, where a main-frame field takes one page call).
+    for side in ["cross", "same"] {
+        let field = find_ref(&obs, "textbox", &format!("Frame note ({side})"));
+        let typed = b.tool_ok(
+            &s,
+            "browser.type",
+            json!({"observationId": obs["observationId"], "ref": field.parse::<u32>().unwrap(),
+                   "text": format!("note {side}"), "clear": true}),
+        );
+        assert_eq!(typed["evidence"]["status"], "verified", "{side}: {typed}");
+    }
 
     let frames = b.tool_ok(&s, "browser.frames.list", json!({}))["frames"].clone();
     let frames = frames.as_array().unwrap();

@@ -79,6 +79,10 @@ pub struct TargetCall {
     /// The last active element read: its token and remote object, so the
     /// next read can confirm it in one page call.
     pub(super) last_active: Option<(String, String)>,
+    /// The active element's token as a page call that focused it found
+    /// it, with the commands sent on the connection by then: the next
+    /// read takes it if nothing was sent since (`focus_editable.rs`).
+    pub(super) active_known: Option<(u64, String)>,
     /// Active-element reads that named an element by its object.
     pub(super) active_reads: u32,
     /// What the last ref revalidation read (`resolved.rs`).
@@ -133,7 +137,7 @@ fn as_str(v: &Value) -> String {
 }
 
 /// A node's state as the page-side `NODE_STATE` reports it.
-fn node_state(v: &Value) -> NodeState {
+pub(super) fn node_state(v: &Value) -> NodeState {
     NodeState {
         tag: as_str(&v["tag"]),
         input_type: v["inputType"].as_str().map(str::to_string),
@@ -220,6 +224,7 @@ impl TargetCall {
             dispatched: s.dispatched,
             unsettled: false,
             last_active: None,
+            active_known: None,
             active_reads: 0,
             resolved: None,
             refs_group: None,
@@ -354,7 +359,7 @@ impl TargetCall {
     }
 
     /// A remote object for the handle's node (resolved once per call).
-    async fn object(&mut self, handle: u32) -> BpResult<String> {
+    pub(super) async fn object(&mut self, handle: u32) -> BpResult<String> {
         let backend = self.backend(handle)?;
         if let Some(Some(obj)) = self.handles.get(handle as usize).map(|h| h.object.clone()) {
             return Ok(obj);
@@ -529,6 +534,22 @@ impl TargetCall {
         observation_id: &str,
         reference: u32,
     ) -> BpResult<NodeHandle> {
+        let (handle, held) = self.ref_handle(observation_id, reference)?;
+        // Live revalidation: the node must still resolve and be connected.
+        if !self.revalidate(handle, held).await? {
+            return Err(BpError::stale(StaleReason::DocumentReplaced));
+        }
+        Ok(handle)
+    }
+
+    /// A new handle for an observation's ref, once every check that needs
+    /// no page call has passed, and the node's object from the
+    /// observation if it is held. The node is not revalidated yet.
+    pub(super) fn ref_handle(
+        &mut self,
+        observation_id: &str,
+        reference: u32,
+    ) -> BpResult<(NodeHandle, Option<String>)> {
         self.check()?;
         let obs = self.current_observation(observation_id)?;
         let node = obs
@@ -547,12 +568,7 @@ impl TargetCall {
                     .object_of(&self.raw_id, observation_id, node.backend)
             })
             .flatten();
-        let handle = self.new_handle(node.backend, node.frame, session);
-        // Live revalidation: the node must still resolve and be connected.
-        if !self.revalidate(handle, held).await? {
-            return Err(BpError::stale(StaleReason::DocumentReplaced));
-        }
-        Ok(handle)
+        Ok((self.new_handle(node.backend, node.frame, session), held))
     }
 
     /// The observation, if the caller may still resolve its refs: it

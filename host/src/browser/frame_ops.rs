@@ -191,6 +191,12 @@ impl TargetCall {
     }
 
     async fn active_element_now(&mut self) -> BpResult<String> {
+        // Just found by the page call that focused it, nothing sent since?
+        if let Some((sent, token)) = self.active_known.take() {
+            if sent == self.cdp.commands_sent() {
+                return Ok(token);
+            }
+        }
         // Still the element read last? One page call instead of two.
         if let Some((token, _)) = self.last_active.clone() {
             let (method, params) = self.first_active_read();

@@ -108,6 +108,25 @@ pub fn revalidate_main() -> String {
     )
 }
 
+/// What `input.focus-editable` runs on a main-frame node: its
+/// [`NODE_STATE`], and only if that says it is connected and editable,
+/// the element's own `focus()` and whether the deep active element is
+/// then the node itself (`focused`: `true` or `false`; `null` when it was
+/// not focused).
+pub fn focus_editable() -> String {
+    format!(
+        "function() {{
+  const state = ({NODE_STATE}).call(this);
+  let focused = null;
+  if (state.connected && state.editable) {{
+    this.focus();
+    focused = {ACTIVE_ELEMENT} === this;
+  }}
+  return {{state, focused}};
+}}"
+    )
+}
+
 /// Scroll the node into view if needed, take the centre of its first
 /// visible box and hit-test it there (main frame only: the coordinates are
 /// the top-level viewport's). `null` when it has no visible box.

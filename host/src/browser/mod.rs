@@ -6,6 +6,7 @@ mod axtree;
 pub mod call;
 pub mod connection;
 mod dialogs;
+mod focus_editable;
 mod frame_ops;
 pub mod frames;
 pub mod held_refs;

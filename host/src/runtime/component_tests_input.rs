@@ -34,6 +34,8 @@ struct Page {
     input: Vec<(String, Value)>,
     /// (x, y) the hit test was asked about.
     hit_at: Option<(f64, f64)>,
+    /// The node a page call focused (`input.focus-editable`).
+    focused: Option<i64>,
     effect: Effect,
 }
 
@@ -63,6 +65,7 @@ impl Fake {
             cover: None,
             input: Vec::new(),
             hit_at: None,
+            focused: None,
             effect: Box::new(|_, _, _| {}),
         })))
     }
@@ -136,7 +139,19 @@ impl Page {
                 };
                 if f.ends_with(") === this; }") {
                     // Confirming the focused element read last.
-                    json!({"result": {"value": p["objectId"] == "active-1"}})
+                    let same = p["objectId"] == "active-1" || self.focused == Some(b);
+                    json!({"result": {"value": same}})
+                } else if f.contains("this.focus()") {
+                    // Revalidate, read, and focus only what is editable,
+                    // in one call; the state is the one read before.
+                    let state = state()?;
+                    let mut focused = Value::Null;
+                    if state["editable"] == true && state["connected"] == true {
+                        self.input.push(("focus()".into(), json!({"node": b})));
+                        self.focused = Some(b);
+                        focused = json!(true);
+                    }
+                    json!({"result": {"value": {"state": state, "focused": focused}}})
                 } else if f.contains("isPassword") && f.contains("facts:") {
                     // Node state and page facts in one call; revalidating
                     // a ref also says where a click would aim, unless the
@@ -233,6 +248,11 @@ fn sent(env: &TestEnv) -> Vec<String> {
         .into_iter()
         .filter(|m| m != "Runtime.releaseObjectGroup")
         .collect()
+}
+
+/// What reached the page as input, focus by a page call included.
+fn page_input(fake: &Fake) -> Vec<String> {
+    fake.page().input.iter().map(|(m, _)| m.clone()).collect()
 }
 
 fn input_sent(env: &TestEnv) -> Vec<String> {
@@ -426,9 +446,11 @@ async fn type_reads_the_value_back_for_evidence() {
             "hints": [],
         })
     );
-    // Focused, then the text inserted once, as one command.
-    assert_eq!(input_sent(&env), vec!["DOM.focus", "Input.insertText"]);
-    assert_eq!(fake.page().input[0].1, json!({"text": "ada@example.test"}));
+    // Focused by the page call that revalidated the ref, then the text
+    // inserted once, as one command.
+    assert_eq!(page_input(&fake), vec!["focus()", "Input.insertText"]);
+    assert_eq!(fake.page().input[0].1, json!({"node": 20}));
+    assert_eq!(fake.page().input[1].1, json!({"text": "ada@example.test"}));
 }
 
 #[tokio::test]
@@ -444,21 +466,16 @@ async fn typing_reads_each_fact_once_right_behind_its_input() {
         .await
         .unwrap();
     assert_eq!(out["evidence"]["status"], "verified", "{out}");
-    // The ref's live check also serves as the before-read; the focus
-    // check after each step and the read-back go out right behind their
-    // input, and none of them is sent twice.
-    let (read, check, key) = (
-        "Runtime.callFunctionOn",
-        "Runtime.evaluate",
-        "Input.dispatchKeyEvent",
-    );
+    // The ref's live check also serves as the before-read and focuses the
+    // field, and says focus landed there, so the first focus check is no
+    // round trip; the focus check after each key and the read-back go out
+    // right behind their input, and none of them is sent twice.
+    let (read, key) = ("Runtime.callFunctionOn", "Input.dispatchKeyEvent");
     assert_eq!(
         sent(&env),
         vec![
             "DOM.resolveNode",
             read,
-            "DOM.focus",
-            check,
             key,
             key,
             read,
@@ -506,7 +523,7 @@ async fn type_into_a_password_field_checks_only_the_length() {
         assert!(!out.to_string().contains(SECRET), "{out}");
         assert!(!out.to_string().contains("hunter2"), "{out}");
         // The secret went to the browser exactly once.
-        assert_eq!(input_sent(&env), vec!["DOM.focus", "Input.insertText"]);
+        assert_eq!(page_input(&fake), vec!["focus()", "Input.insertText"]);
     }
 }
 
@@ -525,6 +542,7 @@ async fn type_refuses_a_field_that_is_not_editable() {
     assert_eq!(e.context, Some(json!({"reason": "not_editable"})));
     assert!(!format!("{e:?}").contains(SECRET));
     assert_eq!(input_sent(&env), Vec::<String>::new());
+    assert_eq!(page_input(&fake), Vec::<String>::new(), "not focused");
 }
 
 #[tokio::test]

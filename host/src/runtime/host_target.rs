@@ -204,6 +204,16 @@ impl input::Host for TargetView<'_> {
         typed(self.settled().await?.focus(node).await)
     }
 
+    async fn focus_editable(
+        &mut self,
+        observation_id: String,
+        r: u32,
+    ) -> Res<(NodeHandle, NodeState)> {
+        let call = self.settled().await?;
+        let focused = call.focus_editable(&observation_id, r).await;
+        typed(focused.map(|(handle, state)| (handle, state.into())))
+    }
+
     async fn insert_text(&mut self, text: String) -> Res<()> {
         typed(self.settled().await?.insert_text(&text).await)
     }

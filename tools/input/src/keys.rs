@@ -137,23 +137,38 @@ pub fn press(mut args: Args) -> Result<Value, ToolError> {
     )
 }
 
+/// Where a run of [`pinned_steps`] starts.
+#[derive(Clone, Copy, Default)]
+pub struct Start {
+    /// Steps the caller already dispatched (they are not run again).
+    pub done: usize,
+    /// The document generation read before the first of those steps;
+    /// read at the start of the run when none was dispatched.
+    pub generation: Option<u64>,
+}
+
 /// Run `steps` while the page stays the one the action started on: the
 /// same document and, once `focus_from` steps have run, the same deep
 /// composed active element. Before any step a change is
 /// `action-not-verified`; after one, `unknown-outcome` with the step
-/// context, and no further step is sent. Returns the steps dispatched.
+/// context, and no further step is sent. Steps before `start.done` ran
+/// already. Returns the steps dispatched.
 pub fn pinned_steps<F>(
     action: &str,
     steps: &[&str],
     focus_from: usize,
+    start: Start,
     mut run: F,
 ) -> Result<u32, ToolError>
 where
     F: FnMut(usize) -> Result<(), ToolError>,
 {
-    let (start_generation, _) = page_read::document_state()?;
+    let start_generation = match start.generation {
+        Some(g) => g,
+        None => page_read::document_state()?.0,
+    };
     let mut focused: Option<String> = None;
-    for (i, step) in steps.iter().enumerate() {
+    for i in start.done..steps.len() {
         // Focus is read first: right after input, that read is also the
         // round trip that settles the page, so the document state read
         // next is current.
@@ -181,18 +196,22 @@ where
         match reason {
             None => run(i)?,
             Some(_) if i == 0 => return Err(not_verified("document_changed")),
-            Some(reason) => {
-                return Err(ToolError::UnknownOutcome(Interruption {
-                    action: action.to_string(),
-                    step: (*step).to_string(),
-                    reason,
-                    dispatched_steps: i as u32,
-                    remaining_steps_stopped: (steps.len() - i) as u32,
-                }))
-            }
+            Some(reason) => return Err(interrupted(action, steps, i, reason)),
         }
     }
     Ok(steps.len() as u32)
+}
+
+/// `unknown-outcome`: the steps before `at` were dispatched, then the
+/// page changed for `reason`, and `steps[at]` and the rest were not sent.
+pub fn interrupted(action: &str, steps: &[&str], at: usize, reason: StaleReason) -> ToolError {
+    ToolError::UnknownOutcome(Interruption {
+        action: action.to_string(),
+        step: steps.get(at).copied().unwrap_or_default().to_string(),
+        reason,
+        dispatched_steps: at as u32,
+        remaining_steps_stopped: steps.len().saturating_sub(at) as u32,
+    })
 }
 
 pub fn keyboard(mut args: Args) -> Result<Value, ToolError> {
@@ -219,7 +238,7 @@ pub fn keyboard(mut args: Args) -> Result<Value, ToolError> {
     if before.info.dialog_open {
         return Err(not_verified("dialog_open"));
     }
-    pinned_steps("keyboard", &steps, 0, |i| {
+    pinned_steps("keyboard", &steps, 0, Start::default(), |i| {
         host_input::press_key(&chars[i], Modifiers::empty())
     })?;
     let after = Snapshot::take(None)?;

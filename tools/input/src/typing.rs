@@ -4,9 +4,9 @@
 use crate::browser_pilot::tools::input::{self as host_input, Modifiers};
 use crate::browser_pilot::tools::page_read;
 use crate::evidence;
-use crate::keys::pinned_steps;
+use crate::keys::{interrupted, pinned_steps, Start};
 use bp_sdk::spec::{target_id_schema, with_common};
-use bp_sdk::{invalid, not_verified, Args, ToolError, ToolSpec};
+use bp_sdk::{invalid, not_verified, Args, StaleReason, ToolError, ToolSpec};
 use serde_json::{json, Map, Value};
 
 const MAX_TEXT_CHARS: usize = 100_000;
@@ -53,16 +53,6 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
         )));
     }
 
-    let node = page_read::resolve_ref(&observation, reference)?;
-    let before = page_read::read_node(node)?;
-    if !before.editable {
-        return Err(not_verified("not_editable"));
-    }
-    let (start_generation, dialog_open) = page_read::document_state()?;
-    if dialog_open {
-        return Err(not_verified("dialog_open"));
-    }
-
     let mut steps = vec!["focus"];
     if clear {
         steps.extend(["select_all", "delete"]);
@@ -71,10 +61,26 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
     if submit {
         steps.push("submit");
     }
+    let (start_generation, _) = page_read::document_state()?;
+    // Revalidated, read and (only if editable) focused in one page call.
+    let (node, before) = match host_input::focus_editable(&observation, reference) {
+        Ok(found) => found,
+        // A blur or focus handler opened a dialog: focus was dispatched.
+        Err(ToolError::StaleRef(StaleReason::DialogOpened)) => {
+            return Err(interrupted("type", &steps, 1, StaleReason::DialogOpened))
+        }
+        Err(e) => return Err(e),
+    };
+    if !before.editable {
+        return Err(not_verified("not_editable"));
+    }
     let mut readback = None;
     // Focus is pinned once the focus step has placed it.
-    pinned_steps("type", &steps, 1, |i| match steps[i] {
-        "focus" => host_input::focus(node),
+    let start = Start {
+        done: 1,
+        generation: Some(start_generation),
+    };
+    pinned_steps("type", &steps, 1, start, |i| match steps[i] {
         "select_all" => host_input::press_key("a", Modifiers::CTRL),
         "delete" => host_input::press_key("Backspace", Modifiers::empty()),
         "insert_text" => {

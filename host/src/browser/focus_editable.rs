@@ -1,0 +1,131 @@
+//! `input.focus-editable`: the field a type action names is revalidated,
+//! read and, when editable, focused in one page call, where resolving the
+//! ref and then focusing it took two round trips. That call also says
+//! whether focus landed on the node itself, so the focus check that
+//! follows needs no round trip of its own when nothing was sent since.
+//!
+//! Only a node of the page's own main frame is folded, and only while no
+//! dialog is open. Any other node is revalidated, read and focused (by
+//! the DevTools `DOM.focus`) in turn, as before. The folded call uses the
+//! element's own `focus()`, as the other page-side helpers use the page's
+//! DOM.
+
+use super::call::{node_state, TargetCall};
+use super::js;
+use super::types::{NodeHandle, NodeState};
+use crate::error::{BpError, BpResult, Code, StaleReason};
+use serde_json::{json, Value};
+
+impl TargetCall {
+    /// Resolve an observation's ref to type into: revalidated, read, and
+    /// focused only if the read says it is editable. Returns the handle
+    /// and the state read before focusing.
+    pub async fn focus_editable(
+        &mut self,
+        observation_id: &str,
+        reference: u32,
+    ) -> BpResult<(NodeHandle, NodeState)> {
+        let (handle, held) = self.ref_handle(observation_id, reference)?;
+        let main = self
+            .handle(handle)
+            .is_ok_and(|h| h.frame.is_none() && h.session == self.session);
+        if !main || self.doc().2 {
+            return self.focus_editable_in_steps(handle, held).await;
+        }
+        let mut value = None;
+        if let Some(object) = held {
+            self.set_object(handle, object);
+            match self.focus_fold(handle).await {
+                Ok(v) => {
+                    self.registry.count_ref_resolved(true);
+                    value = Some(v);
+                }
+                Err(e) if not_run(&e) => {
+                    tracing::debug!("held ref object unusable ({}); resolving", e.message);
+                    self.clear_object(handle);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let value = match value {
+            Some(v) => v,
+            None => {
+                let v = self.focus_fold(handle).await?;
+                self.registry.count_ref_resolved(false);
+                v
+            }
+        };
+        let state = node_state(&value["state"]);
+        if !state.connected {
+            return Err(BpError::stale(StaleReason::DocumentReplaced));
+        }
+        if let Some(on_node) = value["focused"].as_bool() {
+            self.focused_handle = Some(handle);
+            if on_node {
+                let object = self.handle(handle)?.object.clone();
+                if let Some(object) = object {
+                    self.active_reads += 1;
+                    let token = format!("o{}/", self.active_reads);
+                    self.last_active = Some((token.clone(), object));
+                    self.active_known = Some((self.cdp.commands_sent(), token));
+                }
+            }
+        }
+        Ok((handle, state))
+    }
+
+    /// The same in three steps: revalidate, read, focus.
+    async fn focus_editable_in_steps(
+        &mut self,
+        handle: NodeHandle,
+        held: Option<String>,
+    ) -> BpResult<(NodeHandle, NodeState)> {
+        if !self.revalidate(handle, held).await? {
+            return Err(BpError::stale(StaleReason::DocumentReplaced));
+        }
+        let state = self.read_node_now(handle).await?;
+        if state.editable {
+            self.focus(handle).await?;
+        }
+        Ok((handle, state))
+    }
+
+    /// Run [`js::focus_editable`] on the node: `{state, focused}`. The
+    /// call may focus, so it counts as dispatched from the moment it is
+    /// sent. A JavaScript dialog that opens meanwhile (a blur or focus
+    /// handler's) ends it with `stale_ref` `dialog_opened`.
+    async fn focus_fold(&mut self, handle: NodeHandle) -> BpResult<Value> {
+        let object = self.object(handle).await?;
+        let params = self.call_on_params(&object, &js::focus_editable(), json!([]), true);
+        let session = self.session.clone();
+        self.read_ahead = None;
+        self.mark_dispatched();
+        let (rx, sent) = self.watch_and_send(&session, "Runtime.callFunctionOn", params)?;
+        let reply = match self
+            .reply_unless_dialog(rx, "Runtime.callFunctionOn", sent)
+            .await?
+        {
+            Some(reply) => reply,
+            None if self.doc().2 => return Err(BpError::stale(StaleReason::DialogOpened)),
+            None => return Err(BpError::stale(StaleReason::TargetClosed)),
+        };
+        if reply.get("exceptionDetails").is_some() {
+            self.group_sessions.insert(session);
+            return Err(BpError::internal("a page-side helper threw"));
+        }
+        Ok(reply["result"]["value"].clone())
+    }
+}
+
+/// The browser refused the call before running it (its object or context
+/// is gone): nothing was focused, and the node can be resolved afresh.
+fn not_run(e: &BpError) -> bool {
+    match e.code {
+        Code::StaleRef => !matches!(
+            e.stale,
+            Some(StaleReason::TargetCrashed | StaleReason::DialogOpened)
+        ),
+        Code::ActionNotVerified => true,
+        _ => false,
+    }
+}
