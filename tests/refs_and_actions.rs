@@ -195,6 +195,38 @@ fn composite_typing_stops_when_the_page_or_focus_changes_under_it() {
     assert!(field("Other").is_null() || field("Other") == "", "{after}");
 }
 
+/// A field that cannot take text never gets the text, and neither does
+/// the field that had focus: one inside a disabled fieldset is not
+/// editable, and one made inert after it was observed cannot take focus.
+#[test]
+fn typing_never_reaches_a_field_that_cannot_take_it() {
+    let env = Env::new();
+    env.launch();
+    env.open("typing.html");
+    let obs = env.snapshot(None);
+    let keeper = find_ref(&obs, "textbox", "Keeper");
+    let typed = env.json(&["type", &keeper, "lock"]);
+    assert_eq!(typed["evidence"]["status"], "verified", "{typed}");
+    for (name, reason) in [("Frozen", "not_editable"), ("Locked", "browser_refused")] {
+        let field = find_ref(&obs, "textbox", name);
+        let (code, run) = env.err(&["type", &field, "secret", "--clear", "--json"]);
+        assert_eq!(code, "action_not_verified", "{name}: {}", run.stdout());
+        assert_eq!(error_context(&run)["reason"], reason, "{name}");
+    }
+    let after = env.snapshot(None);
+    let value = |name: &str| {
+        after["elements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .map(|e| e["value"].clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(value("Keeper"), "lock", "{after}");
+    assert!(!after.to_string().contains("secret"), "{after}");
+}
+
 /// An observation read from one document and recorded after the next one
 /// replaced it is refused (`action_not_verified`, reason
 /// `document_changed`), never recorded against the new document.

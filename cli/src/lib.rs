@@ -56,13 +56,14 @@ pub fn run() -> ExitCode {
     }
 }
 
-/// The broker and the long-running clients (bridge, fuzz, soak, bench)
-/// get worker threads; a one-shot command makes one request and waits, so
-/// it runs on the calling thread and starts no workers, which saves their
-/// start and their joining at exit on every step.
+/// The broker and the commands that run many calls at once (bridge,
+/// fuzz, soak, bench) get worker threads. Every other command mostly
+/// makes a request and waits, so it runs on the calling thread and starts
+/// no workers: a one-shot step saves their start and their joining at
+/// exit.
 fn runtime_for(command: &args::Command) -> std::io::Result<tokio::runtime::Runtime> {
     use args::{BrokerCommand, Command};
-    let long_running = matches!(
+    let concurrent = matches!(
         command,
         Command::Broker {
             command: BrokerCommand::Serve { .. }
@@ -71,7 +72,7 @@ fn runtime_for(command: &args::Command) -> std::io::Result<tokio::runtime::Runti
             | Command::Soak { .. }
             | Command::Bench { .. }
     );
-    if long_running {
+    if concurrent {
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()

@@ -3,6 +3,9 @@
 //! ref and then focusing it took two round trips. That call also says
 //! whether focus landed on the node itself, so the focus check that
 //! follows needs no round trip of its own when nothing was sent since.
+//! If the page's `focus()` changed nothing, the browser's own focus is
+//! tried, as before: it focuses, or refuses with its reason, and typing
+//! never goes on into whatever had focus already.
 //!
 //! Only a node of the page's own main frame is folded, and only while no
 //! dialog is open. Any other node is revalidated, read and focused (by
@@ -43,6 +46,7 @@ impl TargetCall {
                 Err(e) if not_run(&e) => {
                     tracing::debug!("held ref object unusable ({}); resolving", e.message);
                     self.clear_object(handle);
+                    self.check()?;
                 }
                 Err(e) => return Err(e),
             }
@@ -59,9 +63,9 @@ impl TargetCall {
         if !state.connected {
             return Err(BpError::stale(StaleReason::DocumentReplaced));
         }
-        if let Some(on_node) = value["focused"].as_bool() {
-            self.focused_handle = Some(handle);
-            if on_node {
+        match value["focus"].as_str() {
+            Some("self") => {
+                self.focused_handle = Some(handle);
                 let object = self.handle(handle)?.object.clone();
                 if let Some(object) = object {
                     self.active_reads += 1;
@@ -70,6 +74,13 @@ impl TargetCall {
                     self.active_known = Some((self.cdp.commands_sent(), token));
                 }
             }
+            // A focus handler moved it on: as after `focus`, the pin is
+            // whatever has focus now.
+            Some("moved") => self.focused_handle = Some(handle),
+            // The page's `focus()` changed nothing: the browser's own
+            // focus either works or says why it cannot.
+            Some(_) => self.focus(handle).await?,
+            None => {}
         }
         Ok((handle, state))
     }
@@ -90,17 +101,17 @@ impl TargetCall {
         Ok((handle, state))
     }
 
-    /// Run [`js::focus_editable`] on the node: `{state, focused}`. The
-    /// call may focus, so it counts as dispatched from the moment it is
-    /// sent. A JavaScript dialog that opens meanwhile (a blur or focus
+    /// Run [`js::focus_editable`] on the node: `{state, focus}`. The
+    /// call may focus, so it counts as dispatched once it is sent (also
+    /// for a node that turns out not to be editable). A JavaScript dialog that opens meanwhile (a blur or focus
     /// handler's) ends it with `stale_ref` `dialog_opened`.
     async fn focus_fold(&mut self, handle: NodeHandle) -> BpResult<Value> {
         let object = self.object(handle).await?;
         let params = self.call_on_params(&object, &js::focus_editable(), json!([]), true);
         let session = self.session.clone();
         self.read_ahead = None;
-        self.mark_dispatched();
         let (rx, sent) = self.watch_and_send(&session, "Runtime.callFunctionOn", params)?;
+        self.mark_dispatched();
         let reply = match self
             .reply_unless_dialog(rx, "Runtime.callFunctionOn", sent)
             .await?
@@ -119,11 +130,15 @@ impl TargetCall {
 
 /// The browser refused the call before running it (its object or context
 /// is gone): nothing was focused, and the node can be resolved afresh.
+/// A target that closed or crashed, or a dialog that opened, may have
+/// come after the call ran.
 fn not_run(e: &BpError) -> bool {
     match e.code {
         Code::StaleRef => !matches!(
             e.stale,
-            Some(StaleReason::TargetCrashed | StaleReason::DialogOpened)
+            Some(
+                StaleReason::TargetCrashed | StaleReason::DialogOpened | StaleReason::TargetClosed
+            )
         ),
         Code::ActionNotVerified => true,
         _ => false,

@@ -12,7 +12,9 @@ pub const NODE_STATE: &str = r#"function() {
   let active = document.activeElement;
   while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
   const textTypes = ['text','search','email','url','tel','password','number',''];
-  const editable = !el.disabled && !el.readOnly && (
+  // (`:disabled` also covers a control inside a disabled fieldset.)
+  const disabled = !!el.disabled || (el.matches ? el.matches(':disabled') : false);
+  const editable = !disabled && !el.readOnly && (
     el.isContentEditable || tag === 'textarea' || (tag === 'input' && textTypes.includes(type)));
   return {
     tag, inputType: type,
@@ -109,20 +111,24 @@ pub fn revalidate_main() -> String {
 }
 
 /// What `input.focus-editable` runs on a main-frame node: its
-/// [`NODE_STATE`], and only if that says it is connected and editable,
-/// the element's own `focus()` and whether the deep active element is
-/// then the node itself (`focused`: `true` or `false`; `null` when it was
-/// not focused).
+/// [`NODE_STATE`] and, only if that says it is connected and editable,
+/// the element's `focus()` (the prototype's, where the page has not
+/// replaced it on the element). `focus` says where focus went: `self`
+/// (the deep active element is the node), `moved` (a handler took it on
+/// to another element), `none` (nothing changed: the node cannot take
+/// focus), or `null` when it was not focused.
 pub fn focus_editable() -> String {
     format!(
         "function() {{
   const state = ({NODE_STATE}).call(this);
-  let focused = null;
+  let focus = null;
   if (state.connected && state.editable) {{
-    this.focus();
-    focused = {ACTIVE_ELEMENT} === this;
+    const before = {ACTIVE_ELEMENT};
+    (this instanceof HTMLElement ? HTMLElement.prototype.focus : this.focus).call(this);
+    const after = {ACTIVE_ELEMENT};
+    focus = after === this ? 'self' : after !== before ? 'moved' : 'none';
   }}
-  return {{state, focused}};
+  return {{state, focus}};
 }}"
     )
 }

@@ -36,6 +36,8 @@ struct Page {
     hit_at: Option<(f64, f64)>,
     /// The node a page call focused (`input.focus-editable`).
     focused: Option<i64>,
+    /// Editable nodes that cannot take focus (inert, say).
+    unfocusable: Vec<i64>,
     effect: Effect,
 }
 
@@ -66,6 +68,7 @@ impl Fake {
             input: Vec::new(),
             hit_at: None,
             focused: None,
+            unfocusable: Vec::new(),
             effect: Box::new(|_, _, _| {}),
         })))
     }
@@ -141,17 +144,20 @@ impl Page {
                     // Confirming the focused element read last.
                     let same = p["objectId"] == "active-1" || self.focused == Some(b);
                     json!({"result": {"value": same}})
-                } else if f.contains("this.focus()") {
+                } else if f.contains("HTMLElement.prototype.focus") {
                     // Revalidate, read, and focus only what is editable,
                     // in one call; the state is the one read before.
                     let state = state()?;
-                    let mut focused = Value::Null;
+                    let mut focus = Value::Null;
                     if state["editable"] == true && state["connected"] == true {
-                        self.input.push(("focus()".into(), json!({"node": b})));
-                        self.focused = Some(b);
-                        focused = json!(true);
+                        focus = json!("none");
+                        if !self.unfocusable.contains(&b) {
+                            self.input.push(("focus()".into(), json!({"node": b})));
+                            self.focused = Some(b);
+                            focus = json!("self");
+                        }
                     }
-                    json!({"result": {"value": {"state": state, "focused": focused}}})
+                    json!({"result": {"value": {"state": state, "focus": focus}}})
                 } else if f.contains("isPassword") && f.contains("facts:") {
                     // Node state and page facts in one call; revalidating
                     // a ref also says where a click would aim, unless the
@@ -187,6 +193,13 @@ impl Page {
                 json!({"nodes": [self.cover.clone().unwrap_or(Value::Null)]})
             }
             "DOM.getContentQuads" => json!({"quads": [QUAD]}),
+            "DOM.focus"
+                if self
+                    .unfocusable
+                    .contains(&p["backendNodeId"].as_i64().unwrap_or(-1)) =>
+            {
+                return Err("Element is not focusable".into())
+            }
             m if m.starts_with("Input.") => {
                 self.input.push((m.to_string(), p.clone()));
                 let effect = std::mem::replace(&mut self.effect, Box::new(|_, _, _| {}));
@@ -543,6 +556,28 @@ async fn type_refuses_a_field_that_is_not_editable() {
     assert!(!format!("{e:?}").contains(SECRET));
     assert_eq!(input_sent(&env), Vec::<String>::new());
     assert_eq!(page_input(&fake), Vec::<String>::new(), "not focused");
+}
+
+/// An editable field that cannot take focus (made inert after it was
+/// observed): the page's `focus()` changes nothing, the browser's own
+/// refuses, and no key or text goes to whatever had focus.
+#[tokio::test]
+async fn type_into_a_field_that_cannot_take_focus_sends_no_text() {
+    let fake = typing_page("Name", "text", "");
+    fake.page().unfocusable.push(20);
+    let env = TestEnv::new(URL, fake.script()).unwrap();
+    let obs = observe(&env).await;
+    let e = err(env
+        .target(
+            "browser.type",
+            json!({"observationId": obs, "ref": 1, "text": SECRET, "clear": true}),
+        )
+        .await);
+    assert_eq!(e.code, Code::ActionNotVerified, "{e:?}");
+    assert_eq!(e.context, Some(json!({"reason": "browser_refused"})));
+    assert!(!format!("{e:?}").contains(SECRET));
+    assert_eq!(page_input(&fake), Vec::<String>::new());
+    assert_eq!(input_sent(&env), vec!["DOM.focus"]);
 }
 
 #[tokio::test]

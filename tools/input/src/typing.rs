@@ -61,7 +61,10 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
     if submit {
         steps.push("submit");
     }
-    let (start_generation, _) = page_read::document_state()?;
+    let (start_generation, dialog_open) = page_read::document_state()?;
+    if dialog_open {
+        return Err(not_verified("dialog_open"));
+    }
     // Revalidated, read and (only if editable) focused in one page call.
     let (node, before) = match host_input::focus_editable(&observation, reference) {
         Ok(found) => found,
