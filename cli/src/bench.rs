@@ -96,8 +96,13 @@ pub(crate) fn serve_fixtures(dir: &Path) -> BpResult<(Child, u16)> {
 
 /// Run `bp ARGS --json` in the bench home; returns (elapsed, parsed JSON).
 pub(crate) fn bp(home: &Path, args: &[&str]) -> BpResult<(Duration, Value)> {
+    run_exe(&exe(), home, args)
+}
+
+/// Run `EXE ARGS --json` in the bench home.
+fn run_exe(exe: &Path, home: &Path, args: &[&str]) -> BpResult<(Duration, Value)> {
     let start = Instant::now();
-    let out = Command::new(exe())
+    let out = Command::new(exe)
         .args(args)
         .arg("--json")
         .env("BROWSER_PILOT_HOME", home)
@@ -179,6 +184,7 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
     let rounds = crate::bench_workflow::interleaved(&home, &url, iterations.max(1)).await?;
     let (mut cli, mut bridge, direct) = (rounds.one_shot, rounds.bridge, rounds.floor);
     let mut keyboard = bridge_keyboard(&home, &url, iterations.max(1))?;
+    let alias = alias_hop(&home, iterations.max(1))?;
     crate::bench_speed::run(&home, &url, iterations.max(1)).await?;
     bp(&home, &["broker", "stop", "--force"]).ok();
 
@@ -225,9 +231,30 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
         KEYS.len(),
         k / KEYS.len() as f64
     );
+    if let Some((via_alias, direct)) = alias {
+        println!(
+            "one-shot `snapshot` typed as `bp`: {via_alias:.1} ms, as `browser-pilot`: {direct:.1} ms (+{:.1} ms: the alias execs the executable beside it; the one-shot column above runs `browser-pilot`)",
+            via_alias - direct
+        );
+    }
     crate::bench_own::run(&home, &url, iterations.max(1)).await?;
     drop(cleanup);
     Ok(())
+}
+
+/// Medians of a one-shot `snapshot` run through the `bp` alias beside
+/// this executable and run directly, taking turns; `None` without `bp`.
+fn alias_hop(home: &Path, iterations: usize) -> BpResult<Option<(f64, f64)>> {
+    let alias = exe().with_file_name("bp");
+    if !alias.is_file() {
+        return Ok(None);
+    }
+    let (mut via_alias, mut direct) = (Vec::new(), Vec::new());
+    for _ in 0..iterations * 2 {
+        via_alias.push(ms(run_exe(&alias, home, &["snapshot"])?.0));
+        direct.push(ms(bp(home, &["snapshot"])?.0));
+    }
+    Ok(Some((median(&mut via_alias), median(&mut direct))))
 }
 
 /// Text typed key by key in the keyboard measurement.
