@@ -182,17 +182,20 @@ fn composite_typing_stops_when_the_page_or_focus_changes_under_it() {
     assert_eq!(ctx["dispatchedSteps"], 3, "{ctx}");
     assert_eq!(ctx["remainingStepsStopped"], 3, "{ctx}");
     let after = env.snapshot(None);
-    let field = |name: &str| {
-        after["elements"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|e| e["name"] == name)
-            .map(|e| e["value"].clone())
-            .unwrap()
-    };
-    assert_eq!(field("Name"), "abc", "{after}");
-    assert!(field("Other").is_null() || field("Other") == "", "{after}");
+    assert_eq!(value_of(&after, "Name"), "abc", "{after}");
+    let other = value_of(&after, "Other");
+    assert!(other.is_null() || other == "", "{after}");
+}
+
+/// The observed value of the element named `name` (null if it shows none).
+fn value_of(obs: &serde_json::Value, name: &str) -> serde_json::Value {
+    obs["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == name)
+        .map(|e| e["value"].clone())
+        .unwrap_or_else(|| panic!("no element {name:?} in {obs}"))
 }
 
 /// A field that cannot take text never gets the text, and neither does
@@ -214,16 +217,7 @@ fn typing_never_reaches_a_field_that_cannot_take_it() {
         assert_eq!(error_context(&run)["reason"], reason, "{name}");
     }
     let after = env.snapshot(None);
-    let value = |name: &str| {
-        after["elements"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|e| e["name"] == name)
-            .map(|e| e["value"].clone())
-            .unwrap_or_default()
-    };
-    assert_eq!(value("Keeper"), "lock", "{after}");
+    assert_eq!(value_of(&after, "Keeper"), "lock", "{after}");
     assert!(!after.to_string().contains("secret"), "{after}");
 }
 
