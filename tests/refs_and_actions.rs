@@ -221,6 +221,40 @@ fn typing_never_reaches_a_field_that_cannot_take_it() {
     assert!(!after.to_string().contains("secret"), "{after}");
 }
 
+/// `type --clear` replaces what a field held, whatever kind it is: text,
+/// password, email and number inputs, a textarea, a contenteditable
+/// region; and clearing with empty text leaves the field empty.
+#[test]
+fn clearing_replaces_what_each_kind_of_field_held() {
+    let env = Env::new();
+    env.launch();
+    env.open("clearing.html");
+    let obs = env.snapshot(None);
+    let value = |id: &str| {
+        let js = format!(
+            "(e => e.isContentEditable ? e.innerText : e.value)(document.getElementById('{id}'))"
+        );
+        env.json(&["eval", &js])["value"].clone()
+    };
+    for (role, name, id, text) in [
+        ("textbox", "Title", "title", "new title"),
+        ("textbox", "Secret", "secret", "n3w-secret"),
+        ("textbox", "Mail", "mail", "ada@example.test"),
+        ("spinbutton", "Count", "count", "7"),
+        ("textbox", "Story", "story", "one line"),
+        ("textbox", "Note", "note", "plain note"),
+    ] {
+        let field = find_ref(&obs, role, name);
+        let typed = env.json(&["type", &field, text, "--clear"]);
+        assert_eq!(typed["evidence"]["status"], "verified", "{name}: {typed}");
+        assert_eq!(value(id), text, "{name}");
+    }
+    let title = find_ref(&obs, "textbox", "Title");
+    let emptied = env.json(&["type", &title, "", "--clear"]);
+    assert_eq!(emptied["evidence"]["status"], "verified", "{emptied}");
+    assert_eq!(value("title"), "");
+}
+
 /// An observation read from one document and recorded after the next one
 /// replaced it is refused (`action_not_verified`, reason
 /// `document_changed`), never recorded against the new document.

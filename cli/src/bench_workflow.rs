@@ -143,31 +143,18 @@ impl Floor {
             .call("Accessibility.getFullAXTree", s, json!({}))
             .await?;
         out[1].push(ms(t.elapsed()));
-        let field = ax_node(&tree, "textbox", "Name")?;
         let button = ax_node(&tree, "button", "Sign in")?;
         let t = Instant::now();
-        cdp.call("DOM.focus", s, json!({"backendNodeId": field}))
-            .await?;
-        // Careful: focus is checked after focusing and after each key,
-        // the value read back after the text, each read sent right behind
-        // its input (as `browser.type` does).
-        let focused = json!({"expression": "document.activeElement === document.getElementById('name')", "returnByValue": true});
+        // As `bp type --clear` types into a text field: one page call
+        // focuses it and selects what it holds (careful: and says whether
+        // focus landed there), then the text replaces it (careful: the
+        // value read back right behind it).
+        let focus = json!({"expression": "(e => { e.focus(); e.select(); \
+            return document.activeElement === e; })(document.getElementById('name'))",
+            "returnByValue": true});
+        cdp.call("Runtime.evaluate", s, focus).await?;
         let value =
             json!({"expression": "document.getElementById('name').value", "returnByValue": true});
-        if careful {
-            cdp.call("Runtime.evaluate", s, focused.clone()).await?;
-        }
-        // Clear as `bp type --clear` does: Control+A, Backspace.
-        for key in [
-            json!({"type": "rawKeyDown", "key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65, "modifiers": 2, "commands": ["selectAll"]}),
-            json!({"type": "keyUp", "key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65, "modifiers": 2}),
-            json!({"type": "rawKeyDown", "key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8}),
-            json!({"type": "keyUp", "key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8}),
-        ] {
-            let check = (careful && key["type"] == "keyUp").then(|| focused.clone());
-            self.input_then_read("Input.dispatchKeyEvent", key, check)
-                .await?;
-        }
         let check = careful.then(|| value.clone());
         self.input_then_read("Input.insertText", json!({"text": "Ada"}), check)
             .await?;

@@ -21,13 +21,15 @@ use serde_json::{json, Value};
 
 impl TargetCall {
     /// Resolve an observation's ref to type into: revalidated, read, and
-    /// focused only if the read says it is editable. Returns the handle
-    /// and the state read before focusing.
+    /// focused only if the read says it is editable; with `select_all`,
+    /// its content selected once focus is on it. Returns the handle, the
+    /// state read before focusing, and whether the content is selected.
     pub async fn focus_editable(
         &mut self,
         observation_id: &str,
         reference: u32,
-    ) -> BpResult<(NodeHandle, NodeState)> {
+        select_all: bool,
+    ) -> BpResult<(NodeHandle, NodeState, bool)> {
         let (handle, held) = self.ref_handle(observation_id, reference)?;
         let main = self
             .handle(handle)
@@ -38,7 +40,7 @@ impl TargetCall {
         let mut value = None;
         if let Some(object) = held {
             self.set_object(handle, object);
-            match self.focus_fold(handle).await {
+            match self.focus_fold(handle, select_all).await {
                 Ok(v) => {
                     self.registry.count_ref_resolved(true);
                     value = Some(v);
@@ -54,7 +56,7 @@ impl TargetCall {
         let value = match value {
             Some(v) => v,
             None => {
-                let v = self.focus_fold(handle).await?;
+                let v = self.focus_fold(handle, select_all).await?;
                 self.registry.count_ref_resolved(false);
                 v
             }
@@ -82,15 +84,17 @@ impl TargetCall {
             Some(_) => self.focus(handle).await?,
             None => {}
         }
-        Ok((handle, state))
+        let selected = value["focus"] == "self" && value["selected"] == true;
+        Ok((handle, state, selected))
     }
 
-    /// The same in three steps: revalidate, read, focus.
+    /// The same in three steps: revalidate, read, focus (selecting is
+    /// left to the caller's keys).
     async fn focus_editable_in_steps(
         &mut self,
         handle: NodeHandle,
         held: Option<String>,
-    ) -> BpResult<(NodeHandle, NodeState)> {
+    ) -> BpResult<(NodeHandle, NodeState, bool)> {
         if !self.revalidate(handle, held).await? {
             return Err(BpError::stale(StaleReason::DocumentReplaced));
         }
@@ -98,16 +102,17 @@ impl TargetCall {
         if state.editable {
             self.focus(handle).await?;
         }
-        Ok((handle, state))
+        Ok((handle, state, false))
     }
 
-    /// Run [`js::focus_editable`] on the node: `{state, focus}`. The
+    /// Run [`js::focus_editable`] on the node: `{state, focus, selected}`. The
     /// call may focus, so it counts as dispatched once it is sent (also
     /// for a node that turns out not to be editable). A JavaScript dialog that opens meanwhile (a blur or focus
     /// handler's) ends it with `stale_ref` `dialog_opened`.
-    async fn focus_fold(&mut self, handle: NodeHandle) -> BpResult<Value> {
+    async fn focus_fold(&mut self, handle: NodeHandle, select_all: bool) -> BpResult<Value> {
         let object = self.object(handle).await?;
-        let params = self.call_on_params(&object, &js::focus_editable(), json!([]), true);
+        let args = json!([{ "value": select_all }]);
+        let params = self.call_on_params(&object, &js::focus_editable(), args, true);
         let session = self.session.clone();
         self.read_ahead = None;
         let (rx, sent) = self.watch_and_send(&session, "Runtime.callFunctionOn", params)?;

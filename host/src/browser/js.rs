@@ -116,22 +116,44 @@ pub fn revalidate_main() -> String {
 /// replaced it on the element). `focus` says where focus went: `self`
 /// (the deep active element is the node), `moved` (a handler took it on
 /// to another element), `none` (nothing changed: the node cannot take
-/// focus), or `null` when it was not focused.
+/// focus), or `null` when it was not focused. With `selectAll` and focus
+/// on the node, its content is selected as Control+A would: `selected`
+/// says it is (for `<input>` and `<textarea>`, checked by the selection
+/// range, so a type without selection support, such as `email`, says
+/// `false`).
 pub fn focus_editable() -> String {
     format!(
-        "function() {{
+        "function(selectAll) {{
   const state = ({NODE_STATE}).call(this);
-  let focus = null;
+  let focus = null, selected = false;
   if (state.connected && state.editable) {{
     const before = {ACTIVE_ELEMENT};
     (this instanceof HTMLElement ? HTMLElement.prototype.focus : this.focus).call(this);
     const after = {ACTIVE_ELEMENT};
     focus = after === this ? 'self' : after !== before ? 'moved' : 'none';
+    if (focus === 'self' && selectAll) selected = ({SELECT_CONTENT}).call(this);
   }}
-  return {{state, focus}};
+  return {{state, focus, selected}};
 }}"
     )
 }
+
+/// Select a focused editable element's whole content; whether it is.
+const SELECT_CONTENT: &str = r#"function() {
+  const control = this instanceof HTMLInputElement ? HTMLInputElement
+    : this instanceof HTMLTextAreaElement ? HTMLTextAreaElement : null;
+  if (control) {
+    control.prototype.select.call(this);
+    return this.selectionStart === 0 && this.selectionEnd === this.value.length;
+  }
+  const selection = this.ownerDocument.getSelection();
+  if (!selection) return false;
+  const range = this.ownerDocument.createRange();
+  range.selectNodeContents(this);
+  selection.removeAllRanges();
+  selection.addRange(range);
+  return selection.rangeCount === 1;
+}"#;
 
 /// Scroll the node into view if needed, take the centre of its first
 /// visible box and hit-test it there (main frame only: the coordinates are

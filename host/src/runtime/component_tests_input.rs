@@ -148,16 +148,22 @@ impl Page {
                     // Revalidate, read, and focus only what is editable,
                     // in one call; the state is the one read before.
                     let state = state()?;
-                    let mut focus = Value::Null;
+                    let (mut focus, mut selected) = (Value::Null, false);
                     if state["editable"] == true && state["connected"] == true {
                         focus = json!("none");
                         if !self.unfocusable.contains(&b) {
                             self.input.push(("focus()".into(), json!({"node": b})));
                             self.focused = Some(b);
                             focus = json!("self");
+                            // As in Chromium, an email field has no
+                            // selection range to check.
+                            if p["arguments"][0]["value"] == true && state["inputType"] != "email" {
+                                self.input.push(("select()".into(), json!({"node": b})));
+                                selected = true;
+                            }
                         }
                     }
-                    json!({"result": {"value": {"state": state, "focus": focus}}})
+                    json!({"result": {"value": {"state": state, "focus": focus, "selected": selected}}})
                 } else if f.contains("isPassword") && f.contains("facts:") {
                     // Node state and page facts in one call; revalidating
                     // a ref also says where a click would aim, unless the
@@ -468,37 +474,35 @@ async fn type_reads_the_value_back_for_evidence() {
 
 #[tokio::test]
 async fn typing_reads_each_fact_once_right_behind_its_input() {
-    let fake = typing_page("Name", "text", "old");
-    let env = TestEnv::new(URL, fake.script()).unwrap();
-    let obs = observe(&env).await;
-    let out = env
-        .target(
-            "browser.type",
-            json!({"observationId": obs, "ref": 1, "text": "Ada", "clear": true}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(out["evidence"]["status"], "verified", "{out}");
-    // The ref's live check also serves as the before-read and focuses the
-    // field, and says focus landed there, so the first focus check is no
-    // round trip; the focus check after each key and the read-back go out
-    // right behind their input, and none of them is sent twice.
-    let (read, key) = ("Runtime.callFunctionOn", "Input.dispatchKeyEvent");
-    assert_eq!(
-        sent(&env),
-        vec![
-            "DOM.resolveNode",
-            read,
-            key,
-            key,
-            read,
-            key,
-            key,
-            read,
-            "Input.insertText",
-            read,
-        ]
-    );
+    for (kind, cleared_by_keys) in [("text", false), ("email", true)] {
+        let fake = typing_page("Name", kind, "old");
+        let env = TestEnv::new(URL, fake.script()).unwrap();
+        let obs = observe(&env).await;
+        let out = env
+            .target(
+                "browser.type",
+                json!({"observationId": obs, "ref": 1, "text": "Ada", "clear": true}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(out["evidence"]["status"], "verified", "{kind}: {out}");
+        // The ref's live check also serves as the before-read, focuses
+        // the field, says focus landed there (so the first focus check is
+        // no round trip) and selects the old value, which the text then
+        // replaces. Where the content cannot be selected that way (an
+        // email field), Control+A and Backspace do it, each key's focus
+        // check right behind it. The read-back goes out right behind the
+        // text, and nothing is sent twice.
+        let (read, key) = ("Runtime.callFunctionOn", "Input.dispatchKeyEvent");
+        let mut expected = vec!["DOM.resolveNode", read];
+        if cleared_by_keys {
+            expected.extend([key, key, read, key, key, read]);
+        }
+        expected.extend(["Input.insertText", read]);
+        assert_eq!(sent(&env), expected, "{kind}");
+        let selected = page_input(&fake).contains(&"select()".to_string());
+        assert_eq!(selected, !cleared_by_keys, "{kind}");
+    }
 }
 
 #[tokio::test]

@@ -208,10 +208,11 @@ impl input::Host for TargetView<'_> {
         &mut self,
         observation_id: String,
         r: u32,
-    ) -> Res<(NodeHandle, NodeState)> {
+        select_all: bool,
+    ) -> Res<(NodeHandle, NodeState, bool)> {
         let call = self.settled().await?;
-        let focused = call.focus_editable(&observation_id, r).await;
-        typed(focused.map(|(handle, state)| (handle, state.into())))
+        let focused = call.focus_editable(&observation_id, r, select_all).await;
+        typed(focused.map(|(handle, state, selected)| (handle, state.into(), selected)))
     }
 
     async fn insert_text(&mut self, text: String) -> Res<()> {

@@ -39,6 +39,24 @@ pub fn spec() -> ToolSpec {
     .sensitivity(&["browser_data", "credential"], &[])
 }
 
+/// The steps of one `type`. With `clear`, the content is selected (by the
+/// focusing page call, or else with Control+A) and then replaced by the
+/// inserted text, or deleted when the text is empty.
+fn type_steps(clear: bool, selected: bool, text: &str, submit: bool) -> Vec<&'static str> {
+    let mut steps = vec!["focus"];
+    if clear && !selected {
+        steps.push("select_all");
+    }
+    if clear && (text.is_empty() || !selected) {
+        steps.push("delete");
+    }
+    steps.push("insert_text");
+    if submit {
+        steps.push("submit");
+    }
+    steps
+}
+
 pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
     args.allow(&["targetId"]);
     let observation = args.str("observationId")?;
@@ -53,27 +71,23 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
         )));
     }
 
-    let mut steps = vec!["focus"];
-    if clear {
-        steps.extend(["select_all", "delete"]);
-    }
-    steps.push("insert_text");
-    if submit {
-        steps.push("submit");
-    }
     let (start_generation, dialog_open) = page_read::document_state()?;
     if dialog_open {
         return Err(not_verified("dialog_open"));
     }
-    // Revalidated, read and (only if editable) focused in one page call.
-    let (node, before) = match host_input::focus_editable(&observation, reference) {
+    // Revalidated, read and (only if editable) focused in one page call,
+    // which with `clear` also selects the field's content where it can.
+    let (node, before, selected) = match host_input::focus_editable(&observation, reference, clear)
+    {
         Ok(found) => found,
         // A blur or focus handler opened a dialog: focus was dispatched.
         Err(ToolError::StaleRef(StaleReason::DialogOpened)) => {
-            return Err(interrupted("type", &steps, 1, StaleReason::DialogOpened))
+            let steps = type_steps(clear, false, &text, submit);
+            return Err(interrupted("type", &steps, 1, StaleReason::DialogOpened));
         }
         Err(e) => return Err(e),
     };
+    let steps = type_steps(clear, selected, &text, submit);
     if !before.editable {
         return Err(not_verified("not_editable"));
     }
