@@ -214,7 +214,7 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
         total_cli / total_direct,
         total_bridge / total_direct
     );
-    println!("against a CDP floor that checks as bp does (focus after each key and the value read back; the pointer moved before the press and the page read after):");
+    println!("against a CDP floor that checks as bp does (focus read by the call that gives it, the value read back; the pointer moved before the press and the page read after):");
     for step in ["type", "click"] {
         let i = STEPS.iter().position(|s| *s == step).unwrap_or(0);
         let careful = median(&mut rounds.floor_careful[i].clone());
