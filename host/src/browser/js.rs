@@ -119,8 +119,9 @@ pub fn revalidate_main() -> String {
 /// focus), or `null` when it was not focused. With `selectAll` and focus
 /// on the node, its content is selected as Control+A would: `selected`
 /// says it is (for `<input>` and `<textarea>`, checked by the selection
-/// range, so a type without selection support, such as `email`, says
-/// `false`).
+/// range, or for `email` and `number` inputs, which have none, by the
+/// document's selection showing the whole value; a `number` input whose
+/// text is not a number says `false`).
 pub fn focus_editable() -> String {
     format!(
         "function(selectAll) {{
@@ -144,7 +145,13 @@ const SELECT_CONTENT: &str = r#"function() {
     : this instanceof HTMLTextAreaElement ? HTMLTextAreaElement : null;
   if (control) {
     control.prototype.select.call(this);
-    return this.selectionStart === 0 && this.selectionEnd === this.value.length;
+    // `email` and `number` inputs have no selection range (null); the
+    // document's selection then shows what is selected in them.
+    if (this.selectionStart !== null) {
+      return this.selectionStart === 0 && this.selectionEnd === this.value.length;
+    }
+    const shown = this.ownerDocument.getSelection();
+    return !!shown && shown.toString() === this.value;
   }
   const selection = this.ownerDocument.getSelection();
   if (!selection) return false;
