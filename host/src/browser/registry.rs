@@ -457,6 +457,7 @@ impl Registry {
             .entry(raw_id.to_string())
             .or_insert_with(|| TargetState::new(raw_id));
         if t.session.as_deref() != Some(session) {
+            tracing::debug!(target = raw_id, old = ?t.session, new = session, "page session set");
             t.session = Some(session.to_string());
             t.session_serial += 1;
             t.intercepting = false;
@@ -603,6 +604,7 @@ impl Registry {
                     return;
                 }
                 let raw = self.lock().by_session.remove(&session);
+                tracing::debug!(?raw, session = %session, "session detached");
                 if let Some(raw) = raw {
                     self.update(&raw, |t| {
                         if t.session.as_deref() == Some(session.as_str()) {
