@@ -345,6 +345,13 @@ impl TargetCall {
     }
 
     /// Remember a remote object already held for the handle's node.
+    /// Whether the handle's node is in the page's own main frame (not in a
+    /// frame, and rendered by the page's session).
+    pub(super) fn in_main_frame(&self, handle: u32) -> bool {
+        self.handle(handle)
+            .is_ok_and(|h| h.frame.is_none() && h.session == self.session)
+    }
+
     pub(super) fn set_object(&mut self, handle: u32, object: String) {
         if let Some(h) = self.handles.get_mut(handle as usize) {
             h.object = Some(object);
@@ -662,9 +669,7 @@ impl TargetCall {
         let Some(handle) = handle else {
             return Ok((self.current_page().await?, None));
         };
-        let main_frame = self
-            .handle(handle)
-            .is_ok_and(|h| h.frame.is_none() && h.session == self.session);
+        let main_frame = self.in_main_frame(handle);
         let (doc_gen, _, dialog_open, _) = self.doc();
         if main_frame && !dialog_open {
             let read = match self.take_resolved(handle) {
@@ -904,9 +909,7 @@ impl TargetCall {
     pub async fn aim(&mut self, handle: NodeHandle) -> BpResult<(Point, Hit)> {
         self.check()?;
         self.aimed_handle = Some(handle);
-        let main_frame = self
-            .handle(handle)
-            .is_ok_and(|h| h.frame.is_none() && h.session == self.session);
+        let main_frame = self.in_main_frame(handle);
         if main_frame {
             if let Some(at) = self.take_resolved_aim(handle) {
                 // Revalidating the ref found it in view and not covered.

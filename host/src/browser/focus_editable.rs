@@ -31,9 +31,7 @@ impl TargetCall {
         select_all: bool,
     ) -> BpResult<(NodeHandle, NodeState, bool)> {
         let (handle, held) = self.ref_handle(observation_id, reference)?;
-        let main = self
-            .handle(handle)
-            .is_ok_and(|h| h.frame.is_none() && h.session == self.session);
+        let main = self.in_main_frame(handle);
         if !main || self.doc().2 {
             return self.focus_editable_in_steps(handle, held).await;
         }
@@ -70,9 +68,7 @@ impl TargetCall {
                 self.focused_handle = Some(handle);
                 let object = self.handle(handle)?.object.clone();
                 if let Some(object) = object {
-                    self.active_reads += 1;
-                    let token = format!("o{}/", self.active_reads);
-                    self.last_active = Some((token.clone(), object));
+                    let token = self.name_active(object);
                     self.active_known = Some((self.cdp.commands_sent(), token));
                 }
             }

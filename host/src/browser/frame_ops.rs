@@ -190,6 +190,15 @@ impl TargetCall {
         read
     }
 
+    /// A new token for the active element `object` of the page's own
+    /// session, kept with it for the next read to confirm.
+    pub(super) fn name_active(&mut self, object: String) -> String {
+        self.active_reads += 1;
+        let token = format!("o{}/", self.active_reads);
+        self.last_active = Some((token.clone(), object));
+        token
+    }
+
     async fn active_element_now(&mut self) -> BpResult<String> {
         // Just found by the page call that focused it, nothing sent since?
         if let Some((sent, token)) = self.active_known.take() {
@@ -230,9 +239,7 @@ impl TargetCall {
             {
                 // Nothing to descend into: the element itself is the
                 // identity, kept for the next read to confirm.
-                self.active_reads += 1;
-                token.push_str(&format!("o{}/", self.active_reads));
-                self.last_active = Some((token.clone(), object.to_string()));
+                token.push_str(&self.name_active(object.to_string()));
                 return Ok(token);
             }
             let node = self

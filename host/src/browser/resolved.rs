@@ -62,9 +62,7 @@ impl TargetCall {
     }
 
     async fn revalidate_read(&mut self, handle: NodeHandle) -> BpResult<bool> {
-        let main = self
-            .handle(handle)
-            .is_ok_and(|h| h.frame.is_none() && h.session == self.session);
+        let main = self.in_main_frame(handle);
         let function = if main {
             js::revalidate_main()
         } else {
