@@ -79,6 +79,15 @@ pub enum Command {
     /// Internal: the janitor child process of a broker.
     #[command(hide = true)]
     Janitor,
+    /// Internal: one step of `bench`'s one-shot CDP floor (a process per
+    /// step, raw CDP to the bench's own browser, no broker).
+    #[command(hide = true)]
+    BenchFloor {
+        ws_url: String,
+        target: String,
+        step: String,
+        arg: Option<String>,
+    },
     /// Load a URL in the current tab (opening a managed tab if needed).
     Open { url: String },
     /// Observe the current tab: numbered interactive elements.

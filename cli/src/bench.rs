@@ -225,6 +225,8 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
             b / careful
         );
     }
+    let mut processes = rounds.floor_one_shot;
+    one_shot_floor(&mut cli, &mut processes);
     let k = median(&mut keyboard);
     println!(
         "keyboard: {} keys in {k:.1} ms over the bridge ({:.2} ms per key, each checked against document, dialog and focus)",
@@ -240,6 +242,28 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
     crate::bench_own::run(&home, &url, iterations.max(1)).await?;
     drop(cleanup);
     Ok(())
+}
+
+/// The one-shot column against the floor that also starts a process per
+/// step (and checks as `bp` does).
+fn one_shot_floor(cli: &mut [Vec<f64>], floor: &mut [Vec<f64>]) {
+    println!("one-shot against a CDP floor that is also a process per step (the same executable started, connected to a browser of its own, attached to the tab, the step taken checking as bp does):");
+    println!(
+        "{:<10} {:>10} {:>10} {:>9}",
+        "step", "one-shot", "CDP floor", "one-shot"
+    );
+    let (mut total_cli, mut total_floor) = (0.0, 0.0);
+    for (i, step) in STEPS.iter().enumerate() {
+        let (c, f) = (median(&mut cli[i]), median(&mut floor[i]));
+        total_cli += c;
+        total_floor += f;
+        println!("{step:<10} {c:>10.1} {f:>10.1} {:>8.2}x", c / f);
+    }
+    println!(
+        "{:<10} {total_cli:>10.1} {total_floor:>10.1} {:>8.2}x",
+        "workflow",
+        total_cli / total_floor
+    );
 }
 
 /// Medians of a one-shot `snapshot` run through the `bp` alias beside

@@ -51,6 +51,12 @@ pub async fn run(command: Command, json: bool) -> BpResult<()> {
             iterations,
             fixtures,
         } => crate::bench::run(iterations, fixtures).await,
+        Command::BenchFloor {
+            ws_url,
+            target,
+            step,
+            arg,
+        } => crate::bench_floor::one_step(&ws_url, &target, &step, arg.as_deref()).await,
         Command::Bridge { .. } => crate::bridge::run().await,
         Command::Soak {
             clients,
@@ -300,6 +306,7 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
         }
         Command::Broker { .. }
         | Command::Bench { .. }
+        | Command::BenchFloor { .. }
         | Command::Fuzz { .. }
         | Command::Soak { .. }
         | Command::Bridge { .. }
