@@ -1,7 +1,8 @@
 //! The CLI as a tool a user installs: `cargo install` into a temporary
 //! root gives a working `bp`, the executable describes itself (version
-//! JSON, completions, man page, the agents guide), and long waits show
-//! progress on a terminal only.
+//! JSON, completions, man page, the agents guide), `bp` runs the browser
+//! commands itself and hands the rest to `browser-pilot`, and long waits
+//! show progress on a terminal only.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
@@ -110,6 +111,69 @@ fn long_waits_show_progress_on_a_terminal_only() {
     assert!(r.ok(), "{}", r.stderr());
     assert!(!r.stderr().contains("waiting"), "{}", r.stderr());
     assert!(!r.stdout().contains("waiting"), "{}", r.stdout());
+}
+
+/// `bp` runs the one-shot browser commands itself, and hands everything
+/// else to the `browser-pilot` beside it: a copy of `bp` alone still
+/// observes through a running broker, gives what `browser-pilot` gives, and
+/// fails with a clear error for a command only `browser-pilot` runs.
+/// Arguments that do not parse fail exactly as `browser-pilot` fails them.
+#[test]
+fn bp_runs_browser_commands_itself_and_hands_the_rest_on() {
+    let env = support::Env::new();
+    env.launch();
+    env.open("form.html");
+    let lonely = env.home.join("lonely");
+    std::fs::create_dir_all(&lonely).unwrap();
+    std::fs::copy(support::bp_exe(), lonely.join("bp")).unwrap();
+    let full = support::bp_exe().with_file_name("browser-pilot");
+    let run = |exe: &std::path::Path, args: &[&str]| {
+        Command::new(exe)
+            .args(args)
+            .env("BROWSER_PILOT_HOME", &env.home)
+            .output()
+            .unwrap()
+    };
+    let elements = |out: &std::process::Output| {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["elements"].clone()
+    };
+    let alone = elements(&run(&lonely.join("bp"), &["snapshot", "--json"]));
+    assert!(
+        alone
+            .as_array()
+            .is_some_and(|e| e.iter().any(|e| e["name"] == "Sign in")),
+        "{alone}"
+    );
+    assert_eq!(alone, elements(&run(&full, &["snapshot", "--json"])));
+
+    // Only `browser-pilot` runs the broker's own commands.
+    let out = run(&lonely.join("bp"), &["broker", "status"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("error[internal_error]: cannot run") && err.contains("browser-pilot"),
+        "{err}"
+    );
+    // Beside it, the same command works through it.
+    assert!(env.run(&["broker", "status"]).ok());
+
+    for args in [
+        &["snapshot", "--limit", "many"][..],
+        &["no-such-command"],
+        &[],
+    ] {
+        let (short, long) = (run(&support::bp_exe(), args), run(&full, args));
+        assert_eq!(short.status.code(), long.status.code(), "{args:?}");
+        assert_eq!(short.stderr, long.stderr, "{args:?}");
+        assert_eq!(short.stdout, long.stdout, "{args:?}");
+        assert!(!short.status.success(), "{args:?}");
+    }
 }
 
 /// Cargo runs only the test files `cli/Cargo.toml` lists: a new file in

@@ -52,6 +52,16 @@ pub(crate) fn exe() -> PathBuf {
     std::env::current_exe().unwrap_or_else(|_| PathBuf::from("browser-pilot"))
 }
 
+/// The `bp` beside this executable (what users type), or this one.
+pub(crate) fn short_exe() -> PathBuf {
+    let short = exe().with_file_name("bp");
+    if short.is_file() {
+        short
+    } else {
+        exe()
+    }
+}
+
 pub(crate) fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
@@ -100,7 +110,7 @@ pub(crate) fn bp(home: &Path, args: &[&str]) -> BpResult<(Duration, Value)> {
 }
 
 /// Run `EXE ARGS --json` in the bench home.
-fn run_exe(exe: &Path, home: &Path, args: &[&str]) -> BpResult<(Duration, Value)> {
+pub(crate) fn run_exe(exe: &Path, home: &Path, args: &[&str]) -> BpResult<(Duration, Value)> {
     let start = Instant::now();
     let out = Command::new(exe)
         .args(args)
@@ -184,7 +194,6 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
     let rounds = crate::bench_workflow::interleaved(&home, &url, iterations.max(1)).await?;
     let (mut cli, mut bridge, direct) = (rounds.one_shot, rounds.bridge, rounds.floor);
     let mut keyboard = bridge_keyboard(&home, &url, iterations.max(1))?;
-    let alias = alias_hop(&home, iterations.max(1))?;
     crate::bench_speed::run(&home, &url, iterations.max(1)).await?;
     bp(&home, &["broker", "stop", "--force"]).ok();
 
@@ -225,60 +234,48 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
             b / careful
         );
     }
-    let mut processes = rounds.floor_one_shot;
-    one_shot_floor(&mut cli, &mut processes);
+    let (mut full, mut processes) = (rounds.one_shot_full, rounds.floor_one_shot);
+    one_shot_floor(&mut cli, &mut full, &mut processes);
     let k = median(&mut keyboard);
     println!(
         "keyboard: {} keys in {k:.1} ms over the bridge ({:.2} ms per key, each checked against document, dialog and focus)",
         KEYS.len(),
         k / KEYS.len() as f64
     );
-    if let Some((via_alias, direct)) = alias {
-        println!(
-            "one-shot `snapshot` typed as `bp`: {via_alias:.1} ms, as `browser-pilot`: {direct:.1} ms (+{:.1} ms: the alias execs the executable beside it; the one-shot column above runs `browser-pilot`)",
-            via_alias - direct
-        );
-    }
     crate::bench_own::run(&home, &url, iterations.max(1)).await?;
     drop(cleanup);
     Ok(())
 }
 
-/// The one-shot column against the floor that also starts a process per
-/// step (and checks as `bp` does).
-fn one_shot_floor(cli: &mut [Vec<f64>], floor: &mut [Vec<f64>]) {
-    println!("one-shot against a CDP floor that is also a process per step (the same executable started, connected to a browser of its own, attached to the tab, the step taken checking as bp does):");
+/// The one-shot column, and the same through `browser-pilot`, against the
+/// floor that also starts a process per step (and checks as `bp` does).
+fn one_shot_floor(cli: &mut [Vec<f64>], full: &mut [Vec<f64>], floor: &mut [Vec<f64>]) {
+    println!("one-shot against a CDP floor that is also a process per step (`browser-pilot bench-floor`: connect to a browser of its own, attach to the tab, take the step checking as bp does):");
     println!(
-        "{:<10} {:>10} {:>10} {:>9}",
-        "step", "one-shot", "CDP floor", "one-shot"
+        "{:<10} {:>10} {:>14} {:>10} {:>9} {:>14}",
+        "step", "bp", "browser-pilot", "CDP floor", "bp", "browser-pilot"
     );
-    let (mut total_cli, mut total_floor) = (0.0, 0.0);
+    let mut totals = [0.0; 3];
     for (i, step) in STEPS.iter().enumerate() {
-        let (c, f) = (median(&mut cli[i]), median(&mut floor[i]));
-        total_cli += c;
-        total_floor += f;
-        println!("{step:<10} {c:>10.1} {f:>10.1} {:>8.2}x", c / f);
+        let row = [
+            median(&mut cli[i]),
+            median(&mut full[i]),
+            median(&mut floor[i]),
+        ];
+        for (t, v) in totals.iter_mut().zip(row) {
+            *t += v;
+        }
+        one_shot_row(step, row);
     }
-    println!(
-        "{:<10} {total_cli:>10.1} {total_floor:>10.1} {:>8.2}x",
-        "workflow",
-        total_cli / total_floor
-    );
+    one_shot_row("workflow", totals);
 }
 
-/// Medians of a one-shot `snapshot` run through the `bp` alias beside
-/// this executable and run directly, taking turns; `None` without `bp`.
-fn alias_hop(home: &Path, iterations: usize) -> BpResult<Option<(f64, f64)>> {
-    let alias = exe().with_file_name("bp");
-    if !alias.is_file() {
-        return Ok(None);
-    }
-    let (mut via_alias, mut direct) = (Vec::new(), Vec::new());
-    for _ in 0..iterations * 2 {
-        via_alias.push(ms(run_exe(&alias, home, &["snapshot"])?.0));
-        direct.push(ms(bp(home, &["snapshot"])?.0));
-    }
-    Ok(Some((median(&mut via_alias), median(&mut direct))))
+fn one_shot_row(step: &str, [short, full, floor]: [f64; 3]) {
+    println!(
+        "{step:<10} {short:>10.1} {full:>14.1} {floor:>10.1} {:>8.2}x {:>13.2}x",
+        short / floor,
+        full / floor
+    );
 }
 
 /// Text typed key by key in the keyboard measurement.

@@ -3,7 +3,7 @@
 //! floor, plain and checking as bp does), taking turns one iteration each
 //! so that a drift in the machine's speed weighs on all of them alike.
 
-use crate::bench::{bp, find_ref, ms, raw_tab, BridgeClient, STEPS};
+use crate::bench::{bp, exe, find_ref, ms, raw_tab, run_exe, short_exe, BridgeClient, STEPS};
 use crate::bench_floor::{ax_node, FloorTab};
 use browser_pilot_host::cdp::launch::{self, LaunchedBrowser};
 use browser_pilot_host::cdp::Cdp;
@@ -18,7 +18,10 @@ pub(crate) type Times = Vec<Vec<f64>>;
 
 /// The times of each client.
 pub(crate) struct Rounds {
+    /// The one-shot CLI as `bp` (what users type).
     pub one_shot: Times,
+    /// The same as `browser-pilot`.
+    pub one_shot_full: Times,
     pub bridge: Times,
     pub floor: Times,
     /// The floor's workflow again, checking as `browser.type` and
@@ -29,20 +32,23 @@ pub(crate) struct Rounds {
     pub floor_one_shot: Times,
 }
 
-/// Run `iterations` rounds of the clients in turn (one-shot, bridge, the
-/// plain floor, the careful floor, the one-shot floor).
+/// Run `iterations` rounds of the clients in turn (one-shot as `bp` and
+/// as `browser-pilot`, bridge, the plain floor, the careful floor, the
+/// one-shot floor).
 pub(crate) async fn interleaved(home: &Path, url: &str, iterations: usize) -> BpResult<Rounds> {
     let (mut b, ws, lease) = BridgeClient::session(home, "bench")?;
     b.tool(&ws, &lease, "browser.tabs.open", json!({}))?;
     let floor = Floor::start(home).await?;
     let floor_one_shot = OneShotFloor::start(home).await?;
     let mut cli: Times = vec![Vec::new(); STEPS.len()];
+    let mut full: Times = vec![Vec::new(); STEPS.len()];
     let mut bridge: Times = vec![Vec::new(); STEPS.len()];
     let mut direct: Times = vec![Vec::new(); STEPS.len()];
     let mut moving: Times = vec![Vec::new(); STEPS.len()];
     let mut processes: Times = vec![Vec::new(); STEPS.len()];
     for _ in 0..iterations {
-        one_shot(home, url, &mut cli)?;
+        one_shot(&short_exe(), home, url, &mut cli)?;
+        one_shot(&exe(), home, url, &mut full)?;
         over_bridge(&mut b, &ws, &lease, url, &mut bridge)?;
         floor.iteration(url, &mut direct, false).await?;
         floor.iteration(url, &mut moving, true).await?;
@@ -50,6 +56,7 @@ pub(crate) async fn interleaved(home: &Path, url: &str, iterations: usize) -> Bp
     }
     Ok(Rounds {
         one_shot: cli,
+        one_shot_full: full,
         bridge,
         floor: direct,
         floor_careful: moving,
@@ -57,19 +64,19 @@ pub(crate) async fn interleaved(home: &Path, url: &str, iterations: usize) -> Bp
     })
 }
 
-/// One round through the one-shot CLI: a process per step.
-fn one_shot(home: &Path, url: &str, out: &mut Times) -> BpResult<()> {
-    let (t, _) = bp(home, &["open", url])?;
+/// One round through the one-shot CLI: a process of `exe` per step.
+fn one_shot(exe: &Path, home: &Path, url: &str, out: &mut Times) -> BpResult<()> {
+    let (t, _) = run_exe(exe, home, &["open", url])?;
     out[0].push(ms(t));
-    let (t, obs) = bp(home, &["snapshot"])?;
+    let (t, obs) = run_exe(exe, home, &["snapshot"])?;
     out[1].push(ms(t));
     let name_ref = find_ref(&obs, "textbox", "Name")?;
     let button_ref = find_ref(&obs, "button", "Sign in")?;
-    let (t, _) = bp(home, &["type", &name_ref, "Ada", "--clear"])?;
+    let (t, _) = run_exe(exe, home, &["type", &name_ref, "Ada", "--clear"])?;
     out[2].push(ms(t));
-    let (t, _) = bp(home, &["click", &button_ref])?;
+    let (t, _) = run_exe(exe, home, &["click", &button_ref])?;
     out[3].push(ms(t));
-    let (t, _) = bp(home, &["snapshot"])?;
+    let (t, _) = run_exe(exe, home, &["snapshot"])?;
     out[4].push(ms(t));
     Ok(())
 }

@@ -84,6 +84,34 @@ pub async fn run(command: Command, json: bool) -> BpResult<()> {
         Command::Janitor => browser_pilot_host::janitor::run().await,
         Command::Browsers => crate::doctor::browsers(json),
         Command::Doctor => crate::doctor::doctor(json).await,
+        other => run_session(other, json).await,
+    }
+}
+
+/// Whether `command` is one the `bp` executable runs itself: a one-shot
+/// request to the broker (see [`run_session`]).
+pub fn runs_in_alias(command: &Command) -> bool {
+    !matches!(
+        command,
+        Command::Help { .. }
+            | Command::Completions { .. }
+            | Command::Man
+            | Command::Broker { .. }
+            | Command::Bench { .. }
+            | Command::BenchFloor { .. }
+            | Command::Bridge { .. }
+            | Command::Soak { .. }
+            | Command::Fuzz { .. }
+            | Command::Janitor
+            | Command::Browsers
+            | Command::Doctor
+    )
+}
+
+/// The commands that make one-shot requests to the broker: `tool` and
+/// the browser commands.
+pub async fn run_session(command: Command, json: bool) -> BpResult<()> {
+    match command {
         Command::Tool {
             command: ToolCommand::List,
         } => {

@@ -39,16 +39,62 @@ pub fn run() -> ExitCode {
     };
     // The bridge's stdout carries protocol messages only.
     let json = cli.json && !matches!(command, args::Command::Bridge { .. });
-    let runtime = match runtime_for(&command) {
-        Ok(rt) => rt,
+    let Ok(runtime) = runtime_for(&command) else {
+        return no_runtime(json);
+    };
+    finish(runtime, commands::run(command, json), json)
+}
+
+/// `bp`: the one-shot commands that talk to the broker (the browser
+/// commands and `tool`) run right here, with the same code as in
+/// `browser-pilot` but in a small executable that starts in a fraction of
+/// the time. Everything else (help, version, the broker, bench, bridge,
+/// doctor, ...), and anything that does not parse, replaces this process
+/// with the `browser-pilot` beside it, which prints and exits exactly as
+/// when called by that name.
+pub fn run_alias() -> ExitCode {
+    let cli = match args::Cli::try_parse() {
+        Ok(cli) if !cli.version => cli,
+        _ => return exec_full(),
+    };
+    let Some(command) = cli.command.filter(commands::runs_in_alias) else {
+        return exec_full();
+    };
+    let Ok(runtime) = runtime_for(&command) else {
+        return no_runtime(cli.json);
+    };
+    finish(runtime, commands::run_session(command, cli.json), cli.json)
+}
+
+/// Replace this process with `browser-pilot` (beside this executable),
+/// passing the arguments on.
+fn exec_full() -> ExitCode {
+    use std::os::unix::process::CommandExt;
+    let exe = match std::env::current_exe() {
+        Ok(p) => p.with_file_name("browser-pilot"),
         Err(e) => {
-            return fail(
-                &BpError::internal(format!("cannot start the async runtime: {e}")),
-                json,
-            )
+            eprintln!("error[internal_error]: cannot locate myself: {e}");
+            return ExitCode::from(1);
         }
     };
-    let outcome = runtime.block_on(commands::run(command, json));
+    let err = std::process::Command::new(&exe)
+        .args(std::env::args_os().skip(1))
+        .exec();
+    eprintln!("error[internal_error]: cannot run {}: {err}", exe.display());
+    ExitCode::from(1)
+}
+
+fn no_runtime(json: bool) -> ExitCode {
+    fail(&BpError::internal("cannot start the async runtime"), json)
+}
+
+/// Run the command to its end, print its error if any.
+fn finish(
+    runtime: tokio::runtime::Runtime,
+    command: impl std::future::Future<Output = browser_pilot_host::BpResult<()>>,
+    json: bool,
+) -> ExitCode {
+    let outcome = runtime.block_on(command);
     // Do not wait for blocking readers (the bridge's stdin) to finish.
     runtime.shutdown_background();
     match outcome {

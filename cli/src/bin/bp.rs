@@ -1,18 +1,10 @@
-//! `bp`: the short alias of `browser-pilot`. It replaces itself with the
-//! `browser-pilot` executable installed beside it.
+//! `bp`: the short name of `browser-pilot`. The one-shot commands that
+//! talk to the broker run in this small executable, which starts faster;
+//! anything else runs the `browser-pilot` installed beside it
+//! ([`browser_pilot::run_alias`]).
 
-use std::os::unix::process::CommandExt;
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let exe = match std::env::current_exe() {
-        Ok(p) => p.with_file_name("browser-pilot"),
-        Err(e) => {
-            eprintln!("error[internal_error]: cannot locate myself: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    let err = Command::new(&exe).args(std::env::args_os().skip(1)).exec();
-    eprintln!("error[internal_error]: cannot run {}: {err}", exe.display());
-    ExitCode::from(1)
+    browser_pilot::run_alias()
 }
