@@ -3,7 +3,7 @@
 //! head-of-line blocking between clients, throughput, broker memory and the
 //! executable's size. Prints numbers beside their floors; asserts nothing.
 
-use crate::bench::{bp, exe, median, ms, raw_tab, serve_fixtures, BridgeClient};
+use crate::bench::{bp, exe, median, ms, raw_tab, serve_fixtures, short_exe, BridgeClient};
 use browser_pilot_host::cdp::Cdp;
 use browser_pilot_host::{BpError, BpResult};
 use serde_json::{json, Value};
@@ -26,10 +26,12 @@ pub async fn run(home: &Path, form_url: &str, iterations: usize) -> BpResult<()>
         "broker RSS: {idle:.1} MiB before the large page, {after_large:.1} MiB after observing it"
     );
     memory(home)?;
-    let size = std::fs::metadata(exe()).map(|m| m.len()).unwrap_or(0);
+    let mib =
+        |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0) as f64 / (1 << 20) as f64;
     println!(
-        "executable: {:.1} MiB ({})",
-        size as f64 / (1 << 20) as f64,
+        "executables: browser-pilot {:.1} MiB, bp {:.1} MiB ({})",
+        mib(&exe()),
+        mib(&short_exe()),
         if cfg!(debug_assertions) {
             "debug build: measure release"
         } else {
