@@ -46,9 +46,14 @@ pub(crate) async fn interleaved(home: &Path, url: &str, iterations: usize) -> Bp
     let mut direct: Times = vec![Vec::new(); STEPS.len()];
     let mut moving: Times = vec![Vec::new(); STEPS.len()];
     let mut processes: Times = vec![Vec::new(); STEPS.len()];
-    for _ in 0..iterations {
-        one_shot(&short_exe(), home, url, &mut cli)?;
-        one_shot(&exe(), home, url, &mut full)?;
+    let exes = [short_exe(), exe()];
+    for round in 0..iterations {
+        // `bp` and `browser-pilot` take turns going first: a step that
+        // follows a longer idle spell of the browser answers later.
+        for k in [round % 2, 1 - round % 2] {
+            let out = if k == 0 { &mut cli } else { &mut full };
+            one_shot(&exes[k], home, url, out)?;
+        }
         over_bridge(&mut b, &ws, &lease, url, &mut bridge)?;
         floor.iteration(url, &mut direct, false).await?;
         floor.iteration(url, &mut moving, true).await?;
