@@ -162,6 +162,17 @@ fn bp_runs_browser_commands_itself_and_hands_the_rest_on() {
     );
     // Beside it, the same command works through it.
     assert!(env.run(&["broker", "status"]).ok());
+    // Nor can it start a broker: it says which executable is missing.
+    let out = Command::new(lonely.join("bp"))
+        .arg("snapshot")
+        .env("BROWSER_PILOT_HOME", env.home.join("no-broker"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot start the broker") && err.contains("lonely/browser-pilot"),
+        "{err}"
+    );
 
     for args in [
         &["snapshot", "--limit", "many"][..],

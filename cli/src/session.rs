@@ -8,6 +8,7 @@ use browser_pilot_host::client::{ensure_broker_unchecked, Client};
 use browser_pilot_host::paths::Paths;
 use browser_pilot_host::{BpError, BpResult, Code};
 use serde_json::{json, Value};
+use std::path::PathBuf;
 
 /// Key of the CLI's workspace and lease.
 const KEY: &str = "cli";
@@ -39,7 +40,8 @@ impl Session {
     pub async fn open_with(progress: bool) -> BpResult<Self> {
         let paths = Paths::from_env()?;
         let waiting = Progress::start("starting the broker", progress);
-        let client = ensure_broker_unchecked(&paths, &["broker", "serve"]).await?;
+        let client =
+            ensure_broker_unchecked(&paths, &broker_executable()?, &["broker", "serve"]).await?;
         drop(waiting);
         Ok(Self {
             client,
@@ -125,6 +127,18 @@ impl Session {
     pub async fn request(&mut self, method: &str, params: Value) -> BpResult<Value> {
         self.send_initialized(method, params).await
     }
+}
+
+/// The executable a broker is started from: this one, or, for the short
+/// `bp` (which does not serve), the `browser-pilot` beside it.
+fn broker_executable() -> BpResult<PathBuf> {
+    let exe = std::env::current_exe()
+        .map_err(|e| BpError::internal(format!("current executable: {e}")))?;
+    Ok(if exe.file_name().is_some_and(|n| n == "bp") {
+        exe.with_file_name("browser-pilot")
+    } else {
+        exe
+    })
 }
 
 /// Connect to a running broker without starting one.

@@ -10,6 +10,7 @@ use interprocess::local_socket::{GenericFilePath, ToFsName};
 use serde_json::{json, Value};
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::AsRawFd;
+use std::path::Path;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
@@ -163,14 +164,25 @@ pub async fn ensure_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Clien
 
 /// [`ensure_broker`] without the health check of a running broker: the
 /// caller checks with its first request ([`Client::response_within`]).
-pub async fn ensure_broker_unchecked(paths: &Paths, serve_args: &[&str]) -> BpResult<Client> {
+/// A broker it starts is `exe` run with `serve_args`.
+pub async fn ensure_broker_unchecked(
+    paths: &Paths,
+    exe: &Path,
+    serve_args: &[&str],
+) -> BpResult<Client> {
     if let Ok(c) = Client::open(paths).await {
         return Ok(c);
     }
-    start_broker(paths, serve_args).await
+    start_broker_with(paths, exe, serve_args).await
 }
 
 async fn start_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Client> {
+    let exe = std::env::current_exe()
+        .map_err(|e| BpError::internal(format!("current executable: {e}")))?;
+    start_broker_with(paths, &exe, serve_args).await
+}
+
+async fn start_broker_with(paths: &Paths, exe: &Path, serve_args: &[&str]) -> BpResult<Client> {
     paths.prepare()?;
     let _lock = FileLock::acquire(&paths.lock, START_TIMEOUT).await?;
     // Someone may have started it while we waited for the lock.
@@ -193,7 +205,7 @@ async fn start_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Client> {
         let _ = std::fs::remove_file(&paths.locator);
         let _ = std::fs::remove_file(&paths.socket);
     }
-    spawn_broker(paths, serve_args)?;
+    spawn_broker(paths, exe, serve_args)?;
     let started = Instant::now();
     loop {
         if let Ok(c) = Client::connect(paths).await {
@@ -225,10 +237,8 @@ fn is_broker_process(pid: u32) -> bool {
         .any(|w| w[0] == b"broker" && w[1] == b"serve")
 }
 
-fn spawn_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<()> {
+fn spawn_broker(paths: &Paths, exe: &Path, serve_args: &[&str]) -> BpResult<()> {
     use std::os::unix::process::CommandExt;
-    let exe = std::env::current_exe()
-        .map_err(|e| BpError::internal(format!("current executable: {e}")))?;
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -241,7 +251,8 @@ fn spawn_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<()> {
         .stdout(std::process::Stdio::null())
         .stderr(log)
         .process_group(0);
-    cmd.spawn()
-        .map_err(|e| BpError::internal(format!("cannot start the broker: {e}")))?;
+    cmd.spawn().map_err(|e| {
+        BpError::internal(format!("cannot start the broker ({}): {e}", exe.display()))
+    })?;
     Ok(())
 }
