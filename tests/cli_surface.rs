@@ -152,14 +152,22 @@ fn bp_runs_browser_commands_itself_and_hands_the_rest_on() {
     );
     assert_eq!(alone, elements(&run(&full, &["snapshot", "--json"])));
 
-    // Only `browser-pilot` runs the broker's own commands.
+    // Only `browser-pilot` runs the broker's own commands; without it,
+    // the error says which executable is missing (as JSON with --json).
     let out = run(&lonely.join("bp"), &["broker", "status"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
-        err.contains("error[internal_error]: cannot run") && err.contains("browser-pilot"),
+        err.contains("error[internal_error]: cannot run")
+            && err.contains("lonely/browser-pilot")
+            && err.contains("(reason: executable_missing)"),
         "{err}"
     );
+    let out = run(&lonely.join("bp"), &["broker", "status", "--json"]);
+    assert!(!out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["code"], "internal_error", "{v}");
+    assert_eq!(v["error"]["context"]["reason"], "executable_missing", "{v}");
     // Beside it, the same command works through it.
     assert!(env.run(&["broker", "status"]).ok());
     // Nor can it start a broker: it says which executable is missing.
@@ -169,8 +177,11 @@ fn bp_runs_browser_commands_itself_and_hands_the_rest_on() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
     assert!(
-        err.contains("cannot start the broker") && err.contains("lonely/browser-pilot"),
+        err.contains("cannot start the broker")
+            && err.contains("lonely/browser-pilot")
+            && err.contains("(reason: executable_missing)"),
         "{err}"
     );
 

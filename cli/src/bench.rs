@@ -251,6 +251,9 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
 /// floor that also starts a process per step (and checks as `bp` does).
 fn one_shot_floor(cli: &mut [Vec<f64>], full: &mut [Vec<f64>], floor: &mut [Vec<f64>]) {
     println!("one-shot against a CDP floor that is also a process per step (`browser-pilot bench-floor`: connect to a browser of its own, attach to the tab, take the step checking as bp does):");
+    if short_exe() == exe() {
+        println!("(no `bp` beside this executable: the bp column runs browser-pilot too)");
+    }
     println!(
         "{:<10} {:>10} {:>14} {:>10} {:>9} {:>14}",
         "step", "bp", "browser-pilot", "CDP floor", "bp", "browser-pilot"

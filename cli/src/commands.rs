@@ -39,6 +39,10 @@ fn parse_ref(r: &str) -> BpResult<u64> {
 }
 
 pub async fn run(command: Command, json: bool) -> BpResult<()> {
+    // The same routing as `bp`'s, so both names run a command alike.
+    if runs_in_alias(&command) {
+        return run_session(command, json).await;
+    }
     match command {
         Command::Help { topic } => crate::about::help(topic.as_deref()),
         Command::Completions { shell } => {
@@ -84,12 +88,13 @@ pub async fn run(command: Command, json: bool) -> BpResult<()> {
         Command::Janitor => browser_pilot_host::janitor::run().await,
         Command::Browsers => crate::doctor::browsers(json),
         Command::Doctor => crate::doctor::doctor(json).await,
-        other => run_session(other, json).await,
+        _ => Err(BpError::internal("unreachable command routing")),
     }
 }
 
-/// Whether `command` is one the `bp` executable runs itself: a one-shot
-/// request to the broker (see [`run_session`]).
+/// Whether `command` is a one-shot request to the broker (see
+/// [`run_session`]), which the `bp` executable runs itself; `bp` hands
+/// every other command to `browser-pilot`.
 pub fn runs_in_alias(command: &Command) -> bool {
     !matches!(
         command,

@@ -53,6 +53,7 @@ pub fn run() -> ExitCode {
 /// with the `browser-pilot` beside it, which prints and exits exactly as
 /// when called by that name.
 pub fn run_alias() -> ExitCode {
+    session::running_as_short_bp();
     let cli = match args::Cli::try_parse() {
         Ok(cli) if !cli.version => cli,
         _ => return exec_full(),
@@ -70,18 +71,26 @@ pub fn run_alias() -> ExitCode {
 /// passing the arguments on.
 fn exec_full() -> ExitCode {
     use std::os::unix::process::CommandExt;
+    // Whether `--json` was asked for (the arguments may not parse).
+    let json = std::env::args_os().any(|a| a == "--json");
     let exe = match std::env::current_exe() {
         Ok(p) => p.with_file_name("browser-pilot"),
         Err(e) => {
-            eprintln!("error[internal_error]: cannot locate myself: {e}");
-            return ExitCode::from(1);
+            return fail(
+                &BpError::internal(format!("cannot locate myself: {e}")),
+                json,
+            )
         }
     };
     let err = std::process::Command::new(&exe)
         .args(std::env::args_os().skip(1))
         .exec();
-    eprintln!("error[internal_error]: cannot run {}: {err}", exe.display());
-    ExitCode::from(1)
+    let mut context = serde_json::json!({"path": exe});
+    if err.kind() == std::io::ErrorKind::NotFound {
+        context["reason"] = serde_json::json!("executable_missing");
+    }
+    let e = BpError::internal(format!("cannot run {}: {err}", exe.display())).with_context(context);
+    fail(&e, json)
 }
 
 fn no_runtime(json: bool) -> ExitCode {

@@ -1,4 +1,5 @@
-//! `browser-pilot` (alias `bp`): the one executable.
+//! `browser-pilot`: the full executable (the broker, the bridge, the
+//! bench and every command); `bp` is its short name (`bin/bp.rs`).
 
 use std::process::ExitCode;
 

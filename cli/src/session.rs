@@ -9,6 +9,7 @@ use browser_pilot_host::paths::Paths;
 use browser_pilot_host::{BpError, BpResult, Code};
 use serde_json::{json, Value};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Key of the CLI's workspace and lease.
 const KEY: &str = "cli";
@@ -41,7 +42,7 @@ impl Session {
         let paths = Paths::from_env()?;
         let waiting = Progress::start("starting the broker", progress);
         let client =
-            ensure_broker_unchecked(&paths, &broker_executable()?, &["broker", "serve"]).await?;
+            ensure_broker_unchecked(&paths, broker_executable, &["broker", "serve"]).await?;
         drop(waiting);
         Ok(Self {
             client,
@@ -129,12 +130,22 @@ impl Session {
     }
 }
 
-/// The executable a broker is started from: this one, or, for the short
-/// `bp` (which does not serve), the `browser-pilot` beside it.
+/// Set when this process is the short `bp`, which does not serve.
+static SHORT_BP: AtomicBool = AtomicBool::new(false);
+
+/// This process is the short `bp`: a broker it starts is the
+/// `browser-pilot` installed beside it.
+pub fn running_as_short_bp() {
+    SHORT_BP.store(true, Ordering::Relaxed);
+}
+
+/// The executable a broker is started from (asked only when one must be
+/// started): this one, or for the short `bp`, the `browser-pilot` beside
+/// it.
 fn broker_executable() -> BpResult<PathBuf> {
     let exe = std::env::current_exe()
         .map_err(|e| BpError::internal(format!("current executable: {e}")))?;
-    Ok(if exe.file_name().is_some_and(|n| n == "bp") {
+    Ok(if SHORT_BP.load(Ordering::Relaxed) {
         exe.with_file_name("browser-pilot")
     } else {
         exe

@@ -164,16 +164,17 @@ pub async fn ensure_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Clien
 
 /// [`ensure_broker`] without the health check of a running broker: the
 /// caller checks with its first request ([`Client::response_within`]).
-/// A broker it starts is `exe` run with `serve_args`.
+/// A broker it starts is the executable `exe` names (asked only then),
+/// run with `serve_args`.
 pub async fn ensure_broker_unchecked(
     paths: &Paths,
-    exe: &Path,
+    exe: fn() -> BpResult<std::path::PathBuf>,
     serve_args: &[&str],
 ) -> BpResult<Client> {
     if let Ok(c) = Client::open(paths).await {
         return Ok(c);
     }
-    start_broker_with(paths, exe, serve_args).await
+    start_broker_with(paths, &exe()?, serve_args).await
 }
 
 async fn start_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Client> {
@@ -252,7 +253,12 @@ fn spawn_broker(paths: &Paths, exe: &Path, serve_args: &[&str]) -> BpResult<()> 
         .stderr(log)
         .process_group(0);
     cmd.spawn().map_err(|e| {
+        let mut context = json!({"path": exe});
+        if e.kind() == std::io::ErrorKind::NotFound {
+            context["reason"] = json!("executable_missing");
+        }
         BpError::internal(format!("cannot start the broker ({}): {e}", exe.display()))
+            .with_context(context)
     })?;
     Ok(())
 }
