@@ -437,7 +437,7 @@ impl TargetCall {
 
     pub async fn current_page(&self) -> BpResult<PageInfo> {
         self.check()?;
-        let (doc_gen, _, dialog_open, _) = self.doc();
+        let (_, _, dialog_open, _) = self.doc();
         let (mut url, mut title) = self
             .registry
             .with(&self.raw_id, |t| (t.url.clone(), t.title.clone()))
@@ -450,6 +450,10 @@ impl TargetCall {
                 title = as_str(&facts[1]);
             }
         }
+        // The document generation as of the reply: a document committed
+        // while the read was in flight is counted (its event came first),
+        // so facts read from a new document never pass as the old one's.
+        let doc_gen = self.doc().0;
         Ok(PageInfo {
             url,
             title,
@@ -670,7 +674,7 @@ impl TargetCall {
             return Ok((self.current_page().await?, None));
         };
         let main_frame = self.in_main_frame(handle);
-        let (doc_gen, _, dialog_open, _) = self.doc();
+        let (_, _, dialog_open, _) = self.doc();
         if main_frame && !dialog_open {
             let read = match self.take_resolved(handle) {
                 Some(value) => Ok(json!({ "value": value })),
@@ -685,10 +689,11 @@ impl TargetCall {
                 .map(|v| &v["value"])
                 .filter(|v| v["facts"].is_array() && v["state"].is_object())
             {
+                // As of the reply (see `current_page`).
                 let info = PageInfo {
                     url: crate::redact::url(&as_str(&v["facts"][0])),
                     title: as_str(&v["facts"][1]),
-                    document_generation: doc_gen,
+                    document_generation: self.doc().0,
                     dialog_open,
                 };
                 return Ok((info, Some(node_state(&v["state"]))));
