@@ -154,14 +154,20 @@ fn bp_runs_browser_commands_itself_and_hands_the_rest_on() {
 
     // Only `browser-pilot` runs the broker's own commands; without it,
     // the error says which executable is missing (as JSON with --json).
-    let out = run(&lonely.join("bp"), &["broker", "status"]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(
-        err.contains("error[internal_error]: cannot run")
-            && err.contains("lonely/browser-pilot")
-            && err.contains("(reason: executable_missing)"),
-        "{err}"
+    // A failed run whose error names the missing `browser-pilot`.
+    let missing = |out: &std::process::Output, what: &str| {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(
+            err.contains(what)
+                && err.contains("lonely/browser-pilot")
+                && err.contains("(reason: executable_missing)"),
+            "{err}"
+        );
+    };
+    missing(
+        &run(&lonely.join("bp"), &["broker", "status"]),
+        "error[internal_error]: cannot run",
     );
     let out = run(&lonely.join("bp"), &["broker", "status", "--json"]);
     assert!(!out.status.success());
@@ -176,14 +182,7 @@ fn bp_runs_browser_commands_itself_and_hands_the_rest_on() {
         .env("BROWSER_PILOT_HOME", env.home.join("no-broker"))
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(
-        err.contains("cannot start the broker")
-            && err.contains("lonely/browser-pilot")
-            && err.contains("(reason: executable_missing)"),
-        "{err}"
-    );
+    missing(&out, "cannot start the broker");
 
     for args in [
         &["snapshot", "--limit", "many"][..],

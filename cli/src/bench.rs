@@ -408,8 +408,8 @@ impl Drop for BridgeClient {
 }
 
 /// A browser of the bench's own (no broker) under `home/profiles`, with
-/// one tab at `url` attached: (browser, connection, session).
-pub(crate) async fn raw_tab(
+/// one tab at `url`: (browser, connection, the tab's target ID).
+pub(crate) async fn raw_target(
     home: &Path,
     profiles: &str,
     url: &str,
@@ -418,17 +418,20 @@ pub(crate) async fn raw_tab(
     let cdp = Cdp::connect(&browser.ws_url, Arc::new(|_| {})).await?;
     let target = cdp
         .call("Target.createTarget", None, json!({"url": url}))
-        .await?;
-    let attached = cdp
-        .call(
-            "Target.attachToTarget",
-            None,
-            json!({"targetId": target["targetId"], "flatten": true}),
-        )
-        .await?;
-    let session = attached["sessionId"]
+        .await?["targetId"]
         .as_str()
-        .unwrap_or_default()
-        .to_string();
+        .map(str::to_string)
+        .ok_or_else(|| BpError::internal("createTarget returned no target"))?;
+    Ok((browser, cdp, target))
+}
+
+/// [`raw_target`], attached: (browser, connection, the tab's session).
+pub(crate) async fn raw_tab(
+    home: &Path,
+    profiles: &str,
+    url: &str,
+) -> BpResult<(launch::LaunchedBrowser, Cdp, String)> {
+    let (browser, cdp, target) = raw_target(home, profiles, url).await?;
+    let session = crate::bench_floor::attach(&cdp, &target).await?;
     Ok((browser, cdp, session))
 }

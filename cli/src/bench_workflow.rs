@@ -3,14 +3,15 @@
 //! floor, plain and checking as bp does), taking turns one iteration each
 //! so that a drift in the machine's speed weighs on all of them alike.
 
-use crate::bench::{bp, exe, find_ref, ms, raw_tab, run_exe, short_exe, BridgeClient, STEPS};
+use crate::bench::{
+    bp, exe, find_ref, ms, raw_tab, raw_target, run_exe, short_exe, BridgeClient, STEPS,
+};
 use crate::bench_floor::{ax_node, FloorTab};
-use browser_pilot_host::cdp::launch::{self, LaunchedBrowser};
+use browser_pilot_host::cdp::launch::LaunchedBrowser;
 use browser_pilot_host::cdp::Cdp;
-use browser_pilot_host::{BpError, BpResult};
+use browser_pilot_host::BpResult;
 use serde_json::{json, Value};
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Per step, the times of one client.
@@ -179,14 +180,8 @@ struct OneShotFloor {
 
 impl OneShotFloor {
     async fn start(home: &Path) -> BpResult<Self> {
-        let browser = launch::launch(None, true, &home.join("one-shot-floor-profiles")).await?;
-        let cdp = Cdp::connect(&browser.ws_url, Arc::new(|_| {})).await?;
-        let target = cdp
-            .call("Target.createTarget", None, json!({"url": "about:blank"}))
-            .await?["targetId"]
-            .as_str()
-            .map(str::to_string)
-            .ok_or_else(|| BpError::internal("no target for the one-shot floor"))?;
+        let (browser, cdp, target) =
+            raw_target(home, "one-shot-floor-profiles", "about:blank").await?;
         cdp.close();
         Ok(Self { browser, target })
     }
