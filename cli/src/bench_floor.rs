@@ -9,9 +9,6 @@ use browser_pilot_host::{BpError, BpResult};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
-/// How long the floor waits for one reply.
-const REPLY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
-
 /// One attached tab.
 pub(crate) struct FloorTab<'a> {
     pub cdp: &'a Cdp,
@@ -47,7 +44,7 @@ impl FloorTab<'_> {
     /// As `bp type --clear` types into a text field: one page call
     /// focuses the field and selects what it holds (careful: and says
     /// whether focus landed there), then the text replaces it (careful:
-    /// the value read back right behind it).
+    /// the value read back once it is answered).
     pub async fn type_name(&self, careful: bool) -> BpResult<()> {
         let focus = json!({"expression": "(e => { e.focus(); e.select(); \
             return document.activeElement === e; })(document.getElementById('name'))",
@@ -63,21 +60,20 @@ impl FloorTab<'_> {
         .await
     }
 
-    /// Send an input and, when given, a `Runtime.evaluate` right behind
-    /// it; wait for both.
+    /// Send an input and, when given, a `Runtime.evaluate` once it is
+    /// answered. As in `bp`, the read does not go out right behind the
+    /// input: the browser process handles `Input.*` and passes it to the
+    /// page on another channel, so a read sent with it can see the page
+    /// before the input.
     async fn input_then_read(
         &self,
         method: &str,
         params: Value,
         read: Option<Value>,
     ) -> BpResult<()> {
-        let input = self.cdp.send_now(method, self.s(), params)?;
-        let read = read
-            .map(|r| self.cdp.send_now("Runtime.evaluate", self.s(), r))
-            .transpose()?;
-        Cdp::reply(method, input, REPLY_TIMEOUT).await?;
+        self.cdp.call(method, self.s(), params).await?;
         if let Some(read) = read {
-            Cdp::reply("Runtime.evaluate", read, REPLY_TIMEOUT).await?;
+            self.cdp.call("Runtime.evaluate", self.s(), read).await?;
         }
         Ok(())
     }
@@ -119,7 +115,7 @@ impl FloorTab<'_> {
             |kind: &str| json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1});
         cdp.call("Input.dispatchMouseEvent", s, ev("mousePressed"))
             .await?;
-        // Careful: the page is read right behind the release.
+        // Careful: the page is read once the release is answered.
         let page = careful.then(
             || json!({"expression": "[location.href, document.title]", "returnByValue": true}),
         );

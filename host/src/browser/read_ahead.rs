@@ -1,12 +1,19 @@
 //! An action's next page read usually follows its input at once: the
 //! focused element after each typing step, the typed-into field after the
 //! text, the clicked node and page after the click. The host sends that
-//! read right behind the input, before the input is answered, instead of
-//! waiting for the component to ask. Chromium handles one session's
-//! commands in order, so the read still sees the page after the input, as
-//! it would a round trip later. The component's next read takes the reply
-//! only if it is the same command and nothing else was sent since;
-//! otherwise it is dropped and the read made again.
+//! read itself, before the component asks for it. The component's next
+//! read takes the reply only if it is the same command and nothing else
+//! was sent since; otherwise it is dropped and the read made again.
+//!
+//! When the read goes out depends on who handles the input:
+//! - a command the page's renderer handles (`DOM.focus`) is followed by
+//!   the read at once: the renderer takes one session's commands in
+//!   order, so the read sees the page after the input;
+//! - `Input.*` is handled by the browser process, which passes the event
+//!   to the renderer on another channel, so a read sent right behind it
+//!   can reach the page first (measured: typed text read back as missing).
+//!   The read goes out as soon as the input is answered, which Chromium
+//!   does once the renderer has handled it.
 
 use super::call::{dialog_open, TargetCall};
 use super::js::ACTIVE_ELEMENT;
@@ -112,9 +119,9 @@ impl TargetCall {
         self.send(method, params).await
     }
 
-    /// Send an input event on the page's session with the read `next`
-    /// right behind it, then wait for the event's reply unless a dialog
-    /// opens first (`None`).
+    /// Send an input event on the page's session and the read `next` (see
+    /// the module comment for when), then wait for the event's reply
+    /// unless a dialog opens first (`None`).
     pub(super) async fn input_then_read(
         &mut self,
         method: &str,
@@ -123,10 +130,18 @@ impl TargetCall {
     ) -> BpResult<Option<Value>> {
         let session = self.session.clone();
         let (rx, sent) = self.watch_and_send(&session, method, params)?;
-        match next {
-            Some((method, params)) => self.read_ahead_of(method, params),
-            None => self.read_ahead = None,
+        self.read_ahead = None;
+        let (ahead, after) = match next {
+            Some(read) if method.starts_with("Input.") => (None, Some(read)),
+            read => (read, None),
+        };
+        if let Some((method, params)) = ahead {
+            self.read_ahead_of(method, params);
         }
-        self.reply_unless_dialog(rx, method, sent).await
+        let reply = self.reply_unless_dialog(rx, method, sent).await?;
+        if let (Some((method, params)), Some(_)) = (after, &reply) {
+            self.read_ahead_of(method, params);
+        }
+        Ok(reply)
     }
 }

@@ -1,21 +1,24 @@
 //! The CDP transport: one multiplexed WebSocket per browser, owned by a
 //! task, with flat sessions routed by `sessionId`.
 //!
-//! chromiumoxide's low-level [`chromiumoxide::Connection`] does the framing;
-//! this module adds request/response correlation, an event fan-out and a
-//! counter of commands sent (used to prove a denied call sent nothing).
+//! async-tungstenite does the WebSocket (see [`socket`]) and chromiumoxide
+//! gives the message types; this module adds request/response
+//! correlation, an event fan-out and a counter of commands sent (used to
+//! prove a denied call sent nothing).
 
 pub mod endpoint;
 pub(crate) mod errors;
 pub mod event;
 pub mod launch;
+mod socket;
+#[cfg(test)]
+mod transport_tests;
 
 pub use event::CdpEvent;
 
 use crate::error::{BpError, BpResult, Code};
-use chromiumoxide::cdp::browser_protocol::target::SessionId;
-use chromiumoxide::types::{CallId, Message};
-use chromiumoxide::Connection;
+use async_tungstenite::tungstenite::Message as WsMessage;
+use chromiumoxide::types::{CallId, Message, MethodCall};
 use futures::StreamExt;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -226,20 +229,17 @@ fn session_gone(ev: &CdpEvent) -> Option<(&str, &'static str)> {
 
 /// Open the WebSocket, telling a refusal or an unanswered handshake (the
 /// browser asking its user) apart from an unreachable endpoint.
-async fn open_socket(ws_url: &str) -> BpResult<Connection<CdpEvent>> {
+async fn open_socket(ws_url: &str) -> BpResult<socket::Ws> {
     use async_tungstenite::tungstenite::Error as WsError;
-    use chromiumoxide::error::CdpError;
-    match tokio::time::timeout(CONNECT_TIMEOUT, Connection::<CdpEvent>::connect(ws_url)).await {
-        Ok(Ok(conn)) => Ok(conn),
+    match tokio::time::timeout(CONNECT_TIMEOUT, socket::open(ws_url)).await {
+        Ok(Ok(ws)) => Ok(ws),
         Err(_) => Err(BpError::new(
             Code::BrowserNotAuthorized,
             "the browser did not accept the DevTools connection within 20 s: it is probably \
              asking its user to allow it. Click Allow in the browser, then run `bp connect` again",
         )
         .with_context(serde_json::json!({"authorization": "waiting_for_user"}))),
-        Ok(Err(CdpError::Ws(WsError::Http(resp))))
-            if matches!(resp.status().as_u16(), 401 | 403) =>
-        {
+        Ok(Err(WsError::Http(resp))) if matches!(resp.status().as_u16(), 401 | 403) => {
             let status = resp.status().as_u16();
             Err(BpError::new(
                 Code::BrowserNotAuthorized,
@@ -260,57 +260,80 @@ async fn open_socket(ws_url: &str) -> BpResult<Connection<CdpEvent>> {
 }
 
 async fn run(
-    mut conn: Connection<CdpEvent>,
+    ws: socket::Ws,
     mut rx: mpsc::UnboundedReceiver<Request>,
     events: broadcast::Sender<Arc<CdpEvent>>,
     closed: Arc<AtomicBool>,
     shutdown: Arc<tokio::sync::Notify>,
     sink: EventSink,
 ) {
+    let (write_half, mut read_half) = ws.split();
+    let (out, mut writer) = socket::spawn_writer(write_half);
     // Each command's reply channel, with the session it was sent on.
     let mut pending: HashMap<CallId, (Option<String>, Reply)> = HashMap::new();
+    let mut next_id: usize = 0;
     loop {
         tokio::select! {
             _ = shutdown.notified() => break,
+            _ = &mut writer => break,
             req = rx.recv() => {
                 let Some(req) = req else { break };
-                let session = req.session.clone().map(SessionId::from);
-                match conn.submit_command(req.method.into(), session, req.params) {
-                    Ok(id) => { pending.insert(id, (req.session, req.reply)); }
+                let id = CallId::new(next_id);
+                next_id = next_id.wrapping_add(1);
+                let call = MethodCall {
+                    id,
+                    method: req.method.into(),
+                    session_id: req.session.clone(),
+                    params: req.params,
+                };
+                match serde_json::to_string(&call) {
+                    Ok(text) => {
+                        pending.insert(id, (req.session, req.reply));
+                        if out.send(text).is_err() {
+                            break;
+                        }
+                    }
                     Err(e) => { let _ = req.reply.send(Err(e.to_string())); }
                 }
             }
-            msg = conn.next() => match msg {
-                Some(Ok(Message::Response(resp))) => {
-                    tracing::trace!(id = ?resp.id, "CDP reply arrived");
-                    if let Some((_, reply)) = pending.remove(&resp.id) {
-                        let out = match (resp.result, resp.error) {
-                            (_, Some(err)) => Err(err.message),
-                            (Some(result), None) => Ok(result),
-                            (None, None) => Ok(Value::Null),
-                        };
-                        let _ = reply.send(out);
+            msg = read_half.next() => match msg {
+                Some(Ok(WsMessage::Text(text))) => {
+                    match serde_json::from_str::<Message<CdpEvent>>(&text) {
+                        Ok(Message::Response(resp)) => {
+                            tracing::trace!(id = ?resp.id, "CDP reply arrived");
+                            if let Some((_, reply)) = pending.remove(&resp.id) {
+                                let out = match (resp.result, resp.error) {
+                                    (_, Some(err)) => Err(err.message),
+                                    (Some(result), None) => Ok(result),
+                                    (None, None) => Ok(Value::Null),
+                                };
+                                let _ = reply.send(out);
+                            }
+                        }
+                        Ok(Message::Event(ev)) => {
+                            tracing::trace!(method = %ev.method, "CDP event arrived");
+                            // The sink first: a waiter woken below finds the
+                            // registry already saying why.
+                            sink(&ev);
+                            if let Some((session, why)) = session_gone(&ev) {
+                                fail_pending(&mut pending, session, why);
+                            }
+                            let _ = events.send(Arc::new(ev));
+                        }
+                        Err(e) => tracing::debug!("ignoring unparsable CDP message: {e}"),
                     }
                 }
-                Some(Ok(Message::Event(ev))) => {
-                    tracing::trace!(method = %ev.method, "CDP event arrived");
-                    // The sink first: a waiter woken below finds the
-                    // registry already saying why.
-                    sink(&ev);
-                    if let Some((session, why)) = session_gone(&ev) {
-                        fail_pending(&mut pending, session, why);
-                    }
-                    let _ = events.send(Arc::new(ev));
-                }
-                Some(Err(chromiumoxide::error::CdpError::Ws(e))) => {
+                Some(Ok(WsMessage::Close(_))) | None => break,
+                // Pings are answered by tungstenite; nothing else is sent.
+                Some(Ok(_)) => {}
+                Some(Err(e)) => {
                     tracing::warn!("CDP WebSocket failed: {e}");
                     break;
                 }
-                Some(Err(e)) => tracing::debug!("ignoring unparsable CDP message: {e}"),
-                None => break,
             }
         }
     }
+    writer.abort();
     closed.store(true, Ordering::Relaxed);
     // Dropping the reply senders tells every waiting caller the connection
     // is gone (`browser_disconnected`), not that the browser refused.

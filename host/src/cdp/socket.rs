@@ -1,0 +1,71 @@
+//! The DevTools WebSocket itself: async-tungstenite over a TCP stream this
+//! module opens, so that Nagle's algorithm can be turned off.
+//!
+//! With Nagle on (chromiumoxide's `Connection` leaves it on), a command
+//! sent while an earlier one is unanswered waits in the kernel for the
+//! browser's acknowledgement, which rides on the earlier reply: two
+//! pipelined commands cost two round trips. Measured on a warm broker, a
+//! one-shot `bp click` took 19 ms with Nagle and 13 ms without.
+
+use async_tungstenite::tokio::TokioAdapter;
+use async_tungstenite::tungstenite::client::IntoClientRequest;
+use async_tungstenite::tungstenite::error::UrlError;
+use async_tungstenite::tungstenite::protocol::WebSocketConfig;
+use async_tungstenite::tungstenite::{Error as WsError, Message as WsMessage};
+use async_tungstenite::{WebSocketSender, WebSocketStream};
+use futures::SinkExt;
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+
+/// An open DevTools WebSocket.
+pub(crate) type Ws = WebSocketStream<TokioAdapter<TcpStream>>;
+
+/// Connect to `ws_url` (a `ws://host:port/...` DevTools address) with
+/// `TCP_NODELAY` set and no limit on message size (a page's whole
+/// accessibility tree can be tens of megabytes).
+pub(crate) async fn open(ws_url: &str) -> Result<Ws, WsError> {
+    let request = ws_url.into_client_request()?;
+    let uri = request.uri();
+    if uri.scheme_str() != Some("ws") {
+        return Err(WsError::Url(UrlError::UnsupportedUrlScheme));
+    }
+    let host = uri
+        .host()
+        .ok_or(WsError::Url(UrlError::NoHostName))?
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_string();
+    let port = uri.port_u16().unwrap_or(80);
+    let stream = TcpStream::connect((host.as_str(), port)).await?;
+    stream.set_nodelay(true)?;
+    let config = WebSocketConfig::default()
+        .max_message_size(None)
+        .max_frame_size(None);
+    let (ws, _) =
+        async_tungstenite::tokio::client_async_with_config(request, stream, Some(config)).await?;
+    Ok(ws)
+}
+
+/// Write every text handed to the returned sender, in order. Texts that
+/// are already queued when one is written go out with it in one flush.
+/// The task ends when the sender is dropped or a write fails.
+pub(crate) fn spawn_writer(
+    mut sink: WebSocketSender<TokioAdapter<TcpStream>>,
+) -> (mpsc::UnboundedSender<String>, tokio::task::JoinHandle<()>) {
+    let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+    let task = tokio::spawn(async move {
+        while let Some(first) = rx.recv().await {
+            let mut batch = Ok(());
+            let mut next = Some(first);
+            while let (Some(text), Ok(())) = (next.take(), &batch) {
+                batch = sink.feed(WsMessage::text(text)).await;
+                next = rx.try_recv().ok();
+            }
+            if let Err(e) = batch.and(sink.flush().await) {
+                tracing::warn!("CDP WebSocket write failed: {e}");
+                return;
+            }
+        }
+    });
+    (tx, task)
+}
