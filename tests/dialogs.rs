@@ -105,6 +105,38 @@ fn a_dialog_opened_as_the_pointer_arrives_leaves_the_click_unknown() {
     );
 }
 
+/// A press handler that opens a dialog: the pointer move and the press
+/// both reached the page, so the click is done and says the dialog
+/// opened (the move is not blamed, though the press went out before the
+/// move was answered).
+#[test]
+fn a_dialog_opened_by_the_press_is_the_clicks_own_effect() {
+    let env = Env::new();
+    env.launch();
+    env.open("dialogs.html");
+    for round in 0..3 {
+        let obs = env.snapshot(None);
+        let press = find_ref(&obs, "button", "Press alert");
+        let clicked = env.json(&["click", &press]);
+        assert_eq!(
+            clicked["evidence"]["status"], "verified",
+            "round {round}: {clicked}"
+        );
+        assert_eq!(
+            clicked["evidence"]["signals"],
+            json!(["dialog_opened"]),
+            "round {round}: {clicked}"
+        );
+        let dialogs = env.json(&["dialogs"]);
+        assert_eq!(
+            dialogs["dialogs"][0]["message"], "Button pressed",
+            "{dialogs}"
+        );
+        env.ok(&["dialog", "accept"]);
+        assert!(env.ok(&["read"]).contains("Press alert answered"));
+    }
+}
+
 /// A focus handler that opens a dialog: `type` reports that its focus
 /// step was dispatched and nothing was typed, and the field takes text
 /// once the dialog is answered.

@@ -159,6 +159,9 @@ pub(super) fn dialog_open() -> BpError {
     .with_context(json!({"reason": "dialog_open"}))
 }
 
+/// How long a click that met a dialog waits for its pointer move's reply.
+const MOVE_REPLY_GRACE: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// A dialog opened during a click, after `sent` of the `total` presses
 /// and releases went out. Opened by a press or release (the move was
 /// answered), the click has had its effect. Opened by the move (no reply
@@ -166,8 +169,13 @@ pub(super) fn dialog_open() -> BpError {
 /// short and the rest is not sent; a press already sent behind the move
 /// may reach the page once the dialog is answered, or be dropped by the
 /// browser, so the outcome is unknown.
-fn dialog_during_click(mut moved: crate::cdp::Pending, sent: u32, total: u32) -> BpResult<()> {
-    if moved.try_recv().is_ok() {
+///
+/// The press goes out before the move is answered, so a press that opened
+/// the dialog can be seen before the move's reply, which the page sent
+/// first but on another channel. The reply is given a moment to come: it
+/// never comes while the move's own handler holds the page.
+async fn dialog_during_click(moved: crate::cdp::Pending, sent: u32, total: u32) -> BpResult<()> {
+    if let Ok(Ok(_)) = tokio::time::timeout(MOVE_REPLY_GRACE, moved).await {
         return Ok(());
     }
     let (step, message) = if sent == 0 {
@@ -1110,7 +1118,7 @@ impl TargetCall {
                 // A dialog opened by an earlier event pauses the page: stop
                 // sending.
                 if self.doc().2 {
-                    return dialog_during_click(moved, sent, total);
+                    return dialog_during_click(moved, sent, total).await;
                 }
                 if sent + 1 < total {
                     self.input_event("Input.dispatchMouseEvent", ev(kind))

@@ -172,6 +172,13 @@ impl Cdp {
         self.sent.load(Ordering::Relaxed)
     }
 
+    /// The live count behind [`Cdp::commands_sent`] (tests read it from
+    /// inside a scripted answer).
+    #[cfg(test)]
+    pub(crate) fn issued(&self) -> Arc<AtomicU64> {
+        self.sent.clone()
+    }
+
     /// Close the WebSocket now, even while clones of this handle live:
     /// pending and later calls fail with `browser_disconnected`.
     pub fn close(&self) {
@@ -268,7 +275,8 @@ async fn run(
     sink: EventSink,
 ) {
     let (write_half, mut read_half) = ws.split();
-    let (out, mut writer) = socket::spawn_writer(write_half);
+    let stop = Arc::new(AtomicBool::new(false));
+    let (out, mut writer) = socket::spawn_writer(write_half, stop.clone());
     // Each command's reply channel, with the session it was sent on.
     let mut pending: HashMap<CallId, (Option<String>, Reply)> = HashMap::new();
     let mut next_id: usize = 0;
@@ -333,6 +341,7 @@ async fn run(
             }
         }
     }
+    stop.store(true, Ordering::SeqCst);
     writer.abort();
     closed.store(true, Ordering::Relaxed);
     // Dropping the reply senders tells every waiting caller the connection

@@ -14,6 +14,8 @@ use async_tungstenite::tungstenite::protocol::WebSocketConfig;
 use async_tungstenite::tungstenite::{Error as WsError, Message as WsMessage};
 use async_tungstenite::{WebSocketSender, WebSocketStream};
 use futures::SinkExt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 
@@ -48,9 +50,12 @@ pub(crate) async fn open(ws_url: &str) -> Result<Ws, WsError> {
 
 /// Write every text handed to the returned sender, in order. Texts that
 /// are already queued when one is written go out with it in one flush.
-/// The task ends when the sender is dropped or a write fails.
+/// The task ends when the sender is dropped, a write fails or `stop` is
+/// set (checked before each text, so nothing queued goes out after the
+/// connection was closed).
 pub(crate) fn spawn_writer(
     mut sink: WebSocketSender<TokioAdapter<TcpStream>>,
+    stop: Arc<AtomicBool>,
 ) -> (mpsc::UnboundedSender<String>, tokio::task::JoinHandle<()>) {
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
     let task = tokio::spawn(async move {
@@ -58,6 +63,9 @@ pub(crate) fn spawn_writer(
             let mut batch = Ok(());
             let mut next = Some(first);
             while let (Some(text), Ok(())) = (next.take(), &batch) {
+                if stop.load(Ordering::SeqCst) {
+                    return;
+                }
                 batch = sink.feed(WsMessage::text(text)).await;
                 next = rx.try_recv().ok();
             }

@@ -43,6 +43,13 @@ async fn pipelined_commands_are_correlated_and_events_reach_the_sink_first() {
         for _ in 0..3 {
             calls.push(next_json(&mut ws).await);
         }
+        // Sent in the order they were given, with distinct ids, and no
+        // sessionId at all for the browser's own commands.
+        let methods: Vec<&str> = calls.iter().map(|c| c["method"].as_str().unwrap()).collect();
+        assert_eq!(methods, ["Page.navigate", "Bad.method", "Browser.getVersion"]);
+        assert!(calls[0]["id"] != calls[1]["id"] && calls[1]["id"] != calls[2]["id"]);
+        assert_eq!(calls[0]["sessionId"], "S1");
+        assert!(calls[1].get("sessionId").is_none() && calls[2].get("sessionId").is_none());
         // An event, then the replies in reverse order, one refused.
         let event = json!({"method": "Page.loadEventFired", "params": {"t": 1}, "sessionId": "S1"});
         ws.send(WsMessage::text(event.to_string())).await.unwrap();
@@ -50,7 +57,7 @@ async fn pipelined_commands_are_correlated_and_events_reach_the_sink_first() {
             let reply = if call["method"] == "Bad.method" {
                 json!({"id": call["id"], "error": {"code": -32601, "message": "'Bad.method' wasn't found"}})
             } else {
-                json!({"id": call["id"], "result": {"echo": call["method"], "session": call["sessionId"], "params": call["params"]}})
+                json!({"id": call["id"], "result": {"echo": call["method"], "params": call["params"]}})
             };
             ws.send(WsMessage::text(reply.to_string())).await.unwrap();
         }
@@ -73,30 +80,86 @@ async fn pipelined_commands_are_correlated_and_events_reach_the_sink_first() {
     let b = cdp.send_now("Bad.method", None, json!({})).unwrap();
     let c = cdp.send_now("Browser.getVersion", None, json!({})).unwrap();
     let t = Duration::from_secs(5);
-    let a = Cdp::reply("Page.navigate", a, t).await.unwrap();
+    // The first reply to arrive came after the event: the sink has it.
+    let c = Cdp::reply("Browser.getVersion", c, t).await.unwrap();
     assert_eq!(
-        a,
-        json!({"echo": "Page.navigate", "session": "S1", "params": {"url": "about:blank"}})
+        *seen.lock().unwrap(),
+        vec!["Page.loadEventFired".to_string()]
     );
+    assert_eq!(c["echo"], "Browser.getVersion");
     let b = Cdp::reply("Bad.method", b, t).await.unwrap_err();
     assert_eq!(b.code, Code::ActionNotVerified, "{}", b.message);
     assert!(b.message.contains("wasn't found"), "{}", b.message);
-    let c = Cdp::reply("Browser.getVersion", c, t).await.unwrap();
+    let a = Cdp::reply("Page.navigate", a, t).await.unwrap();
     assert_eq!(
-        c["session"],
-        Value::Null,
-        "no sessionId is sent for the browser"
+        a,
+        json!({"echo": "Page.navigate", "params": {"url": "about:blank"}})
     );
     let ev = events.recv().await.unwrap();
     assert_eq!(
         (ev.method.as_str(), ev.session_id.as_deref()),
         ("Page.loadEventFired", Some("S1"))
     );
-    assert_eq!(
-        *seen.lock().unwrap(),
-        vec!["Page.loadEventFired".to_string()]
-    );
     assert_eq!(cdp.commands_sent(), 3);
+}
+
+#[tokio::test]
+async fn a_message_larger_than_the_default_frame_limit_arrives_whole() {
+    // 20 MiB: tungstenite refuses frames over 16 MiB unless told not to.
+    const BIG: usize = 20 << 20;
+    let url = serve(|mut ws| async move {
+        let call = next_json(&mut ws).await;
+        let reply = json!({"id": call["id"], "result": {"data": "x".repeat(BIG)}});
+        ws.send(WsMessage::text(reply.to_string())).await.unwrap();
+        let _ = ws.next().await;
+    })
+    .await;
+    let cdp = Cdp::connect(&url, Arc::new(|_| {})).await.unwrap();
+    let got = cdp
+        .call_timeout(
+            "Accessibility.getFullAXTree",
+            None,
+            json!({}),
+            Duration::from_secs(20),
+        )
+        .await
+        .unwrap();
+    assert_eq!(got["data"].as_str().map(str::len), Some(BIG));
+}
+
+#[tokio::test]
+async fn close_fails_a_pending_command_at_once_and_sends_nothing_more() {
+    let (tx, rx) = tokio::sync::oneshot::channel::<Vec<String>>();
+    let url = serve(|mut ws| async move {
+        // Never answer; report every method that arrives until the client
+        // goes away.
+        let mut got = Vec::new();
+        while let Some(Ok(WsMessage::Text(t))) = ws.next().await {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            got.push(v["method"].as_str().unwrap_or_default().to_string());
+        }
+        let _ = tx.send(got);
+    })
+    .await;
+    let cdp = Cdp::connect(&url, Arc::new(|_| {})).await.unwrap();
+    let pending = cdp.send_now("Runtime.evaluate", None, json!({})).unwrap();
+    // Wait until it is on the wire, then close.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    cdp.close();
+    let err = Cdp::reply("Runtime.evaluate", pending, Duration::from_secs(5))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, Code::BrowserDisconnected, "{}", err.message);
+    let later = cdp
+        .call("Input.insertText", None, json!({"text": "x"}))
+        .await
+        .unwrap_err();
+    assert_eq!(later.code, Code::BrowserDisconnected, "{}", later.message);
+    let got = tokio::time::timeout(Duration::from_secs(5), rx)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(got, ["Runtime.evaluate"]);
 }
 
 #[tokio::test]

@@ -308,13 +308,17 @@ async fn click_on_target_that_changes_the_page_is_verified() {
     // Aimed at the centre of the element's box, after a hit test there.
     assert_eq!(fake.page().hit_at, Some((60.0, 40.0)));
     // The ref's live check also gives the before-read and the aim (the
-    // button is in view and not covered); the after-read goes out right
-    // behind the release.
+    // button is in view and not covered); the after-read goes out as
+    // soon as the release is answered.
     let (read, mouse) = ("Runtime.callFunctionOn", "Input.dispatchMouseEvent");
     assert_eq!(
         sent(&env),
         vec!["DOM.resolveNode", read, mouse, mouse, mouse, read]
     );
+    // The press goes out behind the unanswered move; nothing goes out
+    // behind the press or the release (a read there could reach the page
+    // before the input does).
+    assert_eq!(env.sent_behind("Input."), vec![1, 0, 0]);
     assert_eq!(
         fake.mouse(),
         vec![
@@ -476,7 +480,7 @@ async fn type_reads_the_value_back_for_evidence() {
 }
 
 #[tokio::test]
-async fn typing_reads_each_fact_once_right_behind_its_input() {
+async fn typing_reads_each_fact_once_as_each_input_is_answered() {
     for cleared_by_keys in [false, true] {
         let fake = typing_page("Name", "text", "old");
         if cleared_by_keys {
@@ -497,9 +501,9 @@ async fn typing_reads_each_fact_once_right_behind_its_input() {
         // no round trip) and selects the old value, which the text then
         // replaces. Where the content cannot be selected that way (a
         // number field whose text is not a number), Control+A and
-        // Backspace do it, each key's focus
-        // check right behind it. The read-back goes out right behind the
-        // text, and nothing is sent twice.
+        // Backspace do it, each key's focus check sent when the key is
+        // answered. The read-back goes out when the text is answered, and
+        // nothing is sent twice.
         let (read, key) = ("Runtime.callFunctionOn", "Input.dispatchKeyEvent");
         let mut expected = vec!["DOM.resolveNode", read];
         if cleared_by_keys {
@@ -507,6 +511,13 @@ async fn typing_reads_each_fact_once_right_behind_its_input() {
         }
         expected.extend(["Input.insertText", read]);
         assert_eq!(sent(&env), expected, "cleared by keys: {cleared_by_keys}");
+        // No read is sent behind input that the browser process handles.
+        let inputs = env.sent_behind("Input.");
+        assert_eq!(
+            inputs,
+            vec![0; inputs.len()],
+            "cleared by keys: {cleared_by_keys}"
+        );
         let selected = page_input(&fake).contains(&"select()".to_string());
         assert_eq!(
             selected, !cleared_by_keys,
@@ -592,6 +603,9 @@ async fn type_into_a_field_that_cannot_take_focus_sends_no_text() {
     assert!(!format!("{e:?}").contains(SECRET));
     assert_eq!(page_input(&fake), Vec::<String>::new());
     assert_eq!(input_sent(&env), vec!["DOM.focus"]);
+    // The page handles `DOM.focus` itself, in order: the focus check went
+    // out right behind it.
+    assert_eq!(env.sent_behind("DOM.focus"), vec![1]);
 }
 
 #[tokio::test]

@@ -67,8 +67,9 @@ pub struct TestEnv {
     network: Arc<crate::network::Network>,
     /// Commands the scripted browser answered.
     pub sent: Arc<AtomicUsize>,
-    /// Their methods, in the order they were answered.
-    log: Arc<Mutex<Vec<String>>>,
+    /// Their methods, in the order they were answered, each with how many
+    /// commands had been sent behind it when it was answered.
+    log: Arc<Mutex<Vec<(String, u64)>>>,
     _dir: TempDir,
 }
 
@@ -86,16 +87,24 @@ impl TestEnv {
         static N: AtomicUsize = AtomicUsize::new(0);
         let sent = Arc::new(AtomicUsize::new(0));
         let counter = sent.clone();
-        let log: Arc<Mutex<Vec<String>>> = Arc::default();
+        let log: Arc<Mutex<Vec<(String, u64)>>> = Arc::default();
         let record = log.clone();
+        // The connection's count of commands sent, to tell how many were
+        // already sent behind the one being answered.
+        let issued: Arc<OnceLock<Arc<AtomicU64>>> = Arc::default();
+        let issued_seen = issued.clone();
         let cdp = Cdp::scripted(Arc::new(move |m: &str, s: Option<&str>, p: &Value| {
-            counter.fetch_add(1, Ordering::SeqCst);
+            let answered = counter.fetch_add(1, Ordering::SeqCst) as u64 + 1;
+            let issued = issued_seen
+                .get()
+                .map_or(answered, |c| c.load(Ordering::SeqCst));
             record
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .push(m.to_string());
+                .push((m.to_string(), issued.saturating_sub(answered)));
             answer(m, s, p)
         }));
+        let _ = issued.set(cdp.issued());
         let (signals, _rx) = tokio::sync::mpsc::unbounded_channel();
         let registry = Arc::new(Registry::with_signals(signals));
         registry.update("T1", |t| {
@@ -129,7 +138,20 @@ impl TestEnv {
 
     /// The methods sent so far, oldest first.
     pub fn methods(&self) -> Vec<String> {
-        self.log.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        let log = self.log.lock().unwrap_or_else(|e| e.into_inner());
+        log.iter().map(|(m, _)| m.clone()).collect()
+    }
+
+    /// For each command whose method starts with `prefix`, oldest first:
+    /// how many commands had been sent behind it, unanswered, when the
+    /// browser answered it. (Tests run on one thread, so the host sends
+    /// nothing while an answer is made.)
+    pub fn sent_behind(&self, prefix: &str) -> Vec<u64> {
+        let log = self.log.lock().unwrap_or_else(|e| e.into_inner());
+        log.iter()
+            .filter(|(m, _)| m.starts_with(prefix))
+            .map(|(_, n)| *n)
+            .collect()
     }
 
     /// Forget the methods sent so far (for example after an observation).
