@@ -82,6 +82,10 @@ impl TargetCall {
         if self.doc().2 {
             return;
         }
+        // Counted from before the send: should another task's command go
+        // out in between, the count never matches and the read is made
+        // again (never taken when something else was sent after it).
+        let before = self.cdp.commands_sent();
         let Ok(reply) = self
             .cdp
             .send_now(method, Some(&self.session), params.clone())
@@ -93,7 +97,7 @@ impl TargetCall {
         self.read_ahead = Some(ReadAhead {
             method,
             params,
-            sent: self.cdp.commands_sent(),
+            sent: before + 1,
             reply,
         });
     }
