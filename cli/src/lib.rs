@@ -73,24 +73,18 @@ fn exec_full() -> ExitCode {
     use std::os::unix::process::CommandExt;
     // Whether `--json` was asked for (the arguments may not parse).
     let json = std::env::args_os().any(|a| a == "--json");
-    let exe = match std::env::current_exe() {
+    let exe = match browser_pilot_host::paths::current_exe() {
         Ok(p) => p.with_file_name("browser-pilot"),
-        Err(e) => {
-            return fail(
-                &BpError::internal(format!("cannot locate myself: {e}")),
-                json,
-            )
-        }
+        Err(e) => return fail(&e, json),
     };
     let err = std::process::Command::new(&exe)
         .args(std::env::args_os().skip(1))
         .exec();
-    let mut context = serde_json::json!({"path": exe});
-    if err.kind() == std::io::ErrorKind::NotFound {
-        context["reason"] = serde_json::json!("executable_missing");
-    }
-    let e = BpError::internal(format!("cannot run {}: {err}", exe.display())).with_context(context);
-    fail(&e, json)
+    let message = format!("cannot run {}: {err}", exe.display());
+    fail(
+        &browser_pilot_host::client::exec_failed(message, &exe, &err),
+        json,
+    )
 }
 
 fn no_runtime(json: bool) -> ExitCode {

@@ -143,8 +143,7 @@ pub fn running_as_short_bp() {
 /// started): this one, or for the short `bp`, the `browser-pilot` beside
 /// it.
 fn broker_executable() -> BpResult<PathBuf> {
-    let exe = std::env::current_exe()
-        .map_err(|e| BpError::internal(format!("current executable: {e}")))?;
+    let exe = browser_pilot_host::paths::current_exe()?;
     Ok(if SHORT_BP.load(Ordering::Relaxed) {
         exe.with_file_name("browser-pilot")
     } else {

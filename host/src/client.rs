@@ -178,9 +178,7 @@ pub async fn ensure_broker_unchecked(
 }
 
 async fn start_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Client> {
-    let exe = std::env::current_exe()
-        .map_err(|e| BpError::internal(format!("current executable: {e}")))?;
-    start_broker_with(paths, &exe, serve_args).await
+    start_broker_with(paths, &crate::paths::current_exe()?, serve_args).await
 }
 
 async fn start_broker_with(paths: &Paths, exe: &Path, serve_args: &[&str]) -> BpResult<Client> {
@@ -253,12 +251,21 @@ fn spawn_broker(paths: &Paths, exe: &Path, serve_args: &[&str]) -> BpResult<()> 
         .stderr(log)
         .process_group(0);
     cmd.spawn().map_err(|e| {
-        let mut context = json!({"path": exe});
-        if e.kind() == std::io::ErrorKind::NotFound {
-            context["reason"] = json!("executable_missing");
-        }
-        BpError::internal(format!("cannot start the broker ({}): {e}", exe.display()))
-            .with_context(context)
+        exec_failed(
+            format!("cannot start the broker ({}): {e}", exe.display()),
+            exe,
+            &e,
+        )
     })?;
     Ok(())
+}
+
+/// Running `exe` failed with `e`: `message`, with the path in the context
+/// and, when there is no such file, reason `executable_missing`.
+pub fn exec_failed(message: String, exe: &Path, e: &std::io::Error) -> BpError {
+    let mut context = json!({"path": exe});
+    if e.kind() == std::io::ErrorKind::NotFound {
+        context["reason"] = json!("executable_missing");
+    }
+    BpError::internal(message).with_context(context)
 }

@@ -32,8 +32,7 @@ pub struct Janitor {
 impl Janitor {
     /// Start `<this executable> janitor` for the browser at `ws_url`.
     pub fn spawn(ws_url: &str) -> BpResult<Self> {
-        let exe = std::env::current_exe()
-            .map_err(|e| BpError::internal(format!("cannot find this executable: {e}")))?;
+        let exe = crate::paths::current_exe()?;
         let mut cmd = tokio::process::Command::new(exe);
         cmd.arg("janitor")
             .stdin(Stdio::piped())

@@ -85,6 +85,12 @@ impl Paths {
     }
 }
 
+/// This process's executable.
+pub fn current_exe() -> BpResult<PathBuf> {
+    std::env::current_exe()
+        .map_err(|e| BpError::internal(format!("cannot find this executable: {e}")))
+}
+
 /// Create `dir` (and parents) and make sure it is a real directory owned by
 /// us with mode 0700. Symlinks and foreign owners are refused.
 pub fn ensure_private_dir(dir: &Path) -> BpResult<()> {
