@@ -106,19 +106,18 @@ fn finish(
     }
 }
 
-/// The broker and the commands that run many calls at once (bridge,
-/// fuzz, soak, bench) get worker threads. Every other command mostly
-/// makes a request and waits, so it runs on the calling thread and starts
-/// no workers: a one-shot step saves their start and their joining at
-/// exit.
+/// The broker and the commands that run many calls at once (fuzz, soak,
+/// bench) get worker threads; the bridge relays on threads of its own.
+/// Every other command mostly makes a request and waits, so it runs on
+/// the calling thread and starts no workers: a one-shot step saves their
+/// start and their joining at exit.
 fn runtime_for(command: &args::Command) -> std::io::Result<tokio::runtime::Runtime> {
     use args::{BrokerCommand, Command};
     let concurrent = matches!(
         command,
         Command::Broker {
             command: BrokerCommand::Serve { .. }
-        } | Command::Bridge { .. }
-            | Command::Fuzz { .. }
+        } | Command::Fuzz { .. }
             | Command::Soak { .. }
             | Command::Bench { .. }
     );

@@ -99,16 +99,19 @@ pub struct Runtime {
 }
 
 /// The engine every component is compiled for, with its epoch ticker
-/// (which bounds each call's run time).
+/// (which bounds each call's run time, and stops with the engine).
 fn new_engine() -> BpResult<Engine> {
     let engine = Engine::new(&engine_config::engine_config())
         .map_err(|e| BpError::internal(format!("wasmtime engine: {e:#}")))?;
-    let ticker = engine.clone();
+    let ticker = engine.weak();
     std::thread::Builder::new()
         .name("bp-epoch".into())
         .spawn(move || loop {
             std::thread::sleep(TICK);
-            ticker.increment_epoch();
+            match ticker.upgrade() {
+                Some(engine) => engine.increment_epoch(),
+                None => return,
+            }
         })
         .map_err(|e| BpError::internal(format!("epoch thread: {e}")))?;
     Ok(engine)
@@ -238,8 +241,7 @@ impl Runtime {
 
     fn new_store(&self, scope: Option<Scope>) -> Store<HostState> {
         let limits = limits::CallLimits {
-            memory_cap: usize::try_from(self.policy.limits.memory_mb.saturating_mul(1 << 20))
-                .unwrap_or(usize::MAX),
+            memory_cap: self.policy.limits.memory_cap(),
         };
         let state = HostState {
             wasi: WasiCtx::builder().build(),
