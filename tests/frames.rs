@@ -6,7 +6,7 @@
 mod support;
 use serde_json::{json, Value};
 use support::bridge::{Bridge, Session};
-use support::{find_ref, poll_for, poll_until, Env, FixtureServer, POLL_LIMIT};
+use support::{devtools_http, find_ref, poll_for, poll_until, Env, FixtureServer, POLL_LIMIT};
 
 fn click(b: &mut Bridge, s: &Session, obs: &Value, name: &str) {
     let r = find_ref(obs, "button", name).parse::<u32>().unwrap();
@@ -258,53 +258,6 @@ fn network_rules_reach_out_of_process_frames() {
         .collect();
     assert_eq!(mocked.len(), 1, "{log}");
     assert_eq!(mocked[0]["url"], pattern.as_str());
-}
-
-/// One request to the launched browser's DevTools HTTP endpoint, the way
-/// a user's tool would (not through the broker); returns the body of a
-/// 200 answer.
-fn devtools_http(env: &Env, method: &str, path: &str) -> String {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let status = env.json(&["tool", "call", "browser.status"]);
-    let endpoint = status["connection"]["endpoint"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no endpoint in {status}"))
-        .to_string();
-    let port: u16 = endpoint
-        .split("127.0.0.1:")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {endpoint}"));
-    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    // The endpoint may keep the connection open: read by Content-Length.
-    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
-        .unwrap();
-    let mut r = BufReader::new(s);
-    let mut head = String::new();
-    r.read_line(&mut head).unwrap();
-    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-    let mut length = 0;
-    loop {
-        let mut line = String::new();
-        r.read_line(&mut line).unwrap();
-        if line.trim().is_empty() {
-            break;
-        }
-        if let Some((name, value)) = line.split_once(':') {
-            if name.eq_ignore_ascii_case("content-length") {
-                length = value.trim().parse().unwrap();
-            }
-        }
-    }
-    let mut body = vec![0; length];
-    r.read_exact(&mut body).unwrap();
-    String::from_utf8_lossy(&body).to_string()
 }
 
 /// Open a tab the way a user would (DevTools HTTP endpoint), not through

@@ -5,7 +5,7 @@
 mod support;
 use serde_json::{json, Value};
 use support::bridge::{two_clients, Bridge, Session};
-use support::{find_ref, poll_for, poll_until, Env, POLL_LIMIT};
+use support::{devtools_http, find_ref, poll_for, poll_until, Env, POLL_LIMIT};
 
 fn tabs(b: &mut Bridge, s: &Session) -> Vec<Value> {
     b.tool_ok(s, "browser.tabs.list", json!({}))["tabs"]
@@ -210,4 +210,34 @@ fn close_all_closes_the_managed_set_and_never_a_user_tab() {
             .iter()
             .all(|t| t["targetId"] != user.as_str())
     });
+}
+
+/// Each workspace's first tab gets a window of its own. Chromium 156 gives
+/// every window an omnibox popup page that, in a headless browser, kept
+/// about half a core busy with eight windows open and nothing else going
+/// on; the broker launches Chromium without it.
+#[test]
+fn workspace_windows_run_no_omnibox_popup_pages() {
+    let env = Env::new();
+    env.launch();
+    let (mut a, sa, mut b, sb) = two_clients(&env, 60_000);
+    for (bridge, s) in [(&mut a, &sa), (&mut b, &sb)] {
+        let opened = bridge.tool_ok(s, "browser.tabs.open", json!({"url": env.url("form.html")}));
+        assert_eq!(opened["origin"], "managed", "{opened}");
+    }
+    let list: Value = serde_json::from_str(&devtools_http(&env, "GET", "/json/list")).unwrap();
+    let targets = list.as_array().unwrap();
+    let pages = targets
+        .iter()
+        .filter(|t| t["url"].as_str().is_some_and(|u| u.ends_with("/form.html")));
+    assert_eq!(pages.count(), 2, "{list}");
+    let popups: Vec<&Value> = targets
+        .iter()
+        .filter(|t| {
+            t["url"]
+                .as_str()
+                .is_some_and(|u| u.contains("omnibox-popup"))
+        })
+        .collect();
+    assert!(popups.is_empty(), "omnibox popup pages run: {popups:?}");
 }
