@@ -17,6 +17,7 @@ const ROWS: usize = 2000;
 /// is a small fixture page.
 pub async fn run(home: &Path, form_url: &str, iterations: usize) -> BpResult<()> {
     first_command(iterations)?;
+    crate::bench_idle::run(home, form_url).await?;
     let idle = broker_rss(home)?;
     large_page(home, iterations).await?;
     let after_large = broker_rss(home)?;

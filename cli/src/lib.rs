@@ -5,6 +5,7 @@ mod about;
 mod args;
 mod bench;
 mod bench_floor;
+mod bench_idle;
 mod bench_own;
 mod bench_speed;
 mod bench_workflow;

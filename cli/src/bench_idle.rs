@@ -1,0 +1,83 @@
+//! Browser CPU while nothing happens: what a browser with several
+//! workspaces costs the machine between an agent's steps. Through the
+//! broker each workspace's first tab is a window of its own; the floor is
+//! a browser of the bench's own, launched with the same flags, with as
+//! many tabs in one window.
+
+use crate::bench::{raw_target, BridgeClient};
+use browser_pilot_host::BpResult;
+use serde_json::json;
+use std::path::Path;
+use std::time::Duration;
+
+/// Workspaces (and tabs) kept open while the browser is idle.
+const TABS: usize = 8;
+/// How long the idle CPU is counted.
+const WINDOW: Duration = Duration::from_secs(5);
+/// Time for the tabs to finish loading before counting starts.
+const SETTLE: Duration = Duration::from_secs(1);
+
+pub(crate) async fn run(home: &Path, url: &str) -> BpResult<()> {
+    let mut clients = Vec::new();
+    for i in 0..TABS {
+        let (mut b, ws, lease) = BridgeClient::session(home, &format!("bench-idle-{i}"))?;
+        b.tool(&ws, &lease, "browser.tabs.open", json!({ "url": url }))?;
+        clients.push(b);
+    }
+    std::thread::sleep(SETTLE);
+    let broker = cpu_seconds(&home.join("profiles"), WINDOW);
+    drop(clients);
+
+    let (_browser, cdp, _) = raw_target(home, "profiles-idle-floor", url).await?;
+    for _ in 1..TABS {
+        cdp.call("Target.createTarget", None, json!({ "url": url }))
+            .await?;
+    }
+    std::thread::sleep(SETTLE);
+    let floor = cpu_seconds(&home.join("profiles-idle-floor"), WINDOW);
+    println!(
+        "browser CPU while idle for {:.0} s: {broker:.2} s with {TABS} more workspaces open \
+         through the broker (a tab and a window each, beside the workflow's); floor {floor:.2} s \
+         (a browser of the bench's own with {TABS} tabs in one window)",
+        WINDOW.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// CPU seconds that the browser processes with a profile under `root`
+/// use over `window`.
+fn cpu_seconds(root: &Path, window: Duration) -> f64 {
+    let before = cpu_ticks(root);
+    std::thread::sleep(window);
+    let after = cpu_ticks(root);
+    // SAFETY: sysconf only reads a system constant.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    after.saturating_sub(before) as f64 / hz
+}
+
+/// User plus system clock ticks of every process whose command line names
+/// a `--user-data-dir` under `root` (the browser and all its children).
+fn cpu_ticks(root: &Path) -> u64 {
+    let flag = format!("--user-data-dir={}", root.display());
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    dir.filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter(|e| {
+            std::fs::read(e.path().join("cmdline"))
+                .map(|c| {
+                    c.split(|b| *b == 0)
+                        .any(|arg| arg.starts_with(flag.as_bytes()))
+                })
+                .unwrap_or(false)
+        })
+        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
+        .filter_map(|stat| {
+            // Fields after the command name: state is the 1st, utime the
+            // 12th and stime the 13th.
+            let rest: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+            Some(rest.get(11)?.parse::<u64>().ok()? + rest.get(12)?.parse::<u64>().ok()?)
+        })
+        .sum()
+}
