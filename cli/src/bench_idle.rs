@@ -22,11 +22,15 @@ pub(crate) async fn run(home: &Path, url: &str) -> BpResult<()> {
     for i in 0..TABS {
         let (mut b, ws, lease) = BridgeClient::session(home, &format!("bench-idle-{i}"))?;
         b.tool(&ws, &lease, "browser.tabs.open", json!({ "url": url }))?;
-        clients.push(b);
+        clients.push((b, ws));
     }
     std::thread::sleep(SETTLE);
     let broker = cpu_seconds(&home.join("profiles"), WINDOW);
-    drop(clients);
+    // Released, their windows close: nothing measured after this one
+    // runs beside them.
+    for (mut b, ws) in clients {
+        b.call("workspaces/release", json!({ "workspaceId": ws }))?;
+    }
 
     let (_browser, cdp, _) = raw_target(home, "profiles-idle-floor", url).await?;
     for _ in 1..TABS {
@@ -44,8 +48,8 @@ pub(crate) async fn run(home: &Path, url: &str) -> BpResult<()> {
     Ok(())
 }
 
-/// CPU seconds that the browser processes with a profile under `root`
-/// use over `window`.
+/// CPU seconds that the browser processes with a profile in the
+/// directory `root` use over `window`.
 fn cpu_seconds(root: &Path, window: Duration) -> f64 {
     let before = cpu_ticks(root);
     std::thread::sleep(window);
@@ -56,9 +60,9 @@ fn cpu_seconds(root: &Path, window: Duration) -> f64 {
 }
 
 /// User plus system clock ticks of every process whose command line names
-/// a `--user-data-dir` under `root` (the browser and all its children).
+/// a `--user-data-dir` in `root` (the browser and all its children).
 fn cpu_ticks(root: &Path) -> u64 {
-    let flag = format!("--user-data-dir={}", root.display());
+    let flag = format!("--user-data-dir={}/", root.display());
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return 0;
     };

@@ -17,7 +17,6 @@ const ROWS: usize = 2000;
 /// is a small fixture page.
 pub async fn run(home: &Path, form_url: &str, iterations: usize) -> BpResult<()> {
     first_command(iterations)?;
-    crate::bench_idle::run(home, form_url).await?;
     let idle = broker_rss(home)?;
     large_page(home, iterations).await?;
     let after_large = broker_rss(home)?;
@@ -27,6 +26,7 @@ pub async fn run(home: &Path, form_url: &str, iterations: usize) -> BpResult<()>
         "broker RSS: {idle:.1} MiB before the large page, {after_large:.1} MiB after observing it"
     );
     memory(home)?;
+    crate::bench_idle::run(home, form_url).await?;
     let mib =
         |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0) as f64 / (1 << 20) as f64;
     println!(

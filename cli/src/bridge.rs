@@ -36,9 +36,16 @@ enum End {
     Stdin,
     /// Stdin sent a line over the size limit (answered on stdout).
     Oversized,
-    /// Reading stdin or writing to the broker failed.
+    /// Reading stdin failed.
     Failed(BpError),
+    /// Writing to the broker failed: it is going away, and the other
+    /// direction answers what it leaves unanswered.
+    BrokerGone(BpError),
 }
+
+/// How long the bridge waits, after a write to the broker failed, for the
+/// broker's side to end and the unanswered requests to be answered.
+const GONE_WAIT: Duration = Duration::from_secs(5);
 
 pub async fn run() -> BpResult<()> {
     let paths = Paths::from_env()?;
@@ -79,6 +86,12 @@ fn relay(stream: UnixStream) -> BpResult<()> {
     match ended.recv().map_err(|_| gone())? {
         End::Broker(r) => r,
         End::Failed(e) => Err(e),
+        // The broker's end decides, as when it closes first: every
+        // request it leaves unanswered gets its reply.
+        End::BrokerGone(e) => match ended.recv_timeout(GONE_WAIT) {
+            Ok(End::Broker(r)) => r,
+            Ok(_) | Err(_) => Err(e),
+        },
         End::Oversized => Err(BpError::new(
             Code::ResultTooLarge,
             "oversized message; bridge closed",
@@ -171,7 +184,7 @@ fn upstream(mut to_broker: UnixStream, pending: &Pending) -> End {
             lock(pending).insert(id);
         }
         if let Err(e) = to_broker.write_all(&line) {
-            return End::Failed(io(e));
+            return End::BrokerGone(io(e));
         }
     }
 }
@@ -185,15 +198,13 @@ fn bridge_error(code: i64, e: &BpError) -> String {
     line
 }
 
-/// The members of a message the bridge looks at; the rest is skipped
+/// The members of a broker message the bridge looks at; the rest is skipped
 /// without being built. A member that is present counts even when it is
 /// `null` (a `null` result is still a response).
 #[derive(serde::Deserialize)]
 struct Probe {
     #[serde(default, deserialize_with = "present")]
     id: Option<serde_json::Value>,
-    #[serde(default, deserialize_with = "present")]
-    method: Option<IgnoredAny>,
     #[serde(default, deserialize_with = "present")]
     result: Option<IgnoredAny>,
     #[serde(default, deserialize_with = "present")]
@@ -206,18 +217,27 @@ fn present<'de, D: serde::Deserializer<'de>, T: serde::Deserialize<'de>>(
     T::deserialize(d).map(Some)
 }
 
+/// Only a JSON object is a message (serde would also read a struct from
+/// an array).
 fn probe(line: &[u8]) -> Option<Probe> {
+    if line.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return None;
+    }
     serde_json::from_slice(line).ok()
 }
 
 /// The `id` of a request (a message with `method` and `id`), as JSON text.
+/// Requests are small and come from the agent, so they are read whole,
+/// as the broker reads them (a repeated key: the last one counts).
 fn request_id(line: &[u8]) -> Option<String> {
-    let p = probe(line)?;
-    p.method?;
-    p.id.map(|id| id.to_string())
+    let v: serde_json::Value = serde_json::from_slice(line).ok()?;
+    v.get("method")?;
+    v.get("id").map(|id| id.to_string())
 }
 
 /// The `id` of a response (a message with `id` and `result` or `error`).
+/// Responses come from the broker and may be large: only the members
+/// looked at are built.
 fn response_id(line: &[u8]) -> Option<String> {
     let p = probe(line)?;
     if p.result.is_none() && p.error.is_none() {
@@ -272,5 +292,13 @@ mod tests {
         assert_eq!(request_id(note), None);
         assert_eq!(response_id(note), None);
         assert_eq!(request_id(b"not json"), None);
+        // Arrays (a batch, or anything else) are no message of the bridge's.
+        assert_eq!(request_id(br#"[1,"x"]"#), None);
+        let batch = br#"[{"jsonrpc":"2.0","id":1,"method":"a"},{"id":2,"method":"b"}]"#;
+        assert_eq!(request_id(batch), None);
+        assert_eq!(response_id(br#" [1,null,{"x":1}]"#), None);
+        // A repeated key: the last one counts, as for the broker.
+        let twice = br#"{"id":1,"id":2,"method":"tools/call"}"#;
+        assert_eq!(request_id(twice).as_deref(), Some("2"));
     }
 }

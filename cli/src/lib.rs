@@ -99,7 +99,7 @@ fn finish(
     json: bool,
 ) -> ExitCode {
     let outcome = runtime.block_on(command);
-    // Do not wait for blocking readers (the bridge's stdin) to finish.
+    // Do not wait for tasks still blocked in a read to finish.
     runtime.shutdown_background();
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
