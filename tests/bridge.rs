@@ -969,3 +969,24 @@ fn cancelling_stops_running_cooperative_tools() {
     );
     a.finish();
 }
+
+/// The bridge checks its own 16 MiB ceiling before relaying anything: a
+/// longer line is answered by the bridge itself, with the protocol's
+/// error shape, and the bridge exits with status 1.
+#[test]
+fn a_line_over_the_bridge_ceiling_is_refused_by_the_bridge() {
+    let env = Env::new();
+    let mut a = Bridge::start(&env);
+    a.initialize("big");
+    a.send_raw(&"x".repeat(16 * 1024 * 1024 + 1));
+    let refused = a
+        .next_message(std::time::Duration::from_secs(30))
+        .expect("an error for the line over 16 MiB");
+    assert_eq!(refused["id"], Value::Null, "{refused}");
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    assert_eq!(
+        refused["error"]["data"]["code"], "result_too_large",
+        "{refused}"
+    );
+    assert_eq!(a.finish().code(), Some(1));
+}

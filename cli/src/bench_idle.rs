@@ -5,6 +5,7 @@
 //! many tabs in one window.
 
 use crate::bench::{raw_target, BridgeClient};
+use browser_pilot_host::discovery::procfs;
 use browser_pilot_host::BpResult;
 use serde_json::json;
 use std::path::Path;
@@ -59,29 +60,25 @@ fn cpu_seconds(root: &Path, window: Duration) -> f64 {
     after.saturating_sub(before) as f64 / hz
 }
 
-/// User plus system clock ticks of every process whose command line names
-/// a `--user-data-dir` in `root` (the browser and all its children).
+/// User plus system clock ticks of every process whose profile
+/// (`--user-data-dir`) is a directory in `root`: a browser and all its
+/// children.
 fn cpu_ticks(root: &Path) -> u64 {
-    let flag = format!("--user-data-dir={}/", root.display());
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return 0;
-    };
-    dir.filter_map(Result::ok)
-        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
-        .filter(|e| {
-            std::fs::read(e.path().join("cmdline"))
-                .map(|c| {
-                    c.split(|b| *b == 0)
-                        .any(|arg| arg.starts_with(flag.as_bytes()))
-                })
-                .unwrap_or(false)
+    let proc_root = Path::new("/proc");
+    procfs::pids(proc_root)
+        .into_iter()
+        .filter(|pid| {
+            let dir = proc_root.join(pid.to_string());
+            let args =
+                procfs::parse_cmdline(&std::fs::read(dir.join("cmdline")).unwrap_or_default());
+            procfs::parse_flags(&args)
+                .user_data_dir
+                .is_some_and(|profile| Path::new(&profile).parent() == Some(root))
         })
-        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
-        .filter_map(|stat| {
-            // Fields after the command name: state is the 1st, utime the
-            // 12th and stime the 13th.
-            let rest: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-            Some(rest.get(11)?.parse::<u64>().ok()? + rest.get(12)?.parse::<u64>().ok()?)
+        .filter_map(|pid| {
+            let stat =
+                std::fs::read_to_string(proc_root.join(pid.to_string()).join("stat")).ok()?;
+            procfs::parse_stat_cpu_ticks(&stat)
         })
         .sum()
 }

@@ -7,12 +7,12 @@
 //! one write. Lines the broker has already sent together (a command's
 //! event and its response) leave in one write to stdout.
 
-use browser_pilot_host::broker::rpc::MAX_MESSAGE_BYTES;
+use browser_pilot_host::broker::rpc::{message_too_large, rpc_error, MAX_MESSAGE_BYTES};
 use browser_pilot_host::client::ensure_broker;
 use browser_pilot_host::paths::Paths;
 use browser_pilot_host::{BpError, BpResult, Code};
 use serde::de::IgnoredAny;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::net::UnixStream;
@@ -164,13 +164,9 @@ fn upstream(mut to_broker: UnixStream, pending: &Pending) -> End {
             return End::Stdin;
         }
         if line.len() > MAX_MESSAGE_BYTES && !line.ends_with(b"\n") {
-            let e = BpError::new(
-                Code::ResultTooLarge,
-                format!("message larger than {MAX_MESSAGE_BYTES} bytes"),
-            );
+            let e = message_too_large(MAX_MESSAGE_BYTES);
             let mut stdout = std::io::stdout().lock();
-            return match stdout
-                .write_all(bridge_error(-32600, &e).as_bytes())
+            return match writeln!(stdout, "{}", rpc_error(&Value::Null, -32600, &e))
                 .and_then(|()| stdout.flush())
             {
                 Ok(()) => End::Oversized,
@@ -189,22 +185,13 @@ fn upstream(mut to_broker: UnixStream, pending: &Pending) -> End {
     }
 }
 
-/// A protocol error written by the bridge itself (the broker writes all
-/// others).
-fn bridge_error(code: i64, e: &BpError) -> String {
-    let mut line = json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": e.message, "data": e.to_json()}})
-        .to_string();
-    line.push('\n');
-    line
-}
-
 /// The members of a broker message the bridge looks at; the rest is skipped
 /// without being built. A member that is present counts even when it is
 /// `null` (a `null` result is still a response).
 #[derive(serde::Deserialize)]
 struct Probe {
     #[serde(default, deserialize_with = "present")]
-    id: Option<serde_json::Value>,
+    id: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     result: Option<IgnoredAny>,
     #[serde(default, deserialize_with = "present")]
@@ -230,7 +217,7 @@ fn probe(line: &[u8]) -> Option<Probe> {
 /// Requests are small and come from the agent, so they are read whole,
 /// as the broker reads them (a repeated key: the last one counts).
 fn request_id(line: &[u8]) -> Option<String> {
-    let v: serde_json::Value = serde_json::from_slice(line).ok()?;
+    let v: Value = serde_json::from_slice(line).ok()?;
     v.get("method")?;
     v.get("id").map(|id| id.to_string())
 }
@@ -261,9 +248,8 @@ fn answer_orphans(pending: &Pending) -> BpResult<()> {
     .with_context(json!({"interruption": "broker_exited"}));
     let mut stdout = std::io::stdout().lock();
     for id in &orphans {
-        let id: serde_json::Value = serde_json::from_str(id).unwrap_or(serde_json::Value::Null);
-        let line = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32000, "message": e.message, "data": e.to_json()}});
-        let _ = writeln!(stdout, "{line}");
+        let id: Value = serde_json::from_str(id).unwrap_or(Value::Null);
+        let _ = writeln!(stdout, "{}", rpc_error(&id, -32000, &e));
     }
     let _ = stdout.flush();
     Err(BpError::internal(format!(

@@ -6,7 +6,7 @@ use super::calls::{self, Intake, PendingCall};
 use super::rpc::{self, Connection};
 use super::server::{forward_events, response, rpc_error, MAX_PENDING_CALLS};
 use super::Broker;
-use crate::error::{BpError, Code};
+use crate::error::BpError;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -106,10 +106,7 @@ async fn next_frame<R: AsyncRead + Unpin>(
         Ok(_) => {}
     }
     if line.len() > max_message && !line.ends_with(b"\n") {
-        let e = BpError::new(
-            Code::ResultTooLarge,
-            format!("message larger than {max_message} bytes"),
-        );
+        let e = rpc::message_too_large(max_message);
         return Frame::Close(Some(rpc_error(&Value::Null, -32600, &e)));
     }
     let text = String::from_utf8_lossy(line);

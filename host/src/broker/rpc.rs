@@ -13,6 +13,21 @@ use std::time::Duration;
 pub const CLI_PRINCIPAL: &str = "browser-pilot-cli";
 /// Largest message the service accepts or sends.
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+
+/// A JSON-RPC error response (no newline), as the broker and the bridge
+/// write them.
+pub fn rpc_error(id: &Value, code: i64, e: &BpError) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": e.message, "data": e.to_json()}})
+        .to_string()
+}
+
+/// The refusal of a line longer than `max` bytes.
+pub fn message_too_large(max: usize) -> BpError {
+    BpError::new(
+        Code::ResultTooLarge,
+        format!("message larger than {max} bytes"),
+    )
+}
 /// Smallest limit a client may negotiate.
 const MIN_NEGOTIATED_BYTES: u64 = 64 * 1024;
 

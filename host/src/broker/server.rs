@@ -133,10 +133,7 @@ const STOP_GRACE: Duration = Duration::from_millis(500);
 /// Calls a connection may have accepted but not yet run.
 pub(super) const MAX_PENDING_CALLS: usize = 256;
 
-pub(super) fn rpc_error(id: &Value, code: i64, e: &BpError) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": e.message, "data": e.to_json()}})
-        .to_string()
-}
+pub(super) use super::rpc::rpc_error;
 
 fn error_code(e: &BpError) -> i64 {
     match e.code {

@@ -101,6 +101,16 @@ pub fn parse_stat_ppid(text: &str) -> Option<u32> {
     rest.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// User plus system CPU time, in clock ticks, from `/proc/PID/stat` (the
+/// 12th and 13th fields after the command name, the state being the
+/// first).
+pub fn parse_stat_cpu_ticks(text: &str) -> Option<u64> {
+    let mut fields = text[text.rfind(')')? + 1..].split_whitespace().skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some(utime + stime)
+}
+
 pub fn read_status(proc_root: &Path, pid: u32) -> Option<Status> {
     parse_status(&fs::read_to_string(proc_root.join(pid.to_string()).join("status")).ok()?)
 }
@@ -249,6 +259,9 @@ mod tests {
             parse_stat_ppid("77 (we(ird) name) S 12 77 77 0 -1"),
             Some(12)
         );
+        let stat = "77 (we(ird) name) S 12 77 77 0 -1 4194560 100 0 0 0 250 31 0 0 20 0";
+        assert_eq!(parse_stat_cpu_ticks(stat), Some(281));
+        assert_eq!(parse_stat_cpu_ticks("77 (short) S 12 77"), None);
         assert_eq!(
             parse_cmdline(b"a\0b c\0\0d\0"),
             args(&["a", "b c", "", "d"])

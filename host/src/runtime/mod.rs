@@ -241,7 +241,8 @@ impl Runtime {
 
     fn new_store(&self, scope: Option<Scope>) -> Store<HostState> {
         let limits = limits::CallLimits {
-            memory_cap: self.policy.limits.memory_cap(),
+            memory_cap: usize::try_from(self.policy.limits.memory_mb.saturating_mul(1 << 20))
+                .unwrap_or(usize::MAX),
         };
         let state = HostState {
             wasi: WasiCtx::builder().build(),

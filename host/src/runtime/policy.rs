@@ -58,11 +58,6 @@ impl Limits {
             ttl: std::time::Duration::from_secs(self.artifact_ttl_seconds),
         }
     }
-
-    /// Bytes of linear memory one call's instance may grow to.
-    pub fn memory_cap(&self) -> usize {
-        usize::try_from(self.memory_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
-    }
 }
 
 fn default_timeout() -> u64 {
