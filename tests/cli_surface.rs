@@ -127,12 +127,27 @@ fn bp_runs_browser_commands_itself_and_hands_the_rest_on() {
     std::fs::create_dir_all(&lonely).unwrap();
     std::fs::copy(support::bp_exe(), lonely.join("bp")).unwrap();
     let full = support::bp_exe().with_file_name("browser-pilot");
+    // The copy was written by this process: a child forked by another test
+    // thread between the copy's open and close holds its write descriptor
+    // until that child execs, and exec of the copy meanwhile fails with
+    // ETXTBSY. That is a property of fork, not of `bp`; wait it out.
     let run = |exe: &std::path::Path, args: &[&str]| {
-        Command::new(exe)
-            .args(args)
-            .env("BROWSER_PILOT_HOME", &env.home)
-            .output()
-            .unwrap()
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            match Command::new(exe)
+                .args(args)
+                .env("BROWSER_PILOT_HOME", &env.home)
+                .output()
+            {
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::ExecutableFileBusy
+                        && std::time::Instant::now() < deadline =>
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                other => break other.unwrap(),
+            }
+        }
     };
     let elements = |out: &std::process::Output| {
         assert!(
