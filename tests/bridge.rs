@@ -478,20 +478,24 @@ fn negotiation_and_bad_framing() {
     );
     let unknown = a.call_err("nope/nope", json!({}));
     assert_eq!(unknown["code"], "invalid_argument");
-    // Over the negotiated message size: refused and the connection ends.
+    // Over the negotiated message size: refused by the broker unread, with
+    // its id (read before the cut), and the connection goes on. Sent with
+    // a call right behind it, in one write.
     a.send_raw(&format!(
-        "{{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"tools/list\",\"params\":{{\"pad\":\"{}\"}}}}",
-        "x".repeat(70_000)
+        "{{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"tools/list\",\"params\":{{\"pad\":\"{}\"}}}}\n{}",
+        "x".repeat(70_000),
+        json!({"jsonrpc": "2.0", "id": 100, "method": "broker/status"})
     ));
-    let refused = a
-        .next_message(std::time::Duration::from_secs(10))
-        .expect("an error for the oversized message");
-    assert_eq!(
-        refused["error"]["data"]["code"], "result_too_large",
-        "{refused}"
-    );
-    // The broker ended the connection, so the bridge ends too.
-    a.finish();
+    let refused = a.wait(99);
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    let data = &refused["error"]["data"];
+    assert_eq!(data["code"], "result_too_large", "{refused}");
+    assert_eq!(data["context"]["limitBytes"], 65536, "{refused}");
+    assert_eq!(data["context"]["refusedBy"], "broker", "{refused}");
+    let after = a.wait(100);
+    assert!(after["result"]["version"].is_string(), "{after}");
+    assert_eq!(a.call("tools/list", json!({}))["tools"], tools["tools"]);
+    assert!(a.finish().success());
 
     // Malformed JSON: a parse error, then the bridge ends.
     let mut b = Bridge::start(&env);
@@ -501,15 +505,6 @@ fn negotiation_and_bad_framing() {
         .expect("a parse error");
     assert_eq!(parse["error"]["code"], -32700, "{parse}");
     b.finish();
-
-    // Oversized beyond the bridge's own ceiling: refused without buffering.
-    let mut c = Bridge::start(&env);
-    c.send_raw(&"y".repeat(17 * 1024 * 1024));
-    let big = c
-        .next_message(std::time::Duration::from_secs(20))
-        .expect("an error for the huge message");
-    assert_eq!(big["error"]["data"]["code"], "result_too_large", "{big}");
-    assert!(!c.finish().success());
 }
 
 /// Calls whose workspace is released right behind them still end with a
@@ -972,21 +967,29 @@ fn cancelling_stops_running_cooperative_tools() {
 
 /// The bridge checks its own 16 MiB ceiling before relaying anything: a
 /// longer line is answered by the bridge itself, with the protocol's
-/// error shape, and the bridge exits with status 1.
+/// error shape and the line's id, never reaches the broker, and the relay
+/// goes on. A line with no id before the cut is answered with `id: null`.
 #[test]
 fn a_line_over_the_bridge_ceiling_is_refused_by_the_bridge() {
     let env = Env::new();
     let mut a = Bridge::start(&env);
     a.initialize("big");
-    a.send_raw(&"x".repeat(16 * 1024 * 1024 + 1));
-    let refused = a
-        .next_message(std::time::Duration::from_secs(30))
-        .expect("an error for the line over 16 MiB");
-    assert_eq!(refused["id"], Value::Null, "{refused}");
+    let head = r#"{"jsonrpc":"2.0","id":900001,"method":"tools/list","params":{"pad":""#;
+    a.send_raw(&format!("{head}{}\"}}}}", "x".repeat(16 * 1024 * 1024)));
+    let refused = a.wait(900001);
     assert_eq!(refused["error"]["code"], -32600, "{refused}");
-    assert_eq!(
-        refused["error"]["data"]["code"], "result_too_large",
-        "{refused}"
-    );
-    assert_eq!(a.finish().code(), Some(1));
+    let data = &refused["error"]["data"];
+    assert_eq!(data["code"], "result_too_large", "{refused}");
+    assert_eq!(data["context"]["refusedBy"], "bridge", "{refused}");
+    assert_eq!(data["context"]["limitBytes"], 16 * 1024 * 1024, "{refused}");
+    a.send_raw(&"y".repeat(17 * 1024 * 1024));
+    let anonymous = a
+        .next_message(std::time::Duration::from_secs(30))
+        .expect("an error for the line with no id");
+    assert_eq!(anonymous["id"], Value::Null, "{anonymous}");
+    assert_eq!(anonymous["error"]["data"]["context"]["refusedBy"], "bridge");
+    // Both were passed over whole: the next line is a request again.
+    let status = a.call("broker/status", json!({}));
+    assert!(status["version"].is_string(), "{status}");
+    assert!(a.finish().success());
 }

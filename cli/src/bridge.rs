@@ -7,7 +7,8 @@
 //! one write. Lines the broker has already sent together (a command's
 //! event and its response) leave in one write to stdout.
 
-use browser_pilot_host::broker::rpc::{message_too_large, rpc_error, MAX_MESSAGE_BYTES};
+use browser_pilot_host::broker::framing::oversized_refusal;
+use browser_pilot_host::broker::rpc::{rpc_error, MAX_MESSAGE_BYTES};
 use browser_pilot_host::client::ensure_broker;
 use browser_pilot_host::paths::Paths;
 use browser_pilot_host::{BpError, BpResult, Code};
@@ -34,8 +35,6 @@ enum End {
     Broker(BpResult<()>),
     /// Stdin reached end of file; the broker was told.
     Stdin,
-    /// Stdin sent a line over the size limit (answered on stdout).
-    Oversized,
     /// Reading stdin failed.
     Failed(BpError),
     /// Writing to the broker failed: it is going away, and the other
@@ -92,10 +91,6 @@ fn relay(stream: UnixStream) -> BpResult<()> {
             Ok(End::Broker(r)) => r,
             Ok(_) | Err(_) => Err(e),
         },
-        End::Oversized => Err(BpError::new(
-            Code::ResultTooLarge,
-            "oversized message; bridge closed",
-        )),
         // Stdin closed: deliver what the broker still sends for requests
         // already relayed, then stop. The broker's end decides the exit
         // status.
@@ -158,20 +153,22 @@ fn upstream(mut to_broker: UnixStream, pending: &Pending) -> End {
             Err(e) => return End::Failed(io(e)),
         };
         if n == 0 {
-            // Half-close: the broker finishes what it accepted, then
-            // closes its side.
-            let _ = to_broker.shutdown(std::net::Shutdown::Write);
-            return End::Stdin;
+            return stdin_ended(&to_broker);
         }
         if line.len() > MAX_MESSAGE_BYTES && !line.ends_with(b"\n") {
-            let e = message_too_large(MAX_MESSAGE_BYTES);
+            // Refused here, never relayed nor held whole: the rest of the
+            // line is passed over and the relay goes on.
+            let reply = oversized_refusal(&line, MAX_MESSAGE_BYTES, "bridge");
             let mut stdout = std::io::stdout().lock();
-            return match writeln!(stdout, "{}", rpc_error(&Value::Null, -32600, &e))
-                .and_then(|()| stdout.flush())
-            {
-                Ok(()) => End::Oversized,
-                Err(e) => End::Failed(io(e)),
-            };
+            if let Err(e) = writeln!(stdout, "{reply}").and_then(|()| stdout.flush()) {
+                return End::Failed(io(e));
+            }
+            drop(stdout);
+            match pass_line(&mut stdin) {
+                Ok(true) => continue,
+                Ok(false) => return stdin_ended(&to_broker),
+                Err(e) => return End::Failed(io(e)),
+            }
         }
         if !line.ends_with(b"\n") {
             line.push(b'\n');
@@ -181,6 +178,31 @@ fn upstream(mut to_broker: UnixStream, pending: &Pending) -> End {
         }
         if let Err(e) = to_broker.write_all(&line) {
             return End::BrokerGone(io(e));
+        }
+    }
+}
+
+/// Half-close: the broker finishes what it accepted, then closes its side.
+fn stdin_ended(to_broker: &UnixStream) -> End {
+    let _ = to_broker.shutdown(std::net::Shutdown::Write);
+    End::Stdin
+}
+
+/// Read past the rest of a line without keeping it: `false` at end of
+/// input.
+fn pass_line(input: &mut impl BufRead) -> std::io::Result<bool> {
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(false);
+        }
+        let (n, end) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        input.consume(n);
+        if end {
+            return Ok(true);
         }
     }
 }

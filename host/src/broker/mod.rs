@@ -6,6 +6,7 @@ mod commands;
 pub mod connect;
 mod dispatch;
 mod events;
+pub mod framing;
 mod hints;
 mod identity;
 pub mod locator;

@@ -3,6 +3,7 @@
 //! control task, or the connection's own handler.
 
 use super::calls::{self, Intake, PendingCall};
+use super::framing;
 use super::rpc::{self, Connection};
 use super::server::{forward_events, response, rpc_error, MAX_PENDING_CALLS};
 use super::Broker;
@@ -106,8 +107,14 @@ async fn next_frame<R: AsyncRead + Unpin>(
         Ok(_) => {}
     }
     if line.len() > max_message && !line.ends_with(b"\n") {
-        let e = rpc::message_too_large(max_message);
-        return Frame::Close(Some(rpc_error(&Value::Null, -32600, &e)));
+        // Refused unread. Once the rest of the line is passed over, the
+        // connection goes on; closing it with unread input would reset
+        // it, and the client could lose the refusal.
+        let reply = framing::oversized_refusal(line, max_message, "broker");
+        return match pass_line(stream).await {
+            true => Frame::Refused(reply),
+            false => Frame::Close(Some(reply)),
+        };
     }
     let text = String::from_utf8_lossy(line);
     if text.trim().is_empty() {
@@ -131,6 +138,25 @@ async fn next_frame<R: AsyncRead + Unpin>(
         params: msg.get("params").cloned().unwrap_or(json!({})),
         id,
     })
+}
+
+/// Read past the rest of a line without keeping it: `false` when the
+/// stream ends (or fails) first.
+async fn pass_line<R: AsyncRead + Unpin>(stream: &mut BufReader<R>) -> bool {
+    loop {
+        let buf = match stream.fill_buf().await {
+            Ok(buf) if !buf.is_empty() => buf,
+            _ => return false,
+        };
+        let (n, end) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        stream.consume(n);
+        if end {
+            return true;
+        }
+    }
 }
 
 impl Reader<'_> {

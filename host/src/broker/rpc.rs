@@ -21,13 +21,6 @@ pub fn rpc_error(id: &Value, code: i64, e: &BpError) -> String {
         .to_string()
 }
 
-/// The refusal of a line longer than `max` bytes.
-pub fn message_too_large(max: usize) -> BpError {
-    BpError::new(
-        Code::ResultTooLarge,
-        format!("message larger than {max} bytes"),
-    )
-}
 /// Smallest limit a client may negotiate.
 const MIN_NEGOTIATED_BYTES: u64 = 64 * 1024;
 
