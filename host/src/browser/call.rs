@@ -1233,6 +1233,7 @@ impl TargetCall {
 
 impl Drop for TargetCall {
     fn drop(&mut self) {
+        self.forget_read_ahead();
         // Remote objects live in the session of their frame. (A node's
         // object from the page walk or a held observation is not in this
         // call's group.)

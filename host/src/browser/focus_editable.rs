@@ -110,7 +110,7 @@ impl TargetCall {
         let args = json!([{ "value": select_all }]);
         let params = self.call_on_params(&object, &js::focus_editable(), args, true);
         let session = self.session.clone();
-        self.read_ahead = None;
+        self.forget_read_ahead();
         let (rx, sent) = self.watch_and_send(&session, "Runtime.callFunctionOn", params)?;
         self.mark_dispatched();
         let reply = match self

@@ -75,10 +75,19 @@ impl TargetCall {
         ))
     }
 
+    /// Forget the read sent ahead, if one is waiting untaken. Its reply is
+    /// never looked at: had it thrown, its exception would be an object of
+    /// the call's group, so the group is released.
+    pub(super) fn forget_read_ahead(&mut self) {
+        if self.read_ahead.take().is_some() {
+            self.group_sessions.insert(self.session.clone());
+        }
+    }
+
     /// Send `method` on the page's session now, for a later read to take
     /// (nothing while a dialog is open: the page could not answer).
     fn read_ahead_of(&mut self, method: &'static str, params: Value) {
-        self.read_ahead = None;
+        self.forget_read_ahead();
         if self.doc().2 {
             return;
         }
@@ -92,8 +101,12 @@ impl TargetCall {
         else {
             return;
         };
-        // Objects it names belong to the call's group.
-        self.group_sessions.insert(self.session.clone());
+        // A read by reference makes an object of the call's group. A read
+        // by value makes none, unless it throws: whoever takes it checks
+        // (see `call_on`), and one left untaken is forgotten as above.
+        if params["returnByValue"] != true {
+            self.group_sessions.insert(self.session.clone());
+        }
         self.read_ahead = Some(ReadAhead {
             method,
             params,
@@ -109,18 +122,22 @@ impl TargetCall {
         method: &'static str,
         params: Value,
     ) -> BpResult<Value> {
-        if let Some(ahead) = self.read_ahead.take() {
-            if ahead.method == method
+        let taken = self.read_ahead.as_ref().is_some_and(|ahead| {
+            ahead.method == method
                 && ahead.params == params
                 && ahead.sent == self.cdp.commands_sent()
-            {
-                if self.doc().2 {
-                    return Err(dialog_open());
-                }
-                return Cdp::reply(method, ahead.reply, COMMAND_TIMEOUT).await;
-            }
+        });
+        if !taken {
+            self.forget_read_ahead();
+            return self.send(method, params).await;
         }
-        self.send(method, params).await
+        let Some(ahead) = self.read_ahead.take() else {
+            return self.send(method, params).await;
+        };
+        if self.doc().2 {
+            return Err(dialog_open());
+        }
+        Cdp::reply(method, ahead.reply, COMMAND_TIMEOUT).await
     }
 
     /// Send an input event on the page's session and the read `next` (see
@@ -134,7 +151,7 @@ impl TargetCall {
     ) -> BpResult<Option<Value>> {
         let session = self.session.clone();
         let (rx, sent) = self.watch_and_send(&session, method, params)?;
-        self.read_ahead = None;
+        self.forget_read_ahead();
         let (ahead, after) = match next {
             Some(read) if method.starts_with("Input.") => (None, Some(read)),
             read => (read, None),
