@@ -494,8 +494,25 @@ fn negotiation_and_bad_framing() {
     assert_eq!(data["context"]["refusedBy"], "broker", "{refused}");
     let after = a.wait(100);
     assert!(after["result"]["version"].is_string(), "{after}");
+    // Its id after the cut: the broker cannot know it and answers with
+    // `id: null`. The bridge knows the limit in force, so it does not wait
+    // for an answer by id (no `unknown_outcome` for it at the end).
+    a.send_raw(&format!(
+        "{{\"jsonrpc\":\"2.0\",\"method\":\"tools/list\",\"params\":{{\"pad\":\"{}\"}},\"id\":101}}",
+        "x".repeat(70_000)
+    ));
+    let anonymous = a
+        .next_message(std::time::Duration::from_secs(10))
+        .expect("a refusal");
+    assert_eq!(anonymous["id"], Value::Null, "{anonymous}");
+    assert_eq!(anonymous["error"]["data"]["code"], "result_too_large");
     assert_eq!(a.call("tools/list", json!({}))["tools"], tools["tools"]);
     assert!(a.finish().success());
+    assert!(
+        a.next_message(std::time::Duration::from_millis(200))
+            .is_none(),
+        "nothing after the end"
+    );
 
     // Malformed JSON: a parse error, then the bridge ends.
     let mut b = Bridge::start(&env);
@@ -632,11 +649,22 @@ fn initialize_opens_a_session_for_pipelined_calls() {
     let mut c = Bridge::start(&env);
     let bad = c.call_err(
         "initialize",
-        json!({"client": {"name": "pipe"}, "session": {"workspaceKey": ""}}),
+        json!({"client": {"name": "pipe"}, "protocol": {"min": "1.1"},
+               "limits": {"maxMessageBytes": 65536}, "session": {"workspaceKey": ""}}),
     );
     assert_eq!(bad["code"], "invalid_argument", "{bad}");
     let still = c.call_err("tools/list", json!({}));
     assert_eq!(still["code"], "not_initialized", "{still}");
+    // Nothing of the failed one stayed: not its lower message limit.
+    let init = c.call(
+        "initialize",
+        json!({"client": {"name": "pipe"}, "protocol": {"min": "1.1"}}),
+    );
+    assert_eq!(
+        init["limits"]["maxMessageBytes"],
+        16 * 1024 * 1024,
+        "{init}"
+    );
     for bridge in [&mut a, &mut b, &mut c] {
         bridge.finish();
     }

@@ -7,26 +7,21 @@
 //! one write. Lines the broker has already sent together (a command's
 //! event and its response) leave in one write to stdout.
 
+use crate::bridge_wire::{lock, pass_line, Shared};
 use browser_pilot_host::broker::framing::oversized_refusal;
 use browser_pilot_host::broker::rpc::{rpc_error, MAX_MESSAGE_BYTES};
 use browser_pilot_host::client::ensure_broker;
 use browser_pilot_host::paths::Paths;
 use browser_pilot_host::{BpError, BpResult, Code};
-use serde::de::IgnoredAny;
 use serde_json::{json, Value};
-use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::net::UnixStream;
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 /// How long the bridge waits, once stdin has ended, for the broker to
 /// answer the requests it already accepted.
 const DRAIN: Duration = Duration::from_secs(30);
-
-/// Requests relayed and not yet answered, by `id` as JSON text: if the
-/// broker goes away, each still gets a reply.
-type Pending = Arc<Mutex<BTreeSet<String>>>;
 
 /// How one direction of the relay ended.
 enum End {
@@ -35,7 +30,8 @@ enum End {
     Broker(BpResult<()>),
     /// Stdin reached end of file; the broker was told.
     Stdin,
-    /// Reading stdin failed.
+    /// Reading stdin, or writing the bridge's own refusal to stdout,
+    /// failed.
     Failed(BpError),
     /// Writing to the broker failed: it is going away, and the other
     /// direction answers what it leaves unanswered.
@@ -62,7 +58,7 @@ pub async fn run() -> BpResult<()> {
 /// broker has answered what it accepted.
 fn relay(stream: UnixStream) -> BpResult<()> {
     let from_broker = stream.try_clone().map_err(io)?;
-    let pending: Pending = Arc::default();
+    let shared = Arc::new(Shared::default());
     let (done, ended) = mpsc::channel();
     let spawn = |name: &str, f: Box<dyn FnOnce() -> End + Send>| {
         let done = done.clone();
@@ -73,13 +69,16 @@ fn relay(stream: UnixStream) -> BpResult<()> {
             })
             .map_err(|e| BpError::internal(format!("bridge thread: {e}")))
     };
-    let p = pending.clone();
+    let s = shared.clone();
     spawn(
         "bp-bridge-down",
-        Box::new(move || End::Broker(downstream(from_broker, &p))),
+        Box::new(move || {
+            let end = downstream(from_broker, &s);
+            s.broker_ended();
+            End::Broker(end)
+        }),
     )?;
-    let p = pending.clone();
-    spawn("bp-bridge-up", Box::new(move || upstream(stream, &p)))?;
+    spawn("bp-bridge-up", Box::new(move || upstream(stream, &shared)))?;
     drop(done);
     let gone = || BpError::internal("bridge relay stopped");
     match ended.recv().map_err(|_| gone())? {
@@ -105,25 +104,21 @@ fn io(e: std::io::Error) -> BpError {
     BpError::internal(format!("bridge I/O: {e}"))
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 /// Broker -> stdout. Each line it sends is written as it is; lines that
 /// have already arrived together are written together.
-fn downstream(from_broker: UnixStream, pending: &Pending) -> BpResult<()> {
+fn downstream(from_broker: UnixStream, shared: &Shared) -> BpResult<()> {
     let mut from_broker = BufReader::with_capacity(64 << 10, from_broker);
     let mut batch = Vec::new();
     loop {
         batch.clear();
         if from_broker.read_until(b'\n', &mut batch).map_err(io)? == 0 {
-            return answer_orphans(pending);
+            return answer_orphans(shared);
         }
-        answered(&batch, pending);
+        shared.answered(&batch);
         while from_broker.buffer().contains(&b'\n') {
             let start = batch.len();
             from_broker.read_until(b'\n', &mut batch).map_err(io)?;
-            answered(&batch[start..], pending);
+            shared.answered(&batch[start..]);
         }
         let mut stdout = std::io::stdout().lock();
         stdout.write_all(&batch).map_err(io)?;
@@ -131,15 +126,8 @@ fn downstream(from_broker: UnixStream, pending: &Pending) -> BpResult<()> {
     }
 }
 
-/// A response leaving for stdout is no longer pending.
-fn answered(line: &[u8], pending: &Pending) {
-    if let Some(id) = response_id(line) {
-        lock(pending).remove(&id);
-    }
-}
-
 /// Stdin -> broker, never buffering more than one bounded message.
-fn upstream(mut to_broker: UnixStream, pending: &Pending) -> End {
+fn upstream(mut to_broker: UnixStream, shared: &Shared) -> End {
     let stdin = std::io::stdin();
     let mut stdin = stdin.lock();
     let mut line = Vec::new();
@@ -173,11 +161,20 @@ fn upstream(mut to_broker: UnixStream, pending: &Pending) -> End {
         if !line.ends_with(b"\n") {
             line.push(b'\n');
         }
-        if let Some(id) = request_id(&line) {
-            lock(pending).insert(id);
+        // Recorded before it is sent, so its answer cannot come first.
+        let out = shared.outgoing(&line);
+        if let Some(id) = &out.id {
+            lock(&shared.pending).insert(id.clone());
+            if out.initialize {
+                shared.initialize_sent(id);
+            }
         }
         if let Err(e) = to_broker.write_all(&line) {
             return End::BrokerGone(io(e));
+        }
+        // The next line is read against the limit it sets.
+        if out.initialize {
+            shared.await_initialize(DRAIN);
         }
     }
 }
@@ -188,78 +185,13 @@ fn stdin_ended(to_broker: &UnixStream) -> End {
     End::Stdin
 }
 
-/// Read past the rest of a line without keeping it: `false` at end of
-/// input.
-fn pass_line(input: &mut impl BufRead) -> std::io::Result<bool> {
-    loop {
-        let buf = input.fill_buf()?;
-        if buf.is_empty() {
-            return Ok(false);
-        }
-        let (n, end) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (buf.len(), false),
-        };
-        input.consume(n);
-        if end {
-            return Ok(true);
-        }
-    }
-}
-
-/// The members of a broker message the bridge looks at; the rest is skipped
-/// without being built. A member that is present counts even when it is
-/// `null` (a `null` result is still a response).
-#[derive(serde::Deserialize)]
-struct Probe {
-    #[serde(default, deserialize_with = "present")]
-    id: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    result: Option<IgnoredAny>,
-    #[serde(default, deserialize_with = "present")]
-    error: Option<IgnoredAny>,
-}
-
-fn present<'de, D: serde::Deserializer<'de>, T: serde::Deserialize<'de>>(
-    d: D,
-) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
-}
-
-/// Only a JSON object is a message (serde would also read a struct from
-/// an array).
-fn probe(line: &[u8]) -> Option<Probe> {
-    if line.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return None;
-    }
-    serde_json::from_slice(line).ok()
-}
-
-/// The `id` of a request (a message with `method` and `id`), as JSON text.
-/// Requests are small and come from the agent, so they are read whole,
-/// as the broker reads them (a repeated key: the last one counts).
-fn request_id(line: &[u8]) -> Option<String> {
-    let v: Value = serde_json::from_slice(line).ok()?;
-    v.get("method")?;
-    v.get("id").map(|id| id.to_string())
-}
-
-/// The `id` of a response (a message with `id` and `result` or `error`).
-/// Responses come from the broker and may be large: only the members
-/// looked at are built.
-fn response_id(line: &[u8]) -> Option<String> {
-    let p = probe(line)?;
-    if p.result.is_none() && p.error.is_none() {
-        return None;
-    }
-    p.id.map(|id| id.to_string())
-}
-
 /// The broker closed the connection. Requests it never answered get an
 /// `unknown_outcome` error each (whatever they started may or may not have
 /// happened), and the bridge exits with an error.
-fn answer_orphans(pending: &Pending) -> BpResult<()> {
-    let orphans: Vec<String> = std::mem::take(&mut *lock(pending)).into_iter().collect();
+fn answer_orphans(shared: &Shared) -> BpResult<()> {
+    let orphans: Vec<String> = std::mem::take(&mut *lock(&shared.pending))
+        .into_iter()
+        .collect();
     if orphans.is_empty() {
         return Ok(());
     }
@@ -278,35 +210,4 @@ fn answer_orphans(pending: &Pending) -> BpResult<()> {
         "the broker closed the connection with {} request(s) unanswered",
         orphans.len()
     )))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ids_are_read_from_requests_and_responses_only() {
-        let req = br#"{"jsonrpc":"2.0","id": 7 ,"method":"tools/call","params":{"id":9}}"#;
-        assert_eq!(request_id(req).as_deref(), Some("7"));
-        assert_eq!(response_id(req), None);
-        let res = br#"{"id":"a b","jsonrpc":"2.0","result":{"id":1}}"#;
-        assert_eq!(response_id(res).as_deref(), Some("\"a b\""));
-        assert_eq!(request_id(res), None);
-        let err = br#"{"id":{"k" : 1},"jsonrpc":"2.0","error":{"code":-1}}"#;
-        assert_eq!(response_id(err).as_deref(), Some(r#"{"k":1}"#));
-        let null = br#"{"id":null,"jsonrpc":"2.0","result":null}"#;
-        assert_eq!(response_id(null).as_deref(), Some("null"));
-        let note = br#"{"jsonrpc":"2.0","method":"events/event","params":{}}"#;
-        assert_eq!(request_id(note), None);
-        assert_eq!(response_id(note), None);
-        assert_eq!(request_id(b"not json"), None);
-        // Arrays (a batch, or anything else) are no message of the bridge's.
-        assert_eq!(request_id(br#"[1,"x"]"#), None);
-        let batch = br#"[{"jsonrpc":"2.0","id":1,"method":"a"},{"id":2,"method":"b"}]"#;
-        assert_eq!(request_id(batch), None);
-        assert_eq!(response_id(br#" [1,null,{"x":1}]"#), None);
-        // A repeated key: the last one counts, as for the broker.
-        let twice = br#"{"id":1,"id":2,"method":"tools/call"}"#;
-        assert_eq!(request_id(twice).as_deref(), Some("2"));
-    }
 }

@@ -10,6 +10,7 @@ mod bench_own;
 mod bench_speed;
 mod bench_workflow;
 mod bridge;
+mod bridge_wire;
 mod commands;
 mod dialog_commands;
 mod doctor;

@@ -23,8 +23,9 @@ pub fn oversized_refusal(prefix: &[u8], max: usize, by: &str) -> String {
 }
 
 /// The top-level `id` of a JSON object cut off somewhere after it. An `id`
-/// counts only once the next member (or the end of the object) was read
-/// after it, so a number cut in the middle is never taken for the id. Of
+/// counts only once the next member's name (or the end of the object) was
+/// read after it, so a number cut in the middle is never taken for the
+/// id. Of
 /// repeated `id` members read, the last counts, as when a whole line is
 /// parsed.
 pub fn leading_id(prefix: &[u8]) -> Option<Value> {

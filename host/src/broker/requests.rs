@@ -33,6 +33,9 @@ enum Frame {
     Skip,
     /// Answered with an error; the connection stays open.
     Refused(String),
+    /// A line longer than the limit, refused unread (the reply); the rest
+    /// of it is still to be passed over.
+    Oversized(String),
     /// Answered with an error (or end of stream); the connection closes.
     Close(Option<String>),
 }
@@ -74,6 +77,19 @@ pub async fn read<R: AsyncRead + Unpin>(
                 let _ = r.out.send(reply).await;
                 continue;
             }
+            // Answered at once (the client may be waiting before it sends
+            // the rest), then the rest is passed over. Closing the
+            // connection with input unread would reset it, and the client
+            // could lose the refusal.
+            Frame::Oversized(reply) => {
+                let _ = r.out.send(reply).await;
+                // One long line does not keep its buffer.
+                line = Vec::new();
+                if pass_line(&mut stream).await {
+                    continue;
+                }
+                break;
+            }
             Frame::Close(reply) => {
                 if let Some(reply) = reply {
                     let _ = r.out.send(reply).await;
@@ -107,14 +123,7 @@ async fn next_frame<R: AsyncRead + Unpin>(
         Ok(_) => {}
     }
     if line.len() > max_message && !line.ends_with(b"\n") {
-        // Refused unread. Once the rest of the line is passed over, the
-        // connection goes on; closing it with unread input would reset
-        // it, and the client could lose the refusal.
-        let reply = framing::oversized_refusal(line, max_message, "broker");
-        return match pass_line(stream).await {
-            true => Frame::Refused(reply),
-            false => Frame::Close(Some(reply)),
-        };
+        return Frame::Oversized(framing::oversized_refusal(line, max_message, "broker"));
     }
     let text = String::from_utf8_lossy(line);
     if text.trim().is_empty() {

@@ -109,13 +109,16 @@ pub async fn handle(
             let eval_allowed = broker
                 .runtime
                 .allows(crate::runtime::capability::Capability::Script);
+            let before = (conn.max_message, conn.max_result, conn.eval_granted);
             let mut result = initialize(conn, &params, eval_allowed)?;
             if let Some(session) = params.get("session") {
                 match open_session(broker, conn, session) {
                     Ok(opened) => result["session"] = opened,
                     Err(e) => {
-                        // All or nothing: the connection stays uninitialized.
+                        // All or nothing: the connection stays uninitialized,
+                        // with the limits it had.
                         conn.principal = None;
+                        (conn.max_message, conn.max_result, conn.eval_granted) = before;
                         return Err(e);
                     }
                 }
@@ -374,10 +377,14 @@ fn initialize(conn: &mut Connection, params: &Value, eval_allowed: bool) -> BpRe
             "client": {"min": min, "max": max}, "service": {"min": PROTOCOL_MIN, "max": PROTOCOL_MAX}})));
     }
     // Protocol 1.1 lets the client lower the transport limits.
-    if hi >= (1, 1) {
-        conn.max_message = lowered(params, "maxMessageBytes", conn.max_message)?;
-        conn.max_result = lowered(params, "maxResultBytes", conn.max_result)?;
-    }
+    let (max_message, max_result) = if hi >= (1, 1) {
+        (
+            lowered(params, "maxMessageBytes", conn.max_message)?,
+            lowered(params, "maxResultBytes", conn.max_result)?,
+        )
+    } else {
+        (conn.max_message, conn.max_result)
+    };
     let requested: Vec<&str> = params["capabilities"]
         .as_array()
         .into_iter()
@@ -394,6 +401,9 @@ fn initialize(conn: &mut Connection, params: &Value, eval_allowed: bool) -> BpRe
         .copied()
         .filter(|c| supported.contains(c))
         .collect();
+    // Nothing fails from here on: a failed `initialize` changed nothing.
+    conn.max_message = max_message;
+    conn.max_result = max_result;
     conn.eval_granted = granted.contains(&"developer.eval");
     conn.principal = Some(identity::principal_of(name, &conn.id));
     Ok(json!({

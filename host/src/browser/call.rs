@@ -412,20 +412,23 @@ impl TargetCall {
             self.group_sessions.insert(session);
         }
         let params = self.call_on_params(&object, function, args, by_value);
-        let reply = if self.handle(handle)?.session == self.session {
+        let session = self.handle(handle)?.session.clone();
+        let reply = if session == self.session {
             // (A read sent ahead of it is taken here.)
-            self.send_or_ahead("Runtime.callFunctionOn", params).await?
+            self.send_or_ahead("Runtime.callFunctionOn", params).await
         } else {
             self.send_for(handle, "Runtime.callFunctionOn", params)
-                .await?
+                .await
         };
-        if reply.get("exceptionDetails").is_some() {
-            // The exception is a remote object of this call's group.
-            let session = self.handle(handle)?.session.clone();
-            self.group_sessions.insert(session);
-            return Err(BpError::internal("a page-side helper threw"));
+        match reply {
+            Ok(reply) if reply.get("exceptionDetails").is_none() => Ok(reply["result"].clone()),
+            // The exception, or a reply never seen that may hold one, is a
+            // remote object of this call's group.
+            other => {
+                self.group_sessions.insert(session);
+                other.and(Err(BpError::internal("a page-side helper threw")))
+            }
         }
-        Ok(reply["result"].clone())
     }
 
     pub(super) async fn evaluate_value(&self, expression: &str) -> BpResult<Value> {

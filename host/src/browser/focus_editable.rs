@@ -113,18 +113,23 @@ impl TargetCall {
         self.forget_read_ahead();
         let (rx, sent) = self.watch_and_send(&session, "Runtime.callFunctionOn", params)?;
         self.mark_dispatched();
-        let reply = match self
+        let reply = self
             .reply_unless_dialog(rx, "Runtime.callFunctionOn", sent)
-            .await?
-        {
-            Some(reply) => reply,
-            None if self.doc().2 => return Err(BpError::stale(StaleReason::DialogOpened)),
-            None => return Err(BpError::stale(StaleReason::TargetClosed)),
+            .await;
+        let reply = match reply {
+            Ok(Some(reply)) if reply.get("exceptionDetails").is_none() => reply,
+            // The exception, or a reply never seen that may hold one, is
+            // an object of the call's group.
+            other => {
+                self.group_sessions.insert(session);
+                return Err(match other {
+                    Ok(Some(_)) => BpError::internal("a page-side helper threw"),
+                    Ok(None) if self.doc().2 => BpError::stale(StaleReason::DialogOpened),
+                    Ok(None) => BpError::stale(StaleReason::TargetClosed),
+                    Err(e) => e,
+                });
+            }
         };
-        if reply.get("exceptionDetails").is_some() {
-            self.group_sessions.insert(session);
-            return Err(BpError::internal("a page-side helper threw"));
-        }
         Ok(reply["result"]["value"].clone())
     }
 }

@@ -134,10 +134,15 @@ impl TargetCall {
         let Some(ahead) = self.read_ahead.take() else {
             return self.send(method, params).await;
         };
-        if self.doc().2 {
-            return Err(dialog_open());
+        let reply = match self.doc().2 {
+            true => Err(dialog_open()),
+            false => Cdp::reply(method, ahead.reply, COMMAND_TIMEOUT).await,
+        };
+        // A reply nobody will look at may hide an exception of the group.
+        if reply.is_err() {
+            self.group_sessions.insert(self.session.clone());
         }
-        Cdp::reply(method, ahead.reply, COMMAND_TIMEOUT).await
+        reply
     }
 
     /// Send an input event on the page's session and the read `next` (see
