@@ -1021,3 +1021,42 @@ fn a_line_over_the_bridge_ceiling_is_refused_by_the_bridge() {
     assert!(status["version"].is_string(), "{status}");
     assert!(a.finish().success());
 }
+
+/// An `initialize` and the lines behind it, in one write: the bridge
+/// relays the next line once the answer has come, so it knows the limit
+/// the broker reads that line against. A line over it with its id after
+/// the cut is answered with `id: null`, and nothing is left waiting for
+/// an answer by id (no `unknown_outcome` at the end, exit status 0). An
+/// `initialize` sent as a notification is not carried out.
+#[test]
+fn a_pipelined_initialize_sets_the_limit_the_next_line_is_read_against() {
+    let env = Env::new();
+    let mut a = Bridge::start(&env);
+    let note = json!({"jsonrpc": "2.0", "method": "initialize", "params": {"client": {"name": "n"},
+        "protocol": {"min": "1.1"}, "limits": {"maxMessageBytes": 65536}}});
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"client": {"name": "p"},
+        "protocol": {"min": "1.1"}, "limits": {"maxMessageBytes": 70000}}});
+    let late_id = format!(
+        "{{\"jsonrpc\":\"2.0\",\"method\":\"tools/list\",\"params\":{{\"pad\":\"{}\"}},\"id\":2}}",
+        "x".repeat(70_000)
+    );
+    let status = json!({"jsonrpc": "2.0", "id": 3, "method": "broker/status"});
+    a.send_raw(&format!("{note}\n{init}\n{late_id}\n{status}"));
+    let answer = a.wait(1);
+    assert_eq!(
+        answer["result"]["limits"]["maxMessageBytes"], 70000,
+        "the notification set nothing: {answer}"
+    );
+    let refused = a
+        .next_message(std::time::Duration::from_secs(10))
+        .expect("the refusal");
+    assert_eq!(refused["id"], Value::Null, "{refused}");
+    assert_eq!(refused["error"]["data"]["context"]["limitBytes"], 70000);
+    assert!(a.wait(3)["result"]["version"].is_string());
+    assert!(a.finish().success());
+    assert!(
+        a.next_message(std::time::Duration::from_millis(200))
+            .is_none(),
+        "nothing after the end"
+    );
+}

@@ -4,7 +4,7 @@
 //! connection (so that the bridge knows which id the broker's refusal of
 //! a longer line will carry).
 
-use browser_pilot_host::broker::framing::leading_id;
+use browser_pilot_host::broker::framing::{leading_id, parse_line};
 use browser_pilot_host::broker::rpc::MAX_MESSAGE_BYTES;
 use serde::de::IgnoredAny;
 use serde_json::Value;
@@ -77,7 +77,7 @@ impl Shared {
                 initialize: false,
             };
         }
-        let Ok(v) = serde_json::from_slice::<Value>(line) else {
+        let Some(Ok(v)) = parse_line(line) else {
             return Outgoing {
                 id: None,
                 initialize: false,
@@ -253,10 +253,29 @@ mod tests {
             "y".repeat(65536)
         );
         assert_eq!(shared.outgoing(late.as_bytes()).id, None);
-        // A failed `initialize` leaves the limit as it was.
+        // Over by one byte, the id last: the part read (the limit plus
+        // one byte) is the whole object, id and closing brace included.
+        // Over by two, the brace is cut off.
+        let head = r#"{"method":"m","p":""#;
+        let over_by = |n: usize| {
+            format!(
+                "{head}{}\",\"id\":8}}",
+                "y".repeat(65536 + n - head.len() - 9)
+            )
+        };
+        assert_eq!(over_by(1).len(), 65537);
+        assert_eq!(
+            shared.outgoing(over_by(1).as_bytes()).id.as_deref(),
+            Some("8")
+        );
+        assert_eq!(shared.outgoing(over_by(2).as_bytes()).id, None);
+        // A failed `initialize` leaves the limit as it was (under 16 MiB,
+        // this line would be read whole).
         shared.initialize_sent("7");
         shared.answered(br#"{"id":7,"error":{"code":-32000}}"#);
-        let out = shared.outgoing(first.as_bytes());
-        assert_eq!(out.id.as_deref(), Some("5"));
+        assert_eq!(shared.outgoing(late.as_bytes()).id, None);
+        // Whitespace the broker ignores, around a request it reads.
+        let spaced = "\u{a0}{\"id\":9,\"method\":\"m\"}\u{a0}\n";
+        assert_eq!(shared.outgoing(spaced.as_bytes()).id.as_deref(), Some("9"));
     }
 }

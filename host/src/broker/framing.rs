@@ -22,6 +22,15 @@ pub fn oversized_refusal(prefix: &[u8], max: usize, by: &str) -> String {
     rpc_error(&leading_id(prefix).unwrap_or(Value::Null), -32600, &e)
 }
 
+/// A line as the broker reads it: `None` when it is blank, else the JSON
+/// it holds (invalid UTF-8 replaced, surrounding whitespace ignored). The
+/// bridge reads requests with it too, to see them as the broker will.
+pub fn parse_line(line: &[u8]) -> Option<serde_json::Result<Value>> {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim();
+    (!text.is_empty()).then(|| serde_json::from_str(text))
+}
+
 /// The top-level `id` of a JSON object cut off somewhere after it. An `id`
 /// counts only once the next member's name (or the end of the object) was
 /// read after it, so a number cut in the middle is never taken for the

@@ -125,13 +125,10 @@ async fn next_frame<R: AsyncRead + Unpin>(
     if line.len() > max_message && !line.ends_with(b"\n") {
         return Frame::Oversized(framing::oversized_refusal(line, max_message, "broker"));
     }
-    let text = String::from_utf8_lossy(line);
-    if text.trim().is_empty() {
-        return Frame::Skip;
-    }
-    let msg: Value = match serde_json::from_str(text.trim()) {
-        Ok(v) => v,
-        Err(e) => {
+    let msg: Value = match framing::parse_line(line) {
+        None => return Frame::Skip,
+        Some(Ok(v)) => v,
+        Some(Err(e)) => {
             let err = BpError::invalid(format!("parse error: {e}"));
             return Frame::Close(Some(rpc_error(&Value::Null, -32700, &err)));
         }
@@ -263,6 +260,12 @@ impl Reader<'_> {
     /// Everything else runs in order on the connection: `initialize`
     /// negotiates limits and starts the event push.
     async fn own_request(&mut self, req: Request) {
+        // `initialize` opens the session and sets the connection's limits;
+        // as a notification nobody would learn what it set (a relay that
+        // must know the limit could not), so it is not carried out.
+        if req.method == "initialize" && !req.is_request {
+            return;
+        }
         let was_initialized = self.conn.principal.is_some();
         let result = rpc::handle(self.broker, &mut self.conn, &req.method, req.params).await;
         if !was_initialized && result.is_ok() {

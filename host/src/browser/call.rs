@@ -379,6 +379,10 @@ impl TargetCall {
         if let Some(Some(obj)) = self.handles.get(handle as usize).map(|h| h.object.clone()) {
             return Ok(obj);
         }
+        // The object is the call's, released with its group (also when the
+        // reply is lost: it may come after all).
+        let session = self.handle(handle)?.session.clone();
+        self.group_sessions.insert(session);
         let reply = self
             .send_for(
                 handle,
@@ -393,7 +397,6 @@ impl TargetCall {
         }
         if let Some(h) = self.handles.get_mut(handle as usize) {
             h.object = Some(obj.clone());
-            self.group_sessions.insert(h.session.clone());
         }
         Ok(obj)
     }

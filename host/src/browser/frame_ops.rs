@@ -222,6 +222,8 @@ impl TargetCall {
                 let (method, params) = self.first_active_read();
                 self.send_or_ahead(method, params).await?
             } else {
+                // A read by reference: its object is the call's.
+                self.group_sessions.insert(session.clone());
                 self.send_on(
                     &session,
                     "Runtime.evaluate",
@@ -232,8 +234,7 @@ impl TargetCall {
             let Some(object) = reply["result"]["objectId"].as_str() else {
                 return Ok(token);
             };
-            // Released with the call's object group when the call ends.
-            self.group_sessions.insert(session.clone());
+            // (Released with the call's object group when the call ends.)
             let class = reply["result"]["className"].as_str().unwrap_or_default();
             if session == self.session && !matches!(class, "HTMLIFrameElement" | "HTMLFrameElement")
             {

@@ -122,24 +122,28 @@ impl TargetCall {
         method: &'static str,
         params: Value,
     ) -> BpResult<Value> {
+        let by_value = params["returnByValue"] == true;
         let taken = self.read_ahead.as_ref().is_some_and(|ahead| {
             ahead.method == method
                 && ahead.params == params
                 && ahead.sent == self.cdp.commands_sent()
         });
-        if !taken {
-            self.forget_read_ahead();
-            return self.send(method, params).await;
-        }
-        let Some(ahead) = self.read_ahead.take() else {
-            return self.send(method, params).await;
+        let reply = match (taken, self.read_ahead.take()) {
+            (true, Some(_)) if self.doc().2 => Err(dialog_open()),
+            (true, Some(ahead)) => Cdp::reply(method, ahead.reply, COMMAND_TIMEOUT).await,
+            (_, untaken) => {
+                if untaken.is_some() {
+                    self.group_sessions.insert(self.session.clone());
+                }
+                self.send(method, params).await
+            }
         };
-        let reply = match self.doc().2 {
-            true => Err(dialog_open()),
-            false => Cdp::reply(method, ahead.reply, COMMAND_TIMEOUT).await,
-        };
-        // A reply nobody will look at may hide an exception of the group.
-        if reply.is_err() {
+        // An object of the call's group: the result of a read by
+        // reference, an exception, or whatever a reply nobody saw held.
+        let unseen = reply
+            .as_ref()
+            .map_or(true, |r| r.get("exceptionDetails").is_some());
+        if !by_value || unseen {
             self.group_sessions.insert(self.session.clone());
         }
         reply
