@@ -85,18 +85,7 @@ impl State {
         key: &str,
         secret: Option<&str>,
     ) -> BpResult<Opened> {
-        let name = client_name(principal);
-        let known = secret.and_then(|s| {
-            self.workspaces
-                .values()
-                .find(|w| {
-                    w.key.as_deref() == Some(key)
-                        && client_name(&w.principal) == name
-                        && crate::ids::secrets_equal(&w.resume_secret, s)
-                })
-                .map(|w| w.id.clone())
-        });
-        match known {
+        match self.resumable(principal, key, secret) {
             Some(id) => {
                 let resume_secret = self.take_over(principal, &id)?;
                 Ok(Opened {
@@ -107,6 +96,21 @@ impl State {
             }
             None => self.create_workspace(principal, Some(key), None),
         }
+    }
+
+    /// The workspace [`Self::open_keyed`] would take over: the one this
+    /// client made under `key`, when `secret` proves it is the same client.
+    pub fn resumable(&self, principal: &str, key: &str, secret: Option<&str>) -> Option<String> {
+        let name = client_name(principal);
+        let secret = secret?;
+        self.workspaces
+            .values()
+            .find(|w| {
+                w.key.as_deref() == Some(key)
+                    && client_name(&w.principal) == name
+                    && crate::ids::secrets_equal(&w.resume_secret, secret)
+            })
+            .map(|w| w.id.clone())
     }
 
     /// `workspaces/resume`: take over a workspace whose secret the caller
@@ -251,6 +255,36 @@ mod tests {
         let p = principal_of("my#tool", "conn_1");
         assert_eq!(p, "my#tool#conn_1");
         assert_eq!(client_name(&p), "my#tool");
+    }
+
+    #[test]
+    fn a_workspace_without_room_for_a_lease_is_found_before_it_changes_hands() {
+        use crate::broker::state::MAX_LEASES_PER_WORKSPACE;
+        let ttl = std::time::Duration::from_secs(60);
+        let mut st = State::default();
+        let a = principal_of("agent", "conn_a");
+        let made = st.open_keyed(&a, "w", None).unwrap();
+        for i in 0..MAX_LEASES_PER_WORKSPACE {
+            st.create_lease(&a, &made.id, ttl, Some(&format!("k{i}")))
+                .unwrap();
+        }
+        let b = principal_of("agent", "conn_b");
+        let found = st.resumable(&b, "w", Some(&made.resume_secret));
+        assert_eq!(found.as_deref(), Some(made.id.as_str()));
+        assert!(st.lease_room(&made.id, Some("new")).is_err());
+        // A key that names a live lease renews it: there is room for that.
+        assert!(st.lease_room(&made.id, Some("k0")).unwrap().is_some());
+        assert!(st.workspace(&a, &made.id).is_ok(), "still its owner's");
+        assert_eq!(st.resumable(&b, "w", Some("00")), None);
+        assert_eq!(st.resumable(&b, "w", None), None);
+        assert_eq!(
+            st.resumable(
+                &principal_of("other", "conn_c"),
+                "w",
+                Some(&made.resume_secret)
+            ),
+            None
+        );
     }
 
     #[test]

@@ -251,17 +251,15 @@ fn open_session(broker: &Broker, conn: &mut Connection, session: &Value) -> BpRe
         })?),
     };
     let mut st = broker.state();
+    // All or nothing: a workspace taken over from its owner must get its
+    // lease, so whether it can is checked before it changes hands. (A
+    // workspace made now has room.)
+    if let Some(id) = st.resumable(&principal, ws_key, secret) {
+        st.lease_room(&id, Some(lease_key))?;
+    }
     let ws = st.open_keyed(&principal, ws_key, secret)?;
-    let (lease_id, expires) = match st.create_lease(&principal, &ws.id, ttl, Some(lease_key)) {
-        Ok(lease) => (lease.id.clone(), unix_ms(lease.expires)),
-        Err(e) => {
-            // The connection stays uninitialized, so it will never orphan
-            // the workspace just opened (or taken over) when it closes:
-            // it waits for a resume now, as after a client goes away.
-            st.orphan(&principal);
-            return Err(e);
-        }
-    };
+    let lease = st.create_lease(&principal, &ws.id, ttl, Some(lease_key))?;
+    let (lease_id, expires) = (lease.id.clone(), unix_ms(lease.expires));
     let cursor = st.cursor(&ws.id);
     conn.session = Some((ws.id.clone(), lease_id.clone()));
     Ok(

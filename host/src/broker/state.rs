@@ -229,6 +229,28 @@ impl State {
             .unwrap_or_default())
     }
 
+    /// Whether `ws` can take a lease under `key`: the live lease `key`
+    /// names (to renew), or `None` when there is room for a new one.
+    pub fn lease_room(&mut self, ws: &str, key: Option<&str>) -> BpResult<Option<String>> {
+        self.expire_leases();
+        let existing = key
+            .and_then(|k| self.lease_keys.get(&(ws.to_string(), k.to_string())))
+            .filter(|id| self.leases.contains_key(*id))
+            .cloned();
+        let live = self
+            .leases
+            .values()
+            .filter(|l| l.workspace_id == ws)
+            .count();
+        if existing.is_none() && live >= MAX_LEASES_PER_WORKSPACE {
+            return Err(BpError::invalid(format!(
+                "this workspace already holds {MAX_LEASES_PER_WORKSPACE} live leases; release one first"
+            ))
+            .with_context(json!({"limit": MAX_LEASES_PER_WORKSPACE})));
+        }
+        Ok(existing)
+    }
+
     /// Create a lease (or renew the one `key` names).
     pub fn create_lease(
         &mut self,
@@ -238,27 +260,9 @@ impl State {
         key: Option<&str>,
     ) -> BpResult<&Lease> {
         self.workspace(principal, ws)?;
-        self.expire_leases();
         let ttl = ttl.min(MAX_LEASE_TTL).max(Duration::from_secs(1));
-        let existing = key.and_then(|k| {
-            self.lease_keys
-                .get(&(ws.to_string(), k.to_string()))
-                .cloned()
-        });
-        let id = match existing.filter(|id| self.leases.contains_key(id)) {
+        let id = match self.lease_room(ws, key)? {
             Some(id) => id,
-            None if self
-                .leases
-                .values()
-                .filter(|l| l.workspace_id == ws)
-                .count()
-                >= MAX_LEASES_PER_WORKSPACE =>
-            {
-                return Err(BpError::invalid(format!(
-                    "this workspace already holds {MAX_LEASES_PER_WORKSPACE} live leases; release one first"
-                ))
-                .with_context(json!({"limit": MAX_LEASES_PER_WORKSPACE})));
-            }
             None => {
                 let id = crate::ids::new_id("lease");
                 if let Some(k) = key {

@@ -122,7 +122,11 @@ impl TargetCall {
         method: &'static str,
         params: Value,
     ) -> BpResult<Value> {
-        let by_value = params["returnByValue"] == true;
+        // A read by reference makes an object of the call's group, whether
+        // or not its reply is seen (the call may end while it waits).
+        if params["returnByValue"] != true {
+            self.group_sessions.insert(self.session.clone());
+        }
         let taken = self.read_ahead.as_ref().is_some_and(|ahead| {
             ahead.method == method
                 && ahead.params == params
@@ -138,12 +142,12 @@ impl TargetCall {
                 self.send(method, params).await
             }
         };
-        // An object of the call's group: the result of a read by
-        // reference, an exception, or whatever a reply nobody saw held.
-        let unseen = reply
+        // An exception is an object of the call's group, and so may be
+        // whatever a reply nobody saw held.
+        if reply
             .as_ref()
-            .map_or(true, |r| r.get("exceptionDetails").is_some());
-        if !by_value || unseen {
+            .map_or(true, |r| r.get("exceptionDetails").is_some())
+        {
             self.group_sessions.insert(self.session.clone());
         }
         reply
