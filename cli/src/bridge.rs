@@ -8,7 +8,7 @@
 //! event and its response) leave in one write to stdout.
 
 use crate::bridge_wire::{lock, pass_line, Shared};
-use browser_pilot_host::broker::framing::oversized_refusal;
+use browser_pilot_host::broker::framing::{over_limit, oversized_refusal};
 use browser_pilot_host::broker::rpc::{rpc_error, MAX_MESSAGE_BYTES};
 use browser_pilot_host::client::ensure_broker;
 use browser_pilot_host::paths::Paths;
@@ -143,7 +143,7 @@ fn upstream(mut to_broker: UnixStream, shared: &Shared) -> End {
         if n == 0 {
             return stdin_ended(&to_broker);
         }
-        if line.len() > MAX_MESSAGE_BYTES && !line.ends_with(b"\n") {
+        if over_limit(&line, MAX_MESSAGE_BYTES) {
             // Refused here, never relayed nor held whole: the rest of the
             // line is passed over and the relay goes on.
             let reply = oversized_refusal(&line, MAX_MESSAGE_BYTES, "bridge");

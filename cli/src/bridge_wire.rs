@@ -4,7 +4,7 @@
 //! connection (so that the bridge knows which id the broker's refusal of
 //! a longer line will carry).
 
-use browser_pilot_host::broker::framing::{leading_id, parse_line};
+use browser_pilot_host::broker::framing::{leading_id, over_limit, parse_line};
 use browser_pilot_host::broker::rpc::MAX_MESSAGE_BYTES;
 use serde::de::IgnoredAny;
 use serde_json::Value;
@@ -67,8 +67,7 @@ impl Shared {
     /// otherwise a request is read whole.
     pub fn outgoing(&self, line: &[u8]) -> Outgoing {
         let limit = lock(&self.limit).bytes;
-        let content = line.len() - usize::from(line.ends_with(b"\n"));
-        if content > limit {
+        if over_limit(line, limit) {
             return Outgoing {
                 id: line
                     .get(..=limit)

@@ -22,6 +22,14 @@ pub fn oversized_refusal(prefix: &[u8], max: usize, by: &str) -> String {
     rpc_error(&leading_id(prefix).unwrap_or(Value::Null), -32600, &e)
 }
 
+/// Whether `line` (what was read of one, its newline included if it came)
+/// holds more than `max` bytes before its newline: such a line is refused
+/// unread. The broker reads at most `max + 1` bytes of a line, so for it
+/// this means that many arrived with no newline among them.
+pub fn over_limit(line: &[u8], max: usize) -> bool {
+    line.len() - usize::from(line.ends_with(b"\n")) > max
+}
+
 /// A line as the broker reads it: `None` when it is blank, else the JSON
 /// it holds (invalid UTF-8 replaced, surrounding whitespace ignored). The
 /// bridge reads requests with it too, to see them as the broker will.
@@ -97,6 +105,15 @@ mod tests {
         assert_eq!(cut(""), None);
         // A whole object works too.
         assert_eq!(cut(r#"{"id":null,"method":"m"}"#), Some(Value::Null));
+    }
+
+    #[test]
+    fn a_line_is_over_the_limit_by_what_comes_before_its_newline() {
+        assert!(!over_limit(b"abcd\n", 4));
+        assert!(!over_limit(b"abcd", 4));
+        assert!(over_limit(b"abcde", 4));
+        assert!(over_limit(b"abcde\n", 4));
+        assert!(!over_limit(b"", 0));
     }
 
     #[test]

@@ -4,8 +4,8 @@
 
 use super::calls::{self, Intake, PendingCall};
 use super::framing;
-use super::rpc::{self, Connection};
-use super::server::{forward_events, response, rpc_error, MAX_PENDING_CALLS};
+use super::rpc::{self, rpc_error, Connection};
+use super::server::{forward_events, response, MAX_PENDING_CALLS};
 use super::Broker;
 use crate::error::BpError;
 use serde_json::{json, Value};
@@ -122,7 +122,7 @@ async fn next_frame<R: AsyncRead + Unpin>(
         Ok(0) | Err(_) => return Frame::Close(None),
         Ok(_) => {}
     }
-    if line.len() > max_message && !line.ends_with(b"\n") {
+    if framing::over_limit(line, max_message) {
         return Frame::Oversized(framing::oversized_refusal(line, max_message, "broker"));
     }
     let msg: Value = match framing::parse_line(line) {

@@ -133,7 +133,7 @@ const STOP_GRACE: Duration = Duration::from_millis(500);
 /// Calls a connection may have accepted but not yet run.
 pub(super) const MAX_PENDING_CALLS: usize = 256;
 
-pub(super) use super::rpc::rpc_error;
+use super::rpc::rpc_error;
 
 fn error_code(e: &BpError) -> i64 {
     match e.code {

@@ -127,20 +127,19 @@ impl TargetCall {
         if params["returnByValue"] != true {
             self.group_sessions.insert(self.session.clone());
         }
-        let taken = self.read_ahead.as_ref().is_some_and(|ahead| {
-            ahead.method == method
-                && ahead.params == params
-                && ahead.sent == self.cdp.commands_sent()
-        });
-        let reply = match (taken, self.read_ahead.take()) {
-            (true, Some(_)) if self.doc().2 => Err(dialog_open()),
-            (true, Some(ahead)) => Cdp::reply(method, ahead.reply, COMMAND_TIMEOUT).await,
-            (_, untaken) => {
-                if untaken.is_some() {
-                    self.group_sessions.insert(self.session.clone());
-                }
-                self.send(method, params).await
+        let sent = self.cdp.commands_sent();
+        let ahead = match self.read_ahead.take() {
+            Some(a) if a.method == method && a.params == params && a.sent == sent => Some(a),
+            other => {
+                self.read_ahead = other;
+                self.forget_read_ahead();
+                None
             }
+        };
+        let reply = match ahead {
+            Some(_) if self.doc().2 => Err(dialog_open()),
+            Some(ahead) => Cdp::reply(method, ahead.reply, COMMAND_TIMEOUT).await,
+            None => self.send(method, params).await,
         };
         // An exception is an object of the call's group, and so may be
         // whatever a reply nobody saw held.
