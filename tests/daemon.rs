@@ -78,3 +78,55 @@ fn relative_home_is_refused() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("error[invalid_argument]"));
 }
+
+/// The profile directories under `home/profiles`.
+fn profiles(env: &Env) -> Vec<String> {
+    std::fs::read_dir(env.home.join("profiles"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_launched_browser_takes_its_profile_with_it() {
+    let env = Env::new();
+    // Left by a broker that was killed outright: the next broker of the
+    // home removes it when it starts.
+    let stale = env.home.join("profiles/profile-4194305-0123456789ab");
+    std::fs::create_dir_all(stale.join("Default")).unwrap();
+    std::fs::write(stale.join("Default/Preferences"), "{}").unwrap();
+    // Not a profile: left alone.
+    std::fs::write(env.home.join("profiles/notes.txt"), "mine").unwrap();
+
+    let connected = env.json(&["connect", "--launch", "--headless"]);
+    let pid = connected["connection"]["browserPid"].as_u64().unwrap();
+    assert!(!stale.exists(), "stale profile kept: {:?}", profiles(&env));
+    let live = profiles(&env);
+    assert_eq!(live.len(), 2, "{live:?}");
+    assert!(live.iter().any(|p| p.starts_with("profile-")), "{live:?}");
+
+    // `disconnect` ends the broker's own browser, and its profile goes.
+    env.ok(&["disconnect"]);
+    support::poll_until(
+        std::time::Duration::from_secs(10),
+        "profile removed after disconnect",
+        || profiles(&env) == ["notes.txt"],
+    );
+    assert!(
+        !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+        "browser {pid} still runs"
+    );
+
+    // So does `broker stop`.
+    env.ok(&["connect", "--launch", "--headless"]);
+    assert_eq!(profiles(&env).len(), 2, "{:?}", profiles(&env));
+    env.ok(&["broker", "stop"]);
+    support::poll_until(
+        std::time::Duration::from_secs(10),
+        "profile removed after broker stop",
+        || profiles(&env) == ["notes.txt"],
+    );
+}

@@ -223,6 +223,9 @@ impl Broker {
         match old {
             Some(b) => {
                 self.retire(&b);
+                if let Some(launched) = &b.launched {
+                    launched.end().await;
+                }
                 true
             }
             None => false,

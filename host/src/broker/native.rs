@@ -199,8 +199,9 @@ async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
     // so a deadline cannot leave it half installed.
     let conn = Arc::new(attached.conn);
     let mut slot = broker.browser.write().await;
-    if let Some(old) = slot.take() {
-        broker.retire(&old);
+    let old = slot.take();
+    if let Some(old) = &old {
+        broker.retire(old);
     }
     // Nothing of the earlier generation survives into the new one.
     broker.forget_connection_state();
@@ -210,6 +211,15 @@ async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
     broker.generation.store(next_gen, Ordering::SeqCst);
     *slot = Some(conn.clone());
     drop(slot);
+    // A browser of the broker's own that went away (or hung) leaves its
+    // process group and profile behind until ended.
+    if let Some(old) = old.filter(|o| o.launched.is_some()) {
+        tokio::spawn(async move {
+            if let Some(launched) = &old.launched {
+                launched.end().await;
+            }
+        });
+    }
     super::signals::connection_restored(broker, next_gen);
     tokio::spawn(super::signals::pump(
         broker.clone(),

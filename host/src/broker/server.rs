@@ -36,6 +36,13 @@ pub async fn serve(broker: Arc<Broker>) -> BpResult<()> {
         return Err(in_use());
     }
     let listener = listen(&paths)?;
+    let stale = crate::cdp::launch::remove_stale_profiles(&paths.profiles);
+    if stale > 0 {
+        tracing::info!(
+            stale,
+            "removed the profiles of browsers earlier brokers launched"
+        );
+    }
     let locator = Locator::for_this_process(&paths);
     locator.write(&paths)?;
     tracing::info!(pid = locator.pid, socket = %paths.socket.display(), "broker ready");

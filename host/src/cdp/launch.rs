@@ -73,45 +73,106 @@ const EXECUTABLES: &[&str] = &[
     "google-chrome-stable",
 ];
 
-/// A running broker-owned browser. Dropping it kills the process and removes
-/// the temporary profile.
+/// A running broker-owned browser. [`LaunchedBrowser::end`] (or dropping
+/// it) kills the process group and removes the temporary profile.
 pub struct LaunchedBrowser {
-    child: Child,
+    /// `None` once ended.
+    child: std::sync::Mutex<Option<Child>>,
+    pid: Option<u32>,
     profile: PathBuf,
     pub ws_url: String,
     pub executable: PathBuf,
 }
 
-impl LaunchedBrowser {
-    /// The browser's process ID.
-    pub fn pid(&self) -> Option<u32> {
-        self.child.id()
-    }
-}
-
 /// Longest wait for a killed browser to exit before its profile goes.
 const EXIT_WAIT: Duration = Duration::from_secs(2);
 
+impl LaunchedBrowser {
+    /// The browser's process ID.
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
+    /// End the browser: kill its whole process group (renderers and
+    /// utilities too), wait for it to exit, then remove its profile (a
+    /// browser still flushing its cache would otherwise write the
+    /// directory back). Only the first call does anything.
+    ///
+    /// The connection holding this is shared with the tasks that use it,
+    /// so waiting for the last of them to drop it could outlast the broker
+    /// itself: whoever retires the connection ends the browser.
+    pub async fn end(&self) {
+        let Some(mut child) = self.take_child() else {
+            return;
+        };
+        kill_group(&mut child);
+        let _ = tokio::time::timeout(EXIT_WAIT, child.wait()).await;
+        remove_profile(&self.profile);
+    }
+
+    fn take_child(&self) -> Option<Child> {
+        self.child
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+    }
+}
+
 impl Drop for LaunchedBrowser {
     fn drop(&mut self) {
-        // The whole process group (renderers, utilities too), and only once
-        // it has exited is the profile removed: a browser still flushing
-        // its cache would otherwise write the directory back.
-        match self.child.id().and_then(|pid| i32::try_from(pid).ok()) {
-            // SAFETY: signalling the process group this broker started.
-            Some(pid) => unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            },
-            None => {
-                let _ = self.child.start_kill();
-            }
-        }
+        let Some(mut child) = self.take_child() else {
+            return;
+        };
+        kill_group(&mut child);
         let started = Instant::now();
-        while matches!(self.child.try_wait(), Ok(None)) && started.elapsed() < EXIT_WAIT {
+        while matches!(child.try_wait(), Ok(None)) && started.elapsed() < EXIT_WAIT {
             std::thread::sleep(Duration::from_millis(10));
         }
-        let _ = std::fs::remove_dir_all(&self.profile);
+        remove_profile(&self.profile);
     }
+}
+
+/// SIGKILL the browser's process group (it leads one of its own).
+fn kill_group(child: &mut Child) {
+    match child.id().and_then(|pid| i32::try_from(pid).ok()) {
+        // SAFETY: signalling the process group this broker started.
+        Some(pid) => unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        },
+        None => {
+            let _ = child.start_kill();
+        }
+    }
+}
+
+fn remove_profile(profile: &Path) {
+    if let Err(e) = std::fs::remove_dir_all(profile) {
+        if e.kind() != std::io::ErrorKind::NotFound {
+            tracing::warn!("could not remove {}: {e}", profile.display());
+        }
+    }
+}
+
+/// Remove the profiles of browsers launched by earlier brokers of this
+/// home. Called by a broker that holds the home's serve lock, so no other
+/// broker of the home can be using one; a broker killed outright (its
+/// browser dies with it) leaves its profile behind, and this is where it
+/// goes. Returns how many were removed.
+pub fn remove_stale_profiles(profiles_dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(profiles_dir) else {
+        return 0;
+    };
+    let own = format!("profile-{}-", std::process::id());
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with("profile-") && !name.starts_with(&own) {
+            remove_profile(&entry.path());
+            removed += 1;
+        }
+    }
+    removed
 }
 
 /// Find a Chromium-family executable on PATH.
@@ -231,7 +292,8 @@ pub async fn launch(
         }
     };
     Ok(LaunchedBrowser {
-        child,
+        pid: child.id(),
+        child: std::sync::Mutex::new(Some(child)),
         profile,
         ws_url,
         executable,
