@@ -21,6 +21,7 @@ mod limits;
 mod linker;
 pub mod manifest;
 pub mod policy;
+mod reaper;
 pub mod tabs;
 #[cfg(test)]
 pub mod testkit;
@@ -96,6 +97,7 @@ pub struct Runtime {
     components: Vec<Loaded>,
     tools: BTreeMap<String, ToolEntry>,
     policy: Policy,
+    reaper: reaper::Reaper,
 }
 
 /// The engine every component is compiled for, with its epoch ticker
@@ -133,6 +135,7 @@ impl Runtime {
             components: Vec::new(),
             tools: BTreeMap::new(),
             policy,
+            reaper: reaper::Reaper::start()?,
         };
         for source in sources {
             runtime.load_one(&granted, source, cache_dir).await?;
@@ -418,7 +421,9 @@ impl Runtime {
             tracing::trace!(tool, "component returned");
             out
         };
-        match tokio::time::timeout(budget + Duration::from_millis(500), run).await {
+        let outcome = tokio::time::timeout(budget + Duration::from_millis(500), run).await;
+        self.reaper.release(store);
+        match outcome {
             Err(_) => Err(errors::component_failed(
                 &component,
                 "deadline",

@@ -1,0 +1,39 @@
+//! A finished call's store is freed off the answer's path. Unmapping an
+//! instance's linear memory costs tens of microseconds (and a TLB flush on
+//! every core), which the answer need not wait for. The call's scope and
+//! resource table are still dropped at once, on the caller's thread, so
+//! whatever they hold (the tab's lane, in-flight page state) is released
+//! before the answer goes out, exactly as when the whole store was dropped
+//! there.
+
+use super::HostState;
+use crate::error::{BpError, BpResult};
+use std::sync::mpsc::{channel, Sender};
+use wasmtime::Store;
+
+pub(super) struct Reaper {
+    stores: Sender<Store<HostState>>,
+}
+
+impl Reaper {
+    /// Start the thread that frees stores; it ends when the reaper is
+    /// dropped with its runtime.
+    pub(super) fn start() -> BpResult<Self> {
+        let (stores, finished) = channel::<Store<HostState>>();
+        std::thread::Builder::new()
+            .name("bp-reaper".into())
+            .spawn(move || finished.into_iter().for_each(drop))
+            .map_err(|e| BpError::internal(format!("reaper thread: {e}")))?;
+        Ok(Reaper { stores })
+    }
+
+    /// Take a finished call's store: its scope and resource table are
+    /// dropped now, its instances and memory on the reaper's thread.
+    pub(super) fn release(&self, mut store: Store<HostState>) {
+        let data = store.data_mut();
+        drop(data.scope.take());
+        drop(std::mem::take(&mut data.table));
+        // With the thread gone, the store is dropped here, as before.
+        drop(self.stores.send(store));
+    }
+}
