@@ -3,7 +3,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
+use serde_json::json;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
+use support::bridge::Bridge;
 use support::{bp_exe, Env};
 
 #[test]
@@ -129,4 +131,40 @@ fn a_launched_browser_takes_its_profile_with_it() {
         "profile removed after broker stop",
         || profiles(&env) == ["notes.txt"],
     );
+}
+
+#[test]
+fn a_refused_second_broker_leaves_the_running_ones_files_alone() {
+    let env = Env::new();
+    let mut b = Bridge::start(&env);
+    let s = b.session("keeper", 60_000);
+    let source = env.home.join("notes.txt");
+    std::fs::write(&source, "kept across a refused start").unwrap();
+    let imported = b.call(
+        "artifacts/import",
+        json!({"workspaceId": s.workspace, "leaseId": s.lease, "path": source}),
+    );
+    let id = imported["artifactId"]
+        .as_str()
+        .expect("artifact id")
+        .to_string();
+    // Stand-ins for a staged download and a launched browser's profile.
+    let staged = env.home.join("downloads/dl_0123456789abcdef");
+    std::fs::create_dir_all(&staged).unwrap();
+    let profile = env.home.join("profiles/profile-4194305-0123456789ab");
+    std::fs::create_dir_all(&profile).unwrap();
+
+    // A second broker for the same home is refused before it touches any
+    // of the running broker's state.
+    let (code, _) = env.err(&["broker", "serve"]);
+    assert_eq!(code, "broker_in_use");
+
+    let out = env.home.join("exported.txt");
+    b.call("artifacts/export", json!({"artifactId": id, "path": out}));
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "kept across a refused start"
+    );
+    assert!(staged.is_dir(), "staged download removed");
+    assert!(profile.is_dir(), "profile removed");
 }

@@ -3,7 +3,7 @@
 use crate::args::{BrokerCommand, Command, ToolCommand};
 use crate::output;
 use crate::session::{existing_broker, Session};
-use browser_pilot_host::broker::{serve, Broker};
+use browser_pilot_host::broker::{serve, Broker, Claim};
 use browser_pilot_host::paths::Paths;
 use browser_pilot_host::runtime::policy::Policy;
 use browser_pilot_host::runtime::Runtime;
@@ -460,14 +460,16 @@ async fn serve_broker(
         )
         .try_init();
     let paths = Paths::from_env()?;
-    paths.prepare()?;
+    // Refused here, before anything of a running broker's is touched.
+    let claim = Claim::acquire(&paths).await?;
     let policy = Policy::load(policy.as_deref(), &deny, &deny_tools)?;
     let sources = match dir {
         Some(d) => components::from_dir(&d)?,
         None => components::embedded(),
     };
     let runtime = Runtime::load(sources, policy, Some(&paths.cache)).await?;
-    serve(Broker::new(paths, runtime)?).await
+    let broker = Broker::new(paths, runtime, &claim)?;
+    serve(broker, claim).await
 }
 
 /// Whether a target tool failed only because the CLI has no usable

@@ -2,6 +2,7 @@
 //! observations and the component runtime, and serves JSON-RPC on an
 //! owner-only local socket.
 mod calls;
+mod claim;
 mod commands;
 pub mod connect;
 mod dispatch;
@@ -36,6 +37,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 use tokio::sync::{Notify, RwLock};
 
+pub use claim::Claim;
 pub use server::serve;
 pub(crate) use server::{release_orphans, serve_io};
 
@@ -82,19 +84,15 @@ pub struct Broker {
 }
 
 impl Broker {
-    pub fn new(paths: Paths, runtime: Runtime) -> BpResult<Arc<Self>> {
+    /// The broker of the home `claim` holds: what earlier brokers of it
+    /// left is removed here, which only the claim's holder may do.
+    pub fn new(paths: Paths, runtime: Runtime, claim: &Claim) -> BpResult<Arc<Self>> {
+        claim.clear_leftovers(&paths)?;
         let (events, _) = tokio::sync::broadcast::channel(1024);
         let artifacts = Arc::new(ArtifactStore::open(
             &paths.artifacts,
             runtime.limits().artifacts(),
         )?);
-        // Staged downloads of a previous broker process are never adopted.
-        if paths.downloads.exists() {
-            std::fs::remove_dir_all(&paths.downloads).map_err(|e| {
-                crate::error::BpError::internal(format!("removing stale downloads: {e}"))
-            })?;
-        }
-        crate::paths::ensure_private_dir(&paths.downloads)?;
         let network = Arc::new(crate::network::Network::default());
         Ok(Arc::new(Self {
             state: Mutex::new(State::new(events.clone(), network.clone())),

@@ -17,32 +17,11 @@ use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use tokio::sync::mpsc;
 
-/// Serve until `broker/stop` (or a signal). Refuses to start when a live
-/// broker already answers on the socket.
-pub async fn serve(broker: Arc<Broker>) -> BpResult<()> {
+/// Serve until `broker/stop` (or a signal), holding `claim` on the home
+/// until the end.
+pub async fn serve(broker: Arc<Broker>, claim: super::Claim) -> BpResult<()> {
     let paths = broker.paths.clone();
-    paths.prepare()?;
-    // Held for the broker's whole life: a second broker for the same home
-    // cannot start, and the kernel releases it if this process dies.
-    let in_use = || {
-        BpError::new(
-            Code::BrokerInUse,
-            "a broker is already running for this BROWSER_PILOT_HOME",
-        )
-    };
-    let _serving = crate::client::FileLock::try_acquire(&paths.home.join("broker.serve.lock"))
-        .ok_or_else(in_use)?;
-    if crate::client::Client::connect(&paths).await.is_ok() {
-        return Err(in_use());
-    }
     let listener = listen(&paths)?;
-    let stale = crate::cdp::launch::remove_stale_profiles(&paths.profiles);
-    if stale > 0 {
-        tracing::info!(
-            stale,
-            "removed the profiles of browsers earlier brokers launched"
-        );
-    }
     let locator = Locator::for_this_process(&paths);
     locator.write(&paths)?;
     tracing::info!(pid = locator.pid, socket = %paths.socket.display(), "broker ready");
@@ -63,6 +42,7 @@ pub async fn serve(broker: Arc<Broker>) -> BpResult<()> {
         let _ = std::fs::remove_file(&paths.locator);
         let _ = std::fs::remove_file(&paths.socket);
     }
+    drop(claim);
     Ok(())
 }
 

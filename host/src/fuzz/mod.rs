@@ -103,6 +103,7 @@ static LAST_PANIC: Mutex<String> = Mutex::new(String::new());
 pub struct Harness {
     rt: tokio::runtime::Runtime,
     broker: Arc<Broker>,
+    _claim: crate::broker::Claim,
     dir: PathBuf,
     tools: Vec<ToolShape>,
 }
@@ -136,7 +137,8 @@ impl Harness {
                     .unwrap_or_default(),
             })
             .collect();
-        let broker = Broker::new(paths, runtime)?;
+        let claim = rt.block_on(crate::broker::Claim::acquire(&paths))?;
+        let broker = Broker::new(paths, runtime, &claim)?;
         static HOOK: std::sync::Once = std::sync::Once::new();
         HOOK.call_once(|| {
             let prev = std::panic::take_hook();
@@ -153,6 +155,7 @@ impl Harness {
         Ok(Self {
             rt,
             broker,
+            _claim: claim,
             dir,
             tools,
         })
