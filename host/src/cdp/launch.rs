@@ -102,12 +102,14 @@ impl LaunchedBrowser {
     /// so waiting for the last of them to drop it could outlast the broker
     /// itself: whoever retires the connection ends the browser.
     pub async fn end(&self) {
-        let Some(mut child) = self.take_child() else {
+        let Some(child) = self.take_child() else {
             return;
         };
-        kill_group(&mut child);
-        let _ = tokio::time::timeout(EXIT_WAIT, child.wait()).await;
-        remove_profile(&self.profile);
+        // On a blocking thread of its own, so the wait and the removal run
+        // to completion even if this future is dropped (a call's deadline
+        // passing mid-disconnect) and no executor thread is held up.
+        let profile = self.profile.clone();
+        let _ = tokio::task::spawn_blocking(move || finish(child, &profile)).await;
     }
 
     fn take_child(&self) -> Option<Child> {
@@ -119,17 +121,30 @@ impl LaunchedBrowser {
 }
 
 impl Drop for LaunchedBrowser {
+    /// The paths that never call [`LaunchedBrowser::end`] (a connection
+    /// that failed to open) end the browser here, off the executor when
+    /// there is one.
     fn drop(&mut self) {
-        let Some(mut child) = self.take_child() else {
+        let Some(child) = self.take_child() else {
             return;
         };
-        kill_group(&mut child);
-        let started = Instant::now();
-        while matches!(child.try_wait(), Ok(None)) && started.elapsed() < EXIT_WAIT {
-            std::thread::sleep(Duration::from_millis(10));
+        let profile = std::mem::take(&mut self.profile);
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => drop(runtime.spawn_blocking(move || finish(child, &profile))),
+            Err(_) => finish(child, &profile),
         }
-        remove_profile(&self.profile);
     }
+}
+
+/// Kill the browser's process group, wait (briefly) for it to exit, then
+/// remove its profile. Blocks.
+fn finish(mut child: Child, profile: &Path) {
+    kill_group(&mut child);
+    let started = Instant::now();
+    while matches!(child.try_wait(), Ok(None)) && started.elapsed() < EXIT_WAIT {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    remove_profile(profile);
 }
 
 /// SIGKILL the browser's process group (it leads one of its own).
@@ -145,10 +160,14 @@ fn kill_group(child: &mut Child) {
     }
 }
 
-fn remove_profile(profile: &Path) {
-    if let Err(e) = std::fs::remove_dir_all(profile) {
-        if e.kind() != std::io::ErrorKind::NotFound {
+/// Remove a profile directory; false if it could not be removed.
+fn remove_profile(profile: &Path) -> bool {
+    match std::fs::remove_dir_all(profile) {
+        Ok(()) => true,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => true,
+        Err(e) => {
             tracing::warn!("could not remove {}: {e}", profile.display());
+            false
         }
     }
 }
@@ -159,20 +178,18 @@ fn remove_profile(profile: &Path) {
 /// browser dies with it) leaves its profile behind, and this is where it
 /// goes. Returns how many were removed.
 pub fn remove_stale_profiles(profiles_dir: &Path) -> usize {
+    // Only a real directory: a symlink put in its place is not followed.
+    if !std::fs::symlink_metadata(profiles_dir).is_ok_and(|m| m.is_dir()) {
+        return 0;
+    }
     let Ok(entries) = std::fs::read_dir(profiles_dir) else {
         return 0;
     };
-    let own = format!("profile-{}-", std::process::id());
-    let mut removed = 0;
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with("profile-") && !name.starts_with(&own) {
-            remove_profile(&entry.path());
-            removed += 1;
-        }
-    }
-    removed
+    entries
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy().starts_with("profile-"))
+        .filter(|entry| remove_profile(&entry.path()))
+        .count()
 }
 
 /// Find a Chromium-family executable on PATH.
@@ -286,8 +303,7 @@ pub async fn launch(
     let ws_url = match devtools_url(&mut child, &profile).await {
         Ok(url) => url,
         Err(e) => {
-            let _ = child.start_kill();
-            let _ = std::fs::remove_dir_all(&profile);
+            let _ = tokio::task::spawn_blocking(move || finish(child, &profile)).await;
             return Err(e);
         }
     };
@@ -298,4 +314,49 @@ pub async fn launch(
         ws_url,
         executable,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::remove_stale_profiles;
+    use std::path::PathBuf;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("bp-launch-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn stale_profiles_go_and_nothing_else_does() {
+        let dir = scratch("stale");
+        let profiles = dir.join("profiles");
+        // An earlier broker's, and one that happens to carry this pid (a
+        // container gives brokers the same pid run after run).
+        let earlier = profiles.join("profile-1-abc");
+        let same_pid = profiles.join(format!("profile-{}-def", std::process::id()));
+        let other = profiles.join("keep-me");
+        for d in [&earlier, &same_pid, &other] {
+            std::fs::create_dir_all(d.join("Default")).unwrap();
+        }
+        assert_eq!(remove_stale_profiles(&profiles), 2);
+        assert!(!earlier.exists() && !same_pid.exists());
+        assert!(other.exists());
+        assert_eq!(remove_stale_profiles(&dir.join("missing")), 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_symlink_in_place_of_the_profiles_dir_is_not_followed() {
+        let dir = scratch("link");
+        let target = dir.join("elsewhere");
+        let victim = target.join("profile-1-abc");
+        std::fs::create_dir_all(&victim).unwrap();
+        let link = dir.join("profiles");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert_eq!(remove_stale_profiles(&link), 0);
+        assert!(victim.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -8,18 +8,21 @@
 
 use super::HostState;
 use crate::error::{BpError, BpResult};
-use std::sync::mpsc::{channel, Sender};
+use std::sync::mpsc::{sync_channel, SyncSender};
 use wasmtime::Store;
 
+/// Stores waiting to be freed at most; past that, the caller frees its own.
+const BACKLOG: usize = 16;
+
 pub(super) struct Reaper {
-    stores: Sender<Store<HostState>>,
+    stores: SyncSender<Store<HostState>>,
 }
 
 impl Reaper {
     /// Start the thread that frees stores; it ends when the reaper is
     /// dropped with its runtime.
     pub(super) fn start() -> BpResult<Self> {
-        let (stores, finished) = channel::<Store<HostState>>();
+        let (stores, finished) = sync_channel::<Store<HostState>>(BACKLOG);
         std::thread::Builder::new()
             .name("bp-reaper".into())
             .spawn(move || finished.into_iter().for_each(drop))
@@ -33,7 +36,8 @@ impl Reaper {
         let data = store.data_mut();
         drop(data.scope.take());
         drop(std::mem::take(&mut data.table));
-        // With the thread gone, the store is dropped here, as before.
-        drop(self.stores.send(store));
+        // With the thread behind (or gone), the store is dropped here, as
+        // before: the backlog of unfreed memory stays bounded.
+        drop(self.stores.try_send(store));
     }
 }
