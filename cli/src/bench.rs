@@ -234,6 +234,16 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
             b / careful
         );
     }
+    println!("against that careful floor with the Network domain on (bp keeps it on in every tab for the request journal):");
+    for (i, step) in STEPS.iter().enumerate() {
+        let journal = median(&mut rounds.floor_journal[i].clone());
+        let (c, b) = (median(&mut cli[i]), median(&mut bridge[i]));
+        println!(
+            "{step:<10} {c:>10.1} {b:>10.1} {journal:>10.1} {:>8.2}x {:>8.2}x",
+            c / journal,
+            b / journal
+        );
+    }
     let (mut full, mut processes) = (rounds.one_shot_full, rounds.floor_one_shot);
     one_shot_floor(&mut cli, &mut full, &mut processes);
     let k = median(&mut keyboard);

@@ -29,6 +29,9 @@ pub(crate) struct Rounds {
     /// `browser.click` do (focus after each step, the value read back;
     /// the pointer moved before the press, the page read after).
     pub floor_careful: Times,
+    /// The careful floor with the Network domain on, as `bp` keeps it on
+    /// every tab for the request journal.
+    pub floor_journal: Times,
     /// A process per step with raw CDP, checking as `bp` does.
     pub floor_one_shot: Times,
 }
@@ -46,6 +49,7 @@ pub(crate) async fn interleaved(home: &Path, url: &str, iterations: usize) -> Bp
     let mut bridge: Times = vec![Vec::new(); STEPS.len()];
     let mut direct: Times = vec![Vec::new(); STEPS.len()];
     let mut moving: Times = vec![Vec::new(); STEPS.len()];
+    let mut journal: Times = vec![Vec::new(); STEPS.len()];
     let mut processes: Times = vec![Vec::new(); STEPS.len()];
     let exes = [short_exe(), exe()];
     for round in 0..iterations {
@@ -58,6 +62,7 @@ pub(crate) async fn interleaved(home: &Path, url: &str, iterations: usize) -> Bp
         over_bridge(&mut b, &ws, &lease, url, &mut bridge)?;
         floor.iteration(url, &mut direct, false).await?;
         floor.iteration(url, &mut moving, true).await?;
+        floor.with_journal(url, &mut journal).await?;
         floor_one_shot.iteration(home, url, &mut processes)?;
     }
     Ok(Rounds {
@@ -66,6 +71,7 @@ pub(crate) async fn interleaved(home: &Path, url: &str, iterations: usize) -> Bp
         bridge,
         floor: direct,
         floor_careful: moving,
+        floor_journal: journal,
         floor_one_shot: processes,
     })
 }
@@ -143,6 +149,17 @@ impl Floor {
             cdp,
             session,
         })
+    }
+
+    /// A careful iteration with the Network domain on (off again after).
+    async fn with_journal(&self, url: &str, out: &mut Times) -> BpResult<()> {
+        let s = Some(self.session.as_str());
+        self.cdp
+            .call("Network.enable", s, json!({"maxPostDataSize": 0}))
+            .await?;
+        let done = self.iteration(url, out, true).await;
+        self.cdp.call("Network.disable", s, json!({})).await?;
+        done
     }
 
     async fn iteration(&self, url: &str, out: &mut Times, careful: bool) -> BpResult<()> {
