@@ -272,7 +272,7 @@ fn head_of_line(home: &Path, url: &str) -> BpResult<()> {
     let (q, b) = (median(&mut quiet), median(&mut busy));
     println!(
         "head-of-line: observe on 7 other tabs {q:.1} ms quiet, {b:.1} ms while an 8th tab's \
-         navigation hangs (+{:.1} ms, goal <= 10 ms)",
+         navigation hangs ({:+.1} ms, goal <= 10 ms)",
         b - q
     );
     Ok(())
