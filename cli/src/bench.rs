@@ -4,6 +4,7 @@
 //! (`bench_speed.rs`) and the user's own browser (`bench_own.rs`). Prints
 //! numbers; asserts nothing.
 
+use crate::bench_workflow::Times;
 use browser_pilot_host::cdp::launch;
 use browser_pilot_host::cdp::Cdp;
 use browser_pilot_host::client::Client;
@@ -211,39 +212,18 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
         total_cli += c;
         total_bridge += b;
         total_direct += d;
-        println!(
-            "{step:<10} {c:>10.1} {b:>10.1} {d:>10.1} {:>8.2}x {:>8.2}x",
-            c / d,
-            b / d
-        );
+        against_row(step, c, b, d);
     }
-    println!(
-        "{:<10} {total_cli:>10.1} {total_bridge:>10.1} {total_direct:>10.1} {:>8.2}x {:>8.2}x",
-        "workflow",
-        total_cli / total_direct,
-        total_bridge / total_direct
-    );
+    against_row("workflow", total_cli, total_bridge, total_direct);
     println!("against a CDP floor that checks as bp does (focus read by the call that gives it, the value read back; the pointer moved before the press and the page read after):");
-    for step in ["type", "click"] {
-        let i = STEPS.iter().position(|s| *s == step).unwrap_or(0);
-        let careful = median(&mut rounds.floor_careful[i].clone());
-        let (c, b) = (median(&mut cli[i]), median(&mut bridge[i]));
-        println!(
-            "{step:<10} {c:>10.1} {b:>10.1} {careful:>10.1} {:>8.2}x {:>8.2}x",
-            c / careful,
-            b / careful
-        );
-    }
+    against_floor(
+        &["type", "click"],
+        &rounds.floor_careful,
+        &mut cli,
+        &mut bridge,
+    );
     println!("against that careful floor with the Network domain on (bp keeps it on in every tab for the request journal):");
-    for (i, step) in STEPS.iter().enumerate() {
-        let journal = median(&mut rounds.floor_journal[i].clone());
-        let (c, b) = (median(&mut cli[i]), median(&mut bridge[i]));
-        println!(
-            "{step:<10} {c:>10.1} {b:>10.1} {journal:>10.1} {:>8.2}x {:>8.2}x",
-            c / journal,
-            b / journal
-        );
-    }
+    against_floor(&STEPS, &rounds.floor_journal, &mut cli, &mut bridge);
     let (mut full, mut processes) = (rounds.one_shot_full, rounds.floor_one_shot);
     one_shot_floor(&mut cli, &mut full, &mut processes);
     let k = median(&mut keyboard);
@@ -255,6 +235,25 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
     crate::bench_own::run(&home, &url, iterations.max(1)).await?;
     drop(cleanup);
     Ok(())
+}
+
+/// One row: the one-shot and bridge medians beside a floor's, and their
+/// ratios to it.
+fn against_row(step: &str, one_shot: f64, bridge: f64, floor: f64) {
+    println!(
+        "{step:<10} {one_shot:>10.1} {bridge:>10.1} {floor:>10.1} {:>8.2}x {:>8.2}x",
+        one_shot / floor,
+        bridge / floor
+    );
+}
+
+/// The rows of `steps` against another floor's times.
+fn against_floor(steps: &[&str], floor: &Times, cli: &mut Times, bridge: &mut Times) {
+    for step in steps {
+        let i = STEPS.iter().position(|s| s == step).unwrap_or(0);
+        let f = median(&mut floor[i].clone());
+        against_row(step, median(&mut cli[i]), median(&mut bridge[i]), f);
+    }
 }
 
 /// The one-shot column, and the same through `browser-pilot`, against the

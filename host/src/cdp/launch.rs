@@ -105,11 +105,7 @@ impl LaunchedBrowser {
         let Some(child) = self.take_child() else {
             return;
         };
-        // On a blocking thread of its own, so the wait and the removal run
-        // to completion even if this future is dropped (a call's deadline
-        // passing mid-disconnect) and no executor thread is held up.
-        let profile = self.profile.clone();
-        let _ = tokio::task::spawn_blocking(move || finish(child, &profile)).await;
+        finish_off_executor(child, self.profile.clone()).await;
     }
 
     fn take_child(&self) -> Option<Child> {
@@ -145,6 +141,13 @@ fn finish(mut child: Child, profile: &Path) {
         std::thread::sleep(Duration::from_millis(5));
     }
     remove_profile(profile);
+}
+
+/// [`finish`] on a blocking thread of its own, so the wait and the
+/// removal run to completion even if the awaiting future is dropped (a
+/// call's deadline passing mid-disconnect) and no executor thread is held.
+async fn finish_off_executor(child: Child, profile: PathBuf) {
+    let _ = tokio::task::spawn_blocking(move || finish(child, &profile)).await;
 }
 
 /// SIGKILL the browser's process group (it leads one of its own).
@@ -303,7 +306,7 @@ pub async fn launch(
     let ws_url = match devtools_url(&mut child, &profile).await {
         Ok(url) => url,
         Err(e) => {
-            let _ = tokio::task::spawn_blocking(move || finish(child, &profile)).await;
+            finish_off_executor(child, profile).await;
             return Err(e);
         }
     };
