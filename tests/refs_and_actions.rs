@@ -200,7 +200,8 @@ fn value_of(obs: &serde_json::Value, name: &str) -> serde_json::Value {
 
 /// A field that cannot take text never gets the text, and neither does
 /// the field that had focus: one inside a disabled fieldset is not
-/// editable, and one made inert after it was observed cannot take focus.
+/// editable, a checkbox is not editable even inside an editable region,
+/// and one made inert after it was observed cannot take focus.
 #[test]
 fn typing_never_reaches_a_field_that_cannot_take_it() {
     let env = Env::new();
@@ -216,9 +217,16 @@ fn typing_never_reaches_a_field_that_cannot_take_it() {
         assert_eq!(code, "action_not_verified", "{name}: {}", run.stdout());
         assert_eq!(error_context(&run)["reason"], reason, "{name}");
     }
+    let agree = find_ref(&obs, "checkbox", "Agree");
+    let (code, run) = env.err(&["type", &agree, "secret", "--json"]);
+    assert_eq!(code, "action_not_verified", "Agree: {}", run.stdout());
+    assert_eq!(error_context(&run)["reason"], "not_editable", "Agree");
     let after = env.snapshot(None);
     assert_eq!(value_of(&after, "Keeper"), "lock", "{after}");
     assert!(!after.to_string().contains("secret"), "{after}");
+    let region = env.ok(&["eval", "document.getElementById('region').textContent"]);
+    assert!(region.contains("region text"), "{region}");
+    assert!(!region.contains("secret"), "{region}");
 }
 
 /// `type --clear` replaces what a field held, whatever kind it is: text,

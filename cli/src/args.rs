@@ -256,6 +256,10 @@ pub enum Command {
         /// Directory of fixture pages to serve (default: ./fixtures/pages).
         #[arg(long)]
         fixtures: Option<PathBuf>,
+        /// Only the form workflow and keyboard tables (seconds, not
+        /// minutes): no large page, no other speed goals, no own browser.
+        #[arg(long)]
+        workflow_only: bool,
     },
 }
 

@@ -168,7 +168,11 @@ async fn cold_start(home: &Path) -> BpResult<f64> {
     Ok(ready)
 }
 
-pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
+pub async fn run(
+    iterations: usize,
+    fixtures: Option<PathBuf>,
+    workflow_only: bool,
+) -> BpResult<()> {
     let fixtures = fixtures.unwrap_or_else(|| PathBuf::from("fixtures/pages"));
     if !fixtures.join("form.html").is_file() {
         return Err(BpError::invalid(format!(
@@ -191,11 +195,17 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
     // The clients (one-shot, bridge, and both floors) take turns, one
     // iteration each, so a drift in the machine's speed weighs on all of
     // them alike.
-    bp(&home, &["connect", "--launch", "--headless"])?;
-    let rounds = crate::bench_workflow::interleaved(&home, &url, iterations.max(1)).await?;
+    let (_, connected) = bp(&home, &["connect", "--launch", "--headless"])?;
+    let endpoint = connected["connection"]["endpoint"]
+        .as_str()
+        .ok_or_else(|| BpError::internal("connect named no endpoint"))?;
+    let rounds =
+        crate::bench_workflow::interleaved(&home, endpoint, &url, iterations.max(1)).await?;
     let (mut cli, mut bridge, direct) = (rounds.one_shot, rounds.bridge, rounds.floor);
     let mut keyboard = bridge_keyboard(&home, &url, iterations.max(1))?;
-    crate::bench_speed::run(&home, &url, iterations.max(1)).await?;
+    if !workflow_only {
+        crate::bench_speed::run(&home, &url, iterations.max(1)).await?;
+    }
     bp(&home, &["broker", "stop", "--force"]).ok();
 
     println!("Browser Pilot benchmark: form workflow x{iterations} (medians, ms)");
@@ -224,6 +234,8 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
     );
     println!("against that careful floor with the Network domain on (bp keeps it on in every tab for the request journal):");
     against_floor(&STEPS, &rounds.floor_journal, &mut cli, &mut bridge);
+    println!("against that careful floor on the bridge's own tab (same browser, renderer and page, bp's domains on; it and the bridge take turns going first):");
+    against_floor(&STEPS, &rounds.floor_same_tab, &mut cli, &mut bridge);
     let (mut full, mut processes) = (rounds.one_shot_full, rounds.floor_one_shot);
     one_shot_floor(&mut cli, &mut full, &mut processes);
     let k = median(&mut keyboard);
@@ -232,7 +244,9 @@ pub async fn run(iterations: usize, fixtures: Option<PathBuf>) -> BpResult<()> {
         KEYS.len(),
         k / KEYS.len() as f64
     );
-    crate::bench_own::run(&home, &url, iterations.max(1)).await?;
+    if !workflow_only {
+        crate::bench_own::run(&home, &url, iterations.max(1)).await?;
+    }
     drop(cleanup);
     Ok(())
 }
@@ -371,10 +385,12 @@ impl BridgeClient {
         use std::io::{BufRead, Write};
         let id = self.next;
         self.next += 1;
-        let line =
+        let mut line =
             json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
+        line.push('\n');
         let io = |e: std::io::Error| BpError::internal(e.to_string());
-        writeln!(self.stdin, "{line}").map_err(io)?;
+        // One write (the pipe is unbuffered: `writeln!` would make two).
+        self.stdin.write_all(line.as_bytes()).map_err(io)?;
         loop {
             let mut reply = String::new();
             if self.stdout.read_line(&mut reply).map_err(io)? == 0 {

@@ -7,11 +7,13 @@ use crate::bench::{
     bp, exe, find_ref, ms, raw_tab, raw_target, run_exe, short_exe, BridgeClient, STEPS,
 };
 use crate::bench_floor::{ax_node, FloorTab};
+use browser_pilot_host::cdp::endpoint::Endpoint;
 use browser_pilot_host::cdp::launch::LaunchedBrowser;
 use browser_pilot_host::cdp::Cdp;
-use browser_pilot_host::BpResult;
+use browser_pilot_host::{BpError, BpResult};
 use serde_json::{json, Value};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Per step, the times of one client.
@@ -34,16 +36,27 @@ pub(crate) struct Rounds {
     pub floor_journal: Times,
     /// A process per step with raw CDP, checking as `bp` does.
     pub floor_one_shot: Times,
+    /// The careful floor on the bridge's own tab, taking turns with it:
+    /// the same browser, renderer and page, and the domains bp keeps on.
+    pub floor_same_tab: Times,
 }
 
 /// Run `iterations` rounds of the clients in turn (one-shot as `bp` and
-/// as `browser-pilot`, bridge, the plain floor, the careful floor, the
-/// one-shot floor).
-pub(crate) async fn interleaved(home: &Path, url: &str, iterations: usize) -> BpResult<Rounds> {
+/// as `browser-pilot`, bridge and the careful floor on its tab, the plain
+/// floor, the careful floor, the one-shot floor). `endpoint` is the
+/// broker's browser's DevTools address, as `bp connect` names it.
+pub(crate) async fn interleaved(
+    home: &Path,
+    endpoint: &str,
+    url: &str,
+    iterations: usize,
+) -> BpResult<Rounds> {
     let (mut b, ws, lease) = BridgeClient::session(home, "bench")?;
-    b.tool(&ws, &lease, "browser.tabs.open", json!({}))?;
+    b.tool(&ws, &lease, "browser.tabs.open", json!({"url": url}))?;
+    let same_tab = Floor::on_tab_at(endpoint, url).await?;
     let floor = Floor::start(home).await?;
     let floor_one_shot = OneShotFloor::start(home).await?;
+    let mut same: Times = vec![Vec::new(); STEPS.len()];
     let mut cli: Times = vec![Vec::new(); STEPS.len()];
     let mut full: Times = vec![Vec::new(); STEPS.len()];
     let mut bridge: Times = vec![Vec::new(); STEPS.len()];
@@ -59,7 +72,15 @@ pub(crate) async fn interleaved(home: &Path, url: &str, iterations: usize) -> Bp
             let out = if k == 0 { &mut cli } else { &mut full };
             one_shot(&exes[k], home, url, out)?;
         }
-        over_bridge(&mut b, &ws, &lease, url, &mut bridge)?;
+        // The bridge and the careful floor on its tab take turns going
+        // first, one after the other in the same page.
+        for k in [round % 2, 1 - round % 2] {
+            if k == 0 {
+                over_bridge(&mut b, &ws, &lease, url, &mut bridge)?;
+            } else {
+                same_tab.iteration(url, &mut same, true).await?;
+            }
+        }
         floor.iteration(url, &mut direct, false).await?;
         floor.iteration(url, &mut moving, true).await?;
         floor.with_journal(url, &mut journal).await?;
@@ -73,6 +94,7 @@ pub(crate) async fn interleaved(home: &Path, url: &str, iterations: usize) -> Bp
         floor_careful: moving,
         floor_journal: journal,
         floor_one_shot: processes,
+        floor_same_tab: same,
     })
 }
 
@@ -135,7 +157,7 @@ fn over_bridge(
 /// The floor: the same steps with raw CDP calls in a browser of the
 /// bench's own, no broker and no process per step.
 struct Floor {
-    _browser: LaunchedBrowser,
+    _browser: Option<LaunchedBrowser>,
     cdp: Cdp,
     session: String,
 }
@@ -145,7 +167,40 @@ impl Floor {
         let (browser, cdp, session) = raw_tab(home, "direct-profiles", "about:blank").await?;
         cdp.call("Page.enable", Some(&session), json!({})).await?;
         Ok(Self {
-            _browser: browser,
+            _browser: Some(browser),
+            cdp,
+            session,
+        })
+    }
+
+    /// A floor on bp's own tab: a second DevTools connection to the
+    /// broker's browser (at `endpoint`), attached to the page at `url`,
+    /// the only one there when this starts (the bridge's tab). bp keeps
+    /// its domains on for that page already; this session turns on only
+    /// the page events it waits for.
+    async fn on_tab_at(endpoint: &str, url: &str) -> BpResult<Self> {
+        let ws = Endpoint::parse(&format!("http://{endpoint}"))?
+            .websocket_url()
+            .await?;
+        let cdp = Cdp::connect(&ws, Arc::new(|_| {})).await?;
+        let targets = cdp.call("Target.getTargets", None, json!({})).await?;
+        let pages: Vec<&str> = targets["targetInfos"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|t| t["type"] == "page" && t["url"] == url)
+            .filter_map(|t| t["targetId"].as_str())
+            .collect();
+        let [target] = pages[..] else {
+            return Err(BpError::internal(format!(
+                "{} pages at {url} in bp's browser, not one",
+                pages.len()
+            )));
+        };
+        let session = crate::bench_floor::attach(&cdp, target).await?;
+        cdp.call("Page.enable", Some(&session), json!({})).await?;
+        Ok(Self {
+            _browser: None,
             cdp,
             session,
         })

@@ -54,7 +54,8 @@ pub async fn run(command: Command, json: bool) -> BpResult<()> {
         Command::Bench {
             iterations,
             fixtures,
-        } => crate::bench::run(iterations, fixtures).await,
+            workflow_only,
+        } => crate::bench::run(iterations, fixtures, workflow_only).await,
         Command::BenchFloor {
             ws_url,
             target,

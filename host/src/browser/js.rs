@@ -1,21 +1,26 @@
 //! Page-side functions run with `Runtime.callFunctionOn`. They read state;
 //! they never modify the page.
 
-/// Live state of a node, for evidence (password values withheld).
+/// Live state of a node, for evidence (password values withheld). A form
+/// field's editability is its type and state: it is never asked
+/// `isContentEditable`, which makes the page bring its style up to date
+/// first (right after typing, work the read need not wait for).
 pub const NODE_STATE: &str = r#"function() {
   const el = this;
   const tag = (el.tagName || '').toLowerCase();
   const type = tag === 'input' ? (el.type || 'text').toLowerCase() : null;
   const isPassword = type === 'password';
-  const hasValue = 'value' in el && (tag === 'input' || tag === 'textarea' || tag === 'select');
-  const raw = hasValue ? String(el.value) : (el.isContentEditable ? el.innerText : null);
+  const formField = tag === 'input' || tag === 'textarea' || tag === 'select';
+  const hasValue = 'value' in el && formField;
+  const ce = !formField && el.isContentEditable;
+  const raw = hasValue ? String(el.value) : (ce ? el.innerText : null);
   let active = document.activeElement;
   while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
   const textTypes = ['text','search','email','url','tel','password','number',''];
   // (`:disabled` also covers a control inside a disabled fieldset.)
   const disabled = !!el.disabled || (el.matches ? el.matches(':disabled') : false);
   const editable = !disabled && !el.readOnly && (
-    el.isContentEditable || tag === 'textarea' || (tag === 'input' && textTypes.includes(type)));
+    ce || tag === 'textarea' || (tag === 'input' && textTypes.includes(type)));
   return {
     tag, inputType: type,
     value: raw === null || isPassword ? null : raw,
