@@ -257,7 +257,7 @@ pub enum Command {
         #[arg(long)]
         fixtures: Option<PathBuf>,
         /// Only the form workflow and keyboard tables (seconds, not
-        /// minutes): no large page, no other speed goals, no own browser.
+        /// minutes): no large page, no other speed goals, no user's-own-browser part.
         #[arg(long)]
         workflow_only: bool,
     },

@@ -154,8 +154,9 @@ fn over_bridge(
     Ok(())
 }
 
-/// The floor: the same steps with raw CDP calls in a browser of the
-/// bench's own, no broker and no process per step.
+/// The floor: the same steps with raw CDP calls, no broker and no
+/// process per step, in a browser of the bench's own (or, made by
+/// `on_tab_at`, on the bridge's tab in the broker's browser).
 struct Floor {
     _browser: Option<LaunchedBrowser>,
     cdp: Cdp,
