@@ -2,7 +2,8 @@
 //! workspaces costs the machine between an agent's steps. Through the
 //! broker each workspace's first tab is a window of its own; the floor is
 //! a browser of the bench's own, launched with the same flags, with as
-//! many tabs in one window.
+//! many tabs in one window. The broker's own wake-ups are counted over the
+//! same spell.
 
 use crate::bench::{raw_target, BridgeClient};
 use browser_pilot_host::discovery::procfs;
@@ -26,7 +27,10 @@ pub(crate) async fn run(home: &Path, url: &str) -> BpResult<()> {
         clients.push((b, ws));
     }
     std::thread::sleep(SETTLE);
+    let pid = crate::bench_speed::broker_pid(home)?;
+    let woken = wakeups(pid);
     let broker = cpu_seconds(&home.join("profiles"), WINDOW);
+    let woken = wakeups(pid).saturating_sub(woken) as f64 / WINDOW.as_secs_f64();
     // Released, their windows close: nothing measured after this one
     // runs beside them.
     for (mut b, ws) in clients {
@@ -46,7 +50,28 @@ pub(crate) async fn run(home: &Path, url: &str) -> BpResult<()> {
          (a browser of the bench's own with {TABS} tabs in one window)",
         WINDOW.as_secs_f64()
     );
+    println!(
+        "broker wake-ups over the same idle spell: {woken:.1} per s (its threads' voluntary \
+         context switches; the wasm epoch ticker rests while no call runs)"
+    );
     Ok(())
+}
+
+/// Voluntary context switches of all threads of process `pid` so far:
+/// how often it has gone to sleep, and so been woken.
+fn wakeups(pid: u64) -> u64 {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten()
+        .flatten();
+    tasks
+        .filter_map(|t| std::fs::read_to_string(t.path().join("status")).ok())
+        .filter_map(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        })
+        .sum()
 }
 
 /// CPU seconds that the browser processes with a profile in the

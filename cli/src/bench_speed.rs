@@ -295,12 +295,17 @@ fn throughput(home: &Path, url: &str) -> BpResult<()> {
     Ok(())
 }
 
+/// The running broker's process ID.
+pub(crate) fn broker_pid(home: &Path) -> BpResult<u64> {
+    let (_, status) = bp(home, &["broker", "status"])?;
+    status["pid"]
+        .as_u64()
+        .ok_or_else(|| BpError::internal("no broker pid"))
+}
+
 /// Resident memory of the broker process, in MiB.
 pub(crate) fn broker_rss(home: &Path) -> BpResult<f64> {
-    let (_, status) = bp(home, &["broker", "status"])?;
-    let pid = status["pid"]
-        .as_u64()
-        .ok_or_else(|| BpError::internal("no broker pid"))?;
+    let pid = broker_pid(home)?;
     let text = std::fs::read_to_string(format!("/proc/{pid}/status"))
         .map_err(|e| BpError::internal(e.to_string()))?;
     let kb: f64 = text

@@ -25,6 +25,7 @@ mod reaper;
 pub mod tabs;
 #[cfg(test)]
 pub mod testkit;
+mod ticker;
 mod views;
 
 use crate::browser::call::TargetCall;
@@ -42,8 +43,7 @@ use wasmtime::component::{Linker, ResourceTable};
 use wasmtime::{Engine, Store};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
-/// Epoch tick used for call deadlines.
-const TICK: Duration = Duration::from_millis(10);
+use ticker::TICK;
 
 /// What one call may touch: one tab (with its workspace), or the
 /// workspace alone.
@@ -98,25 +98,14 @@ pub struct Runtime {
     tools: BTreeMap<String, ToolEntry>,
     policy: Policy,
     reaper: reaper::Reaper,
+    /// Advances the engine's epoch while calls run (their deadlines).
+    ticker: ticker::Ticker,
 }
 
-/// The engine every component is compiled for, with its epoch ticker
-/// (which bounds each call's run time, and stops with the engine).
+/// The engine every component is compiled for.
 fn new_engine() -> BpResult<Engine> {
-    let engine = Engine::new(&engine_config::engine_config())
-        .map_err(|e| BpError::internal(format!("wasmtime engine: {e:#}")))?;
-    let ticker = engine.weak();
-    std::thread::Builder::new()
-        .name("bp-epoch".into())
-        .spawn(move || loop {
-            std::thread::sleep(TICK);
-            match ticker.upgrade() {
-                Some(engine) => engine.increment_epoch(),
-                None => return,
-            }
-        })
-        .map_err(|e| BpError::internal(format!("epoch thread: {e}")))?;
-    Ok(engine)
+    Engine::new(&engine_config::engine_config())
+        .map_err(|e| BpError::internal(format!("wasmtime engine: {e:#}")))
 }
 
 impl Runtime {
@@ -130,7 +119,9 @@ impl Runtime {
     ) -> BpResult<Self> {
         let engine = new_engine()?;
         let granted = linker::build(&engine, &policy)?;
+        let ticker = ticker::Ticker::start(&engine)?;
         let mut runtime = Runtime {
+            ticker,
             engine,
             components: Vec::new(),
             tools: BTreeMap::new(),
@@ -265,6 +256,7 @@ impl Runtime {
         &self,
         pre: &HostViewPre<HostState>,
     ) -> BpResult<bindings::tool::ComponentManifest> {
+        let _running = self.ticker.running();
         let mut store = self.new_store(None);
         let view = pre
             .instantiate_async(&mut store)
@@ -407,6 +399,7 @@ impl Runtime {
             Some(pre) if self.callable(entry) => pre,
             _ => return Err(self.denial(entry)),
         };
+        let running = self.ticker.running();
         let mut store = self.new_store(Some(scope));
         let budget = Duration::from_millis(self.policy.limits.call_timeout_ms);
         let component = loaded.name.clone();
@@ -422,6 +415,7 @@ impl Runtime {
             out
         };
         let outcome = tokio::time::timeout(budget + Duration::from_millis(500), run).await;
+        drop(running);
         self.reaper.release(store);
         match outcome {
             Err(_) => Err(errors::component_failed(
