@@ -492,6 +492,8 @@ async fn status(broker: &Arc<Broker>) -> BpResult<Value> {
         browser["refsResolved"] = json!({"byHeldObject": held, "byBackendNode": backend});
         let (by_source, by_agent) = conn.registry.walks();
         browser["pageWalks"] = json!({"bySource": by_source, "byAgent": by_agent});
+        let (with_text, again) = conn.registry.typed_readbacks();
+        browser["typedReadbacks"] = json!({"withText": with_text, "readAgain": again});
     }
     Ok(json!({
         "pid": std::process::id(),

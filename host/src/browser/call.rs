@@ -113,6 +113,9 @@ pub struct TargetCall {
     /// The node given focus last, and the node aimed at last.
     pub(super) focused_handle: Option<NodeHandle>,
     pub(super) aimed_handle: Option<NodeHandle>,
+    /// The field a type action focused, as it read then, until other
+    /// input (`typed_readback.rs`).
+    pub(super) typed_before: Option<super::typed_readback::TypedBefore>,
 }
 
 /// Everything needed to build a [`TargetCall`].
@@ -245,6 +248,7 @@ impl TargetCall {
             held_count: 0,
             read_ahead: None,
             focused_handle: None,
+            typed_before: None,
             aimed_handle: None,
         })
     }
@@ -783,18 +787,6 @@ impl TargetCall {
         }
     }
 
-    async fn nav_result(&self) -> BpResult<NavResult> {
-        let facts = self
-            .evaluate_value(js::PAGE_FACTS)
-            .await
-            .unwrap_or(Value::Null);
-        Ok(NavResult {
-            url: crate::redact::url(&as_str(&facts[0])),
-            title: as_str(&facts[1]),
-            status: facts[2].as_u64().and_then(|s| u16::try_from(s).ok()),
-        })
-    }
-
     pub async fn goto(&mut self, url: &str) -> BpResult<NavResult> {
         self.check()?;
         // Defence in depth: whatever a component validated, the host never
@@ -824,7 +816,7 @@ impl TargetCall {
         if let Some(loader) = reply["loaderId"].as_str() {
             self.wait_loaded(None, Some(loader)).await?;
         }
-        self.nav_result().await
+        Ok(self.nav_result().await)
     }
 
     pub async fn history(&mut self, action: HistoryAction) -> BpResult<NavResult> {
@@ -860,7 +852,7 @@ impl TargetCall {
             }
         }
         self.wait_loaded(Some(doc_gen), None).await?;
-        self.nav_result().await
+        Ok(self.nav_result().await)
     }
 
     // ---- input -----------------------------------------------------------
@@ -1176,20 +1168,9 @@ impl TargetCall {
             .map(|_| ())
     }
 
-    pub async fn insert_text(&mut self, text: &str) -> BpResult<()> {
-        self.check()?;
-        self.mark_dispatched();
-        // The typed-into field is read back next.
-        let next = self
-            .focused_handle
-            .and_then(|h| self.node_read(h, js::NODE_STATE));
-        self.input_then_read("Input.insertText", json!({"text": text}), next)
-            .await
-            .map(|_| ())
-    }
-
     pub async fn press_key(&mut self, key: &str, held: Modifiers) -> BpResult<()> {
         self.check()?;
+        self.typed_before = None;
         let mut mods = 0;
         for (on, bit) in [
             (held.alt, keys::ALT),

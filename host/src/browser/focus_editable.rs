@@ -15,6 +15,7 @@
 
 use super::call::{node_state, TargetCall};
 use super::js;
+use super::typed_readback::TypedBefore;
 use super::types::{NodeHandle, NodeState};
 use crate::error::{BpError, BpResult, Code, StaleReason};
 use serde_json::{json, Value};
@@ -81,6 +82,7 @@ impl TargetCall {
             None => {}
         }
         let selected = value["focus"] == "self" && value["selected"] == true;
+        self.typed_before = Some(TypedBefore::of(handle, &state));
         Ok((handle, state, selected))
     }
 
@@ -97,6 +99,7 @@ impl TargetCall {
         let state = self.read_node_now(handle).await?;
         if state.editable {
             self.focus(handle).await?;
+            self.typed_before = Some(TypedBefore::of(handle, &state));
         }
         Ok((handle, state, false))
     }

@@ -28,7 +28,27 @@ pub(super) struct ReadAhead {
     params: Value,
     /// Commands sent on the connection right after it.
     sent: u64,
-    reply: Pending,
+    reply: AheadReply,
+}
+
+/// The reply of a read sent ahead: still to come, or already seen (a
+/// read sent with the typed text and answered after it, `typed_readback.rs`).
+pub(super) enum AheadReply {
+    Pending(Pending),
+    Ready(Value),
+}
+
+impl ReadAhead {
+    /// A read already answered, taken only by the same command with
+    /// nothing sent since `sent` (the count of commands once it went out).
+    pub(super) fn ready(method: &'static str, params: Value, sent: u64, reply: Value) -> Self {
+        Self {
+            method,
+            params,
+            sent,
+            reply: AheadReply::Ready(reply),
+        }
+    }
 }
 
 impl TargetCall {
@@ -86,7 +106,7 @@ impl TargetCall {
 
     /// Send `method` on the page's session now, for a later read to take
     /// (nothing while a dialog is open: the page could not answer).
-    fn read_ahead_of(&mut self, method: &'static str, params: Value) {
+    pub(super) fn read_ahead_of(&mut self, method: &'static str, params: Value) {
         self.forget_read_ahead();
         if self.doc().2 {
             return;
@@ -111,7 +131,7 @@ impl TargetCall {
             method,
             params,
             sent: before + 1,
-            reply,
+            reply: AheadReply::Pending(reply),
         });
     }
 
@@ -138,7 +158,10 @@ impl TargetCall {
         };
         let reply = match ahead {
             Some(_) if self.doc().2 => Err(dialog_open()),
-            Some(ahead) => Cdp::reply(method, ahead.reply, COMMAND_TIMEOUT).await,
+            Some(ahead) => match ahead.reply {
+                AheadReply::Pending(reply) => Cdp::reply(method, reply, COMMAND_TIMEOUT).await,
+                AheadReply::Ready(reply) => Ok(reply),
+            },
             None => self.send(method, params).await,
         };
         // An exception is an object of the call's group, and so may be

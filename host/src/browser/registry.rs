@@ -320,6 +320,9 @@ pub struct Registry {
     /// Page walks sent as source (making the walk agent), and calls of
     /// an agent made before, since the connection began.
     walks: [std::sync::atomic::AtomicU64; 2],
+    /// Typed text read back by the read sent with it, and read again
+    /// once the text was answered (`typed_readback.rs`).
+    typed_readbacks: [std::sync::atomic::AtomicU64; 2],
 }
 
 #[derive(Default)]
@@ -418,6 +421,21 @@ impl Registry {
     pub fn walks(&self) -> (u64, u64) {
         use std::sync::atomic::Ordering::Relaxed;
         (self.walks[0].load(Relaxed), self.walks[1].load(Relaxed))
+    }
+
+    pub fn count_typed_readback(&self, taken: bool) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.typed_readbacks[usize::from(!taken)].fetch_add(1, Relaxed);
+    }
+
+    /// (taken from the read sent with the text, read again) since the
+    /// connection began.
+    pub fn typed_readbacks(&self) -> (u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (
+            self.typed_readbacks[0].load(Relaxed),
+            self.typed_readbacks[1].load(Relaxed),
+        )
     }
 
     fn signal(&self, s: Signal) {

@@ -1,0 +1,143 @@
+//! The read-back of typed text, sent with the text.
+//!
+//! `browser.type` reads the field back once its text is in. The browser
+//! process handles `Input.insertText` and hands the text to the page on
+//! another channel than the DevTools commands, so a read sent right
+//! behind the text usually, but not always, runs after it (94 of 100
+//! here). The read is sent with the text all the same, and taken only
+//! when it proves it ran after the text: its value holds the text and
+//! differs from the value read when the field was focused (for a
+//! password field, whose value is never read, its length differs). A
+//! read that proves nothing is dropped, and the field read again once the
+//! text is answered, as without this. That saves a round trip on most
+//! type actions, and never takes a read from before the text.
+
+use super::call::{node_state, TargetCall};
+use super::js;
+use super::read_ahead::ReadAhead;
+use super::types::{NodeHandle, NodeState};
+use crate::error::BpResult;
+use serde_json::json;
+
+/// The field a type action focused, as that focusing read it.
+pub(super) struct TypedBefore {
+    pub handle: NodeHandle,
+    pub value: Option<String>,
+    pub value_length: u32,
+}
+
+impl TypedBefore {
+    pub(super) fn of(handle: NodeHandle, state: &NodeState) -> Self {
+        Self {
+            handle,
+            value: state.value.clone(),
+            value_length: state.value_length,
+        }
+    }
+
+    /// Whether `after`, read once `text` was sent, can only have been
+    /// read after the text went in.
+    fn proves_typed(&self, after: &NodeState, text: &str) -> bool {
+        match (&after.value, &self.value) {
+            (Some(now), before) => now.contains(text) && before.as_ref() != Some(now),
+            (None, None) => after.value_length != self.value_length,
+            (None, Some(_)) => false,
+        }
+    }
+}
+
+impl TargetCall {
+    pub async fn insert_text(&mut self, text: &str) -> BpResult<()> {
+        self.check()?;
+        self.mark_dispatched();
+        // The typed-into field is read back next.
+        let next = self
+            .focused_handle
+            .and_then(|h| self.node_read(h, js::NODE_STATE));
+        let before = self
+            .typed_before
+            .take()
+            .filter(|b| Some(b.handle) == self.focused_handle);
+        let (Some((method, params)), Some(before), false) = (next.clone(), before, text.is_empty())
+        else {
+            return self
+                .input_then_read("Input.insertText", json!({"text": text}), next)
+                .await
+                .map(|_| ());
+        };
+        let session = self.session.clone();
+        let (rx, sent) =
+            self.watch_and_send(&session, "Input.insertText", json!({"text": text}))?;
+        self.forget_read_ahead();
+        let early_rx = self.registry.watch(&self.raw_id);
+        // Counted from before the send, as `read_ahead_of` does: a command
+        // of another task's in between means the read is never taken.
+        let early_sent = self.cdp.commands_sent() + 1;
+        let early = self
+            .cdp
+            .send_now(method, Some(&session), params.clone())
+            .ok();
+        // Unanswered, or thrown: an object of the call's group.
+        self.group_sessions.insert(session);
+        if self
+            .reply_unless_dialog(rx, "Input.insertText", sent)
+            .await?
+            .is_none()
+        {
+            return Ok(());
+        }
+        if let (Some(early), Some(early_rx)) = (early, early_rx) {
+            if let Ok(Some(reply)) = self.reply_unless_dialog(early_rx, method, early).await {
+                let proves = reply.get("exceptionDetails").is_none()
+                    && before.proves_typed(&node_state(&reply["result"]["value"]), text);
+                self.registry.count_typed_readback(proves);
+                if proves {
+                    self.read_ahead = Some(ReadAhead::ready(method, params, early_sent, reply));
+                    return Ok(());
+                }
+            }
+        }
+        self.read_ahead_of(method, params);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TypedBefore;
+    use crate::browser::types::NodeState;
+
+    fn state(value: Option<&str>, len: u32) -> NodeState {
+        NodeState {
+            tag: "input".into(),
+            input_type: Some("text".into()),
+            value: value.map(str::to_string),
+            value_length: len,
+            checked: None,
+            focused: true,
+            editable: true,
+            connected: true,
+        }
+    }
+
+    #[test]
+    fn only_a_read_that_shows_the_text_went_in_is_taken() {
+        let before = TypedBefore::of(1, &state(Some("old"), 3));
+        // Replaced, or appended to: the text is there and the value moved.
+        assert!(before.proves_typed(&state(Some("Ada"), 3), "Ada"));
+        assert!(before.proves_typed(&state(Some("oldAda"), 6), "Ada"));
+        // Read before the text arrived: unchanged.
+        assert!(!before.proves_typed(&state(Some("old"), 3), "Ada"));
+        // Changed, but not by this text.
+        assert!(!before.proves_typed(&state(Some(""), 0), "Ada"));
+        // A field that already held the text proves nothing.
+        let same = TypedBefore::of(1, &state(Some("Ada"), 3));
+        assert!(!same.proves_typed(&state(Some("Ada"), 3), "Ada"));
+        // Password fields: only a length that moved.
+        let secret = TypedBefore::of(1, &state(None, 4));
+        assert!(secret.proves_typed(&state(None, 7), "abc"));
+        assert!(!secret.proves_typed(&state(None, 4), "abc"));
+        // A value that stopped being readable proves nothing.
+        assert!(!before.proves_typed(&state(None, 6), "Ada"));
+    }
+}
