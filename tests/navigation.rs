@@ -54,6 +54,48 @@ fn navigation_reports_the_document_as_it_stands_once_loaded() {
     assert_eq!(r["status"], 200, "{r}");
     let r = navigate(&mut b, &s, json!({"action": "forward"}));
     assert_eq!(r["status"], 404, "{r}");
+
+    // Back and forward between entries of one document (a fragment, a
+    // pushState) load nothing: they answer once the URL has moved.
+    let form = env.url("form.html");
+    navigate(&mut b, &s, json!({"url": form}));
+    let r = navigate(&mut b, &s, json!({"url": format!("{form}#details")}));
+    assert_eq!(r["url"], format!("{form}#details"), "{r}");
+    let r = navigate(&mut b, &s, json!({"action": "back"}));
+    assert_eq!(r["url"], form, "{r}");
+    assert_eq!(r["status"], 200, "{r}");
+    let r = navigate(&mut b, &s, json!({"action": "forward"}));
+    assert_eq!(r["url"], format!("{form}#details"), "{r}");
+    // The same fragment again moves nowhere, and still answers.
+    let r = navigate(&mut b, &s, json!({"url": format!("{form}#details")}));
+    assert_eq!(r["url"], format!("{form}#details"), "{r}");
+    assert_eq!(r["title"], "Sign in form", "{r}");
+
+    // A title longer than the browser keeps in its history comes whole.
+    let long = "T".repeat(5000);
+    let r = navigate(
+        &mut b,
+        &s,
+        json!({"url": format!("data:text/html,<title>{long}</title>")}),
+    );
+    assert_eq!(r["title"], long.as_str(), "a title of 5000 characters");
+
+    // A dialog holds the page while it loads: the browser still says
+    // where the tab is and what the page is called.
+    let alerting = "data:text/html,<title>Alerting</title><script>alert('loading')</script>";
+    let r = navigate(&mut b, &s, json!({"url": alerting}));
+    assert_eq!(r["title"], "Alerting", "{r}");
+    assert!(
+        r["url"].as_str().unwrap().starts_with("data:text/html,"),
+        "{r}"
+    );
+    let listed = b.tool_ok(&s, "browser.dialogs.list", json!({}));
+    let id = listed["dialogs"][0]["dialogId"].as_str().expect("a dialog");
+    b.tool_ok(
+        &s,
+        "browser.dialogs.respond",
+        json!({"dialogId": id, "accept": true}),
+    );
     b.finish();
 }
 
@@ -110,5 +152,57 @@ fn typed_text_is_read_back_only_by_a_read_that_shows_it() {
 
     let obs = b.tool_ok(&s, "browser.observe", json!({}));
     assert!(obs.to_string().contains("Grace"), "{obs}");
+    b.finish();
+}
+
+#[test]
+fn a_field_its_focus_handler_changes_is_judged_as_the_text_finds_it() {
+    let env = Env::new();
+    env.launch();
+    let mut b = Bridge::start(&env);
+    let s = b.session("focus-handler", 60_000);
+    b.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("focus-clears.html")}),
+    );
+    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    let id = obs["observationId"].clone();
+    let pin: u32 = find_ref(&obs, "textbox", "PIN").parse().unwrap();
+    let amount: u32 = find_ref(&obs, "textbox", "Amount").parse().unwrap();
+    let start = readbacks(&mut b);
+
+    // The PIN empties itself on focus: four digits make four characters,
+    // not the eight it held plus four. A read from before the text (still
+    // empty) must not pass for the read-back either.
+    let r = b.tool_ok(
+        &s,
+        "browser.type",
+        json!({"observationId": id, "ref": pin, "text": "4321"}),
+    );
+    assert_eq!(r["evidence"]["status"], "verified", "{r}");
+
+    // The amount drops its formatting on focus; the digit joins the bare
+    // number.
+    let r = b.tool_ok(
+        &s,
+        "browser.type",
+        json!({"observationId": id, "ref": amount, "text": "5"}),
+    );
+    assert_eq!(r["evidence"]["status"], "verified", "{r}");
+    let (with_text, again) = readbacks(&mut b);
+    assert_eq!(with_text + again, start.0 + start.1 + 2);
+
+    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    let shown = obs["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "Amount")
+        .expect("the amount field")["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(shown == "12005" || shown == "51200", "{obs}");
     b.finish();
 }

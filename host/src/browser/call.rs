@@ -741,9 +741,19 @@ impl TargetCall {
 
     /// Wait until the main frame has loaded a document other than
     /// `from_doc` (or, with `loader`, exactly that loader).
+    /// Where the main frame stands: (documents committed, moves within a
+    /// document). A navigation is seen once either changes.
+    pub(super) fn nav_marks(&self) -> (u64, u64) {
+        self.registry
+            .with(&self.raw_id, |t| (t.doc_gen, t.same_doc_navs))
+            .unwrap_or((0, 0))
+    }
+
+    /// Wait until the main frame has loaded: a document other than the
+    /// one `from` saw (or a move within it), or `loader`'s.
     pub(super) async fn wait_loaded(
         &self,
-        from_doc: Option<u64>,
+        from: Option<(u64, u64)>,
         loader: Option<&str>,
     ) -> BpResult<()> {
         let mut rx = self
@@ -763,7 +773,7 @@ impl TargetCall {
                     if t.crashed && !crashed_at_start {
                         return Some(Err(crate::cdp::errors::crashed()));
                     }
-                    let new_doc = from_doc.is_none_or(|d| t.doc_gen != d);
+                    let new_doc = from.is_none_or(|(d, m)| t.doc_gen != d || t.same_doc_navs != m);
                     let right_loader = loader.is_none_or(|l| t.loader.as_deref() == Some(l));
                     let loaded = t.loaded_loader == t.loader && !t.loading;
                     // The navigation's own document loaded, though the page
@@ -803,6 +813,7 @@ impl TargetCall {
                 "the host refuses `{scheme}:` URLs"
             )));
         }
+        let marks = self.nav_marks();
         self.mark_dispatched();
         let reply = self
             .navigation_step("goto", "Page.navigate", json!({"url": url}))
@@ -813,15 +824,18 @@ impl TargetCall {
                     .with_context(json!({"reason": "navigation_failed", "error": err})),
             );
         }
-        if let Some(loader) = reply["loaderId"].as_str() {
-            self.wait_loaded(None, Some(loader)).await?;
+        match reply["loaderId"].as_str() {
+            Some(loader) => self.wait_loaded(None, Some(loader)).await?,
+            // Within the document (a fragment): answered before the page
+            // has moved, which it reports as it does.
+            None => self.wait_loaded(Some(marks), None).await?,
         }
         Ok(self.nav_result().await)
     }
 
     pub async fn history(&mut self, action: HistoryAction) -> BpResult<NavResult> {
         self.check()?;
-        let (doc_gen, ..) = self.doc();
+        let marks = self.nav_marks();
         match action {
             HistoryAction::Reload => {
                 self.mark_dispatched();
@@ -851,7 +865,7 @@ impl TargetCall {
                 .await?;
             }
         }
-        self.wait_loaded(Some(doc_gen), None).await?;
+        self.wait_loaded(Some(marks), None).await?;
         Ok(self.nav_result().await)
     }
 
@@ -1060,6 +1074,9 @@ impl TargetCall {
         tokio::pin!(reply);
         loop {
             tokio::select! {
+                // A reply that has come is the answer, even when a dialog
+                // opened after it.
+                biased;
                 r = &mut reply => return r.map(Some),
                 changed = rx.changed() => {
                     // A tab that closes itself (`window.close()` in a click

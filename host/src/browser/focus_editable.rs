@@ -24,7 +24,8 @@ impl TargetCall {
     /// Resolve an observation's ref to type into: revalidated, read, and
     /// focused only if the read says it is editable; with `select_all`,
     /// its content selected once focus is on it. Returns the handle, the
-    /// state read before focusing, and whether the content is selected.
+    /// state (read again once focused, where one page call did both; else
+    /// as read before focusing), and whether the content is selected.
     pub async fn focus_editable(
         &mut self,
         observation_id: &str,
@@ -64,6 +65,12 @@ impl TargetCall {
         if !state.connected {
             return Err(BpError::stale(StaleReason::DocumentReplaced));
         }
+        // Once focused, the field as the text will find it: a focus
+        // handler may have changed it (a PIN field that clears itself).
+        let state = match value.get("focused") {
+            Some(focused) if focused.is_object() => node_state(focused),
+            _ => state,
+        };
         match value["focus"].as_str() {
             Some("self") => {
                 self.focused_handle = Some(handle);
@@ -82,7 +89,10 @@ impl TargetCall {
             None => {}
         }
         let selected = value["focus"] == "self" && value["selected"] == true;
-        self.typed_before = Some(TypedBefore::of(handle, &state));
+        // The read-back of the text is proved against the field as it
+        // stands once focused, when this call could read it so.
+        self.typed_before = (value["focus"] == "self" && value["focused"].is_object())
+            .then(|| TypedBefore::of(handle, &state, selected));
         Ok((handle, state, selected))
     }
 
@@ -99,7 +109,6 @@ impl TargetCall {
         let state = self.read_node_now(handle).await?;
         if state.editable {
             self.focus(handle).await?;
-            self.typed_before = Some(TypedBefore::of(handle, &state));
         }
         Ok((handle, state, false))
     }

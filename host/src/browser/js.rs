@@ -126,7 +126,8 @@ pub fn revalidate_main() -> String {
 /// says it is (for `<input>` and `<textarea>`, checked by the selection
 /// range, or for `email` and `number` inputs, which have none, by the
 /// document's selection showing the whole value; a `number` input whose
-/// text is not a number says `false`).
+/// text is not a number says `false`). `focused` is its [`NODE_STATE`]
+/// read again after that (`null` when it was not focused).
 pub fn focus_editable() -> String {
     format!(
         "function(selectAll) {{
@@ -139,7 +140,9 @@ pub fn focus_editable() -> String {
     focus = after === this ? 'self' : after !== before ? 'moved' : 'none';
     if (focus === 'self' && selectAll) selected = ({SELECT_CONTENT}).call(this);
   }}
-  return {{state, focus, selected}};
+  // As it stands once focused and selected (a focus handler may change it).
+  const focused = focus === null ? null : ({NODE_STATE}).call(this);
+  return {{state, focus, selected, focused}};
 }}"
     )
 }

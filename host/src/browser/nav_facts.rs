@@ -8,14 +8,20 @@
 //! load) and the title the page set (empty when it set none; the entry's
 //! title is updated before the load event is passed on), and the main
 //! document's response event gave its status. So the browser is asked,
-//! and the page is read only for what the browser cannot say: no entry,
-//! or an http(s) document whose response was not seen (restored from the
-//! back/forward cache, or a tab without the Network domain).
+//! and the page is read only when the browser cannot say: the tab
+//! crashed, the history could not be read, the title reached the
+//! browser's cap (4096 UTF-16 units), another document committed
+//! while it was read, or an http(s) document's response was not seen
+//! (restored from the back/forward cache, or a tab without the Network
+//! domain).
 
 use super::call::TargetCall;
 use super::js;
 use super::types::NavResult;
 use serde_json::{json, Value};
+
+/// Chromium's cap on the title it keeps in a history entry (`kMaxTitleChars`).
+const MAX_HISTORY_TITLE: usize = 4096;
 
 impl TargetCall {
     /// The navigation's result, once its document has loaded.
@@ -41,6 +47,10 @@ impl TargetCall {
         if self.crashed_since_start() {
             return None;
         }
+        // The entry and the status must be the same document's: a page
+        // that moves on at once (a redirect in `onload`) may commit its
+        // next document while the browser is asked.
+        let (generation, loader, ..) = self.doc();
         let history = self
             .cdp
             .call("Page.getNavigationHistory", Some(&self.session), json!({}))
@@ -50,6 +60,11 @@ impl TargetCall {
         let entry = history["entries"].get(index)?;
         let url = entry["url"].as_str()?;
         let title = entry["title"].as_str()?;
+        // The browser keeps at most 4096 UTF-16 units of a title; a longer
+        // one is read whole from the page.
+        if title.encode_utf16().count() >= MAX_HISTORY_TITLE {
+            return None;
+        }
         let http = url.starts_with("http://") || url.starts_with("https://");
         // As the page's own navigation timing would say: a status only for
         // an HTTP document, the one whose response this tab saw.
@@ -60,7 +75,8 @@ impl TargetCall {
                 _ => None,
             })
             .flatten();
-        if http && status.is_none() {
+        let (now, now_loader, ..) = self.doc();
+        if (http && status.is_none()) || now != generation || now_loader != loader {
             return None;
         }
         Some(NavResult {

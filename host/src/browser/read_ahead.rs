@@ -99,7 +99,10 @@ impl TargetCall {
     /// never looked at: had it thrown, its exception would be an object of
     /// the call's group, so the group is released.
     pub(super) fn forget_read_ahead(&mut self) {
-        if self.read_ahead.take().is_some() {
+        if let Some(ahead) = self.read_ahead.take() {
+            if matches!(ahead.reply, AheadReply::Ready(_)) {
+                self.registry.count_typed_readback(false);
+            }
             self.group_sessions.insert(self.session.clone());
         }
     }
@@ -149,7 +152,12 @@ impl TargetCall {
         }
         let sent = self.cdp.commands_sent();
         let ahead = match self.read_ahead.take() {
-            Some(a) if a.method == method && a.params == params && a.sent == sent => Some(a),
+            Some(a) if a.method == method && a.params == params && a.sent == sent => {
+                if matches!(a.reply, AheadReply::Ready(_)) {
+                    self.registry.count_typed_readback(true);
+                }
+                Some(a)
+            }
             other => {
                 self.read_ahead = other;
                 self.forget_read_ahead();

@@ -29,6 +29,9 @@ pub struct TargetState {
     pub main_frame: Option<String>,
     /// Increments whenever the main frame commits a new document.
     pub doc_gen: u64,
+    /// Increments whenever the main frame moves within its document (a
+    /// fragment, `pushState`, history between such entries).
+    pub same_doc_navs: u64,
     pub loader: Option<String>,
     /// The loader whose load event (or stop) was seen last.
     pub loaded_loader: Option<String>,
@@ -71,6 +74,7 @@ impl TargetState {
             session_serial: 0,
             main_frame: None,
             doc_gen: 0,
+            same_doc_navs: 0,
             loader: None,
             loaded_loader: None,
             recent_loaded: Default::default(),

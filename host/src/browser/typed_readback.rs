@@ -5,12 +5,19 @@
 //! another channel than the DevTools commands, so a read sent right
 //! behind the text usually, but not always, runs after it (94 of 100
 //! here). The read is sent with the text all the same, and taken only
-//! when it proves it ran after the text: its value holds the text and
-//! differs from the value read when the field was focused (for a
-//! password field, whose value is never read, its length differs). A
-//! read that proves nothing is dropped, and the field read again once the
-//! text is answered, as without this. That saves a round trip on most
-//! type actions, and never takes a read from before the text.
+//! when it shows exactly what the text makes of the field as it stood
+//! once focused (and its content selected, with `clear`): the text alone
+//! when it replaces a selection, else the earlier value with the text
+//! added (its length only, for a password field, whose value is never
+//! read), and not the earlier value itself. A read that shows anything
+//! else is dropped, and the field read again once the text is answered,
+//! as without this. That saves a round trip on most type actions.
+//!
+//! The earlier value is the one the focusing page call reads after it
+//! has focused and selected, so a focus handler that changes the field
+//! (clears a password, unformats a number) is part of it. A field focused
+//! in steps (in a frame, or with a dialog open) is read before the
+//! browser focuses it; its read-back is never sent ahead.
 
 use super::call::{node_state, TargetCall};
 use super::js;
@@ -19,28 +26,39 @@ use super::types::{NodeHandle, NodeState};
 use crate::error::BpResult;
 use serde_json::json;
 
-/// The field a type action focused, as that focusing read it.
+/// The field a type action focused, as it stood once focused.
 pub(super) struct TypedBefore {
     pub handle: NodeHandle,
     pub value: Option<String>,
     pub value_length: u32,
+    /// Its whole content is selected: the text replaces it.
+    pub replaced: bool,
 }
 
 impl TypedBefore {
-    pub(super) fn of(handle: NodeHandle, state: &NodeState) -> Self {
+    pub(super) fn of(handle: NodeHandle, state: &NodeState, replaced: bool) -> Self {
         Self {
             handle,
             value: state.value.clone(),
             value_length: state.value_length,
+            replaced,
         }
     }
 
-    /// Whether `after`, read once `text` was sent, can only have been
-    /// read after the text went in.
+    /// Whether `after`, read once `text` was sent, shows what the text
+    /// makes of the field and differs from how it stood before.
     fn proves_typed(&self, after: &NodeState, text: &str) -> bool {
+        let added = u32::try_from(text.encode_utf16().count()).unwrap_or(u32::MAX);
+        let length = if self.replaced {
+            added
+        } else {
+            self.value_length.saturating_add(added)
+        };
+        let moved = after.value_length == length && after.value != self.value;
         match (&after.value, &self.value) {
-            (Some(now), before) => now.contains(text) && before.as_ref() != Some(now),
-            (None, None) => after.value_length != self.value_length,
+            (Some(now), _) if self.replaced => moved && now == text,
+            (Some(now), _) => moved && now.contains(text),
+            (None, None) => after.value_length == length && length != self.value_length,
             (None, Some(_)) => false,
         }
     }
@@ -90,13 +108,14 @@ impl TargetCall {
             if let Ok(Some(reply)) = self.reply_unless_dialog(early_rx, method, early).await {
                 let proves = reply.get("exceptionDetails").is_none()
                     && before.proves_typed(&node_state(&reply["result"]["value"]), text);
-                self.registry.count_typed_readback(proves);
+                // A read that proves it is counted when it is taken.
                 if proves {
                     self.read_ahead = Some(ReadAhead::ready(method, params, early_sent, reply));
                     return Ok(());
                 }
             }
         }
+        self.registry.count_typed_readback(false);
         self.read_ahead_of(method, params);
         Ok(())
     }
@@ -122,20 +141,34 @@ mod tests {
 
     #[test]
     fn only_a_read_that_shows_the_text_went_in_is_taken() {
-        let before = TypedBefore::of(1, &state(Some("old"), 3));
-        // Replaced, or appended to: the text is there and the value moved.
-        assert!(before.proves_typed(&state(Some("Ada"), 3), "Ada"));
+        // Appended at the caret: the earlier value with the text added.
+        let before = TypedBefore::of(1, &state(Some("old"), 3), false);
         assert!(before.proves_typed(&state(Some("oldAda"), 6), "Ada"));
+        assert!(before.proves_typed(&state(Some("Adaold"), 6), "Ada"));
         // Read before the text arrived: unchanged.
         assert!(!before.proves_typed(&state(Some("old"), 3), "Ada"));
-        // Changed, but not by this text.
+        // Changed, but not by this text, or not by it alone.
         assert!(!before.proves_typed(&state(Some(""), 0), "Ada"));
+        assert!(!before.proves_typed(&state(Some("Ada"), 3), "Ada"));
+        assert!(!before.proves_typed(&state(Some("oldAda!"), 7), "Ada"));
+        // Replacing a selection: the text alone.
+        let selected = TypedBefore::of(1, &state(Some("old"), 3), true);
+        assert!(selected.proves_typed(&state(Some("Ada"), 3), "Ada"));
+        assert!(!selected.proves_typed(&state(Some("old"), 3), "Ada"));
+        assert!(!selected.proves_typed(&state(Some("oldAda"), 6), "Ada"));
         // A field that already held the text proves nothing.
-        let same = TypedBefore::of(1, &state(Some("Ada"), 3));
+        let same = TypedBefore::of(1, &state(Some("Ada"), 3), true);
         assert!(!same.proves_typed(&state(Some("Ada"), 3), "Ada"));
-        // Password fields: only a length that moved.
-        let secret = TypedBefore::of(1, &state(None, 4));
+        // Lengths count UTF-16 units, as the page does.
+        let empty = TypedBefore::of(1, &state(Some(""), 0), false);
+        assert!(empty.proves_typed(&state(Some("é😀"), 3), "é😀"));
+        // Password fields: only a length that moved by the text's.
+        let secret = TypedBefore::of(1, &state(None, 4), false);
         assert!(secret.proves_typed(&state(None, 7), "abc"));
+        assert!(!secret.proves_typed(&state(None, 4), "abc"));
+        assert!(!secret.proves_typed(&state(None, 0), "abc"));
+        let secret = TypedBefore::of(1, &state(None, 4), true);
+        assert!(secret.proves_typed(&state(None, 3), "abc"));
         assert!(!secret.proves_typed(&state(None, 4), "abc"));
         // A value that stopped being readable proves nothing.
         assert!(!before.proves_typed(&state(None, 6), "Ada"));

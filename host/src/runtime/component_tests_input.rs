@@ -166,7 +166,15 @@ impl Page {
                             }
                         }
                     }
-                    json!({"result": {"value": {"state": state, "focus": focus, "selected": selected}}})
+                    // Read again once focused; this fake's focus changes
+                    // nothing else.
+                    let mut focused = Value::Null;
+                    if !focus.is_null() {
+                        focused = state.clone();
+                        focused["focused"] = json!(focus == "self");
+                    }
+                    json!({"result": {"value": {"state": state, "focus": focus,
+                                                "selected": selected, "focused": focused}}})
                 } else if f.contains("isPassword") && f.contains("facts:") {
                     // Node state and page facts in one call; revalidating
                     // a ref also says where a click would aim, unless the

@@ -100,6 +100,7 @@ impl Registry {
             "Page.navigatedWithinDocument" => self.update(&raw, |t| {
                 if is_main(t, s(p, "frameId")) {
                     t.url = url_of(p, "url").unwrap_or_default();
+                    t.same_doc_navs += 1;
                 }
             }),
             "Page.frameRequestedNavigation" | "Page.frameStartedLoading" => {
