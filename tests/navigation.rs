@@ -150,8 +150,25 @@ fn typed_text_is_read_back_only_by_a_read_that_shows_it() {
     let after = readbacks(&mut b);
     assert_eq!(after, (before.0, before.1 + 1));
 
+    // Every read of a type action is by value and answered, so the call
+    // leaves no remote object to release: exactly its three commands go
+    // out (focus, text, read-back), or four when the field is read again.
+    // A release would queue in the page ahead of the next call's first
+    // command.
+    let commands = |b: &mut Bridge| {
+        let status = b.call("broker/status", json!({}));
+        status["cdpCommandsSent"].as_u64().expect("cdpCommandsSent")
+    };
+    for text in ["Ada", "Grace", "Lovelace"] {
+        let (sent, (_, again)) = (commands(&mut b), readbacks(&mut b));
+        type_into(&mut b, name, text, true);
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let (after, (_, again_after)) = (commands(&mut b), readbacks(&mut b));
+        assert_eq!(after - sent, 3 + again_after - again, "typing {text}");
+    }
+
     let obs = b.tool_ok(&s, "browser.observe", json!({}));
-    assert!(obs.to_string().contains("Grace"), "{obs}");
+    assert!(obs.to_string().contains("Lovelace"), "{obs}");
     b.finish();
 }
 

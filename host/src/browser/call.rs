@@ -542,6 +542,7 @@ impl TargetCall {
                     known: Arc::new(known),
                     roles: Arc::new(std::mem::take(&mut self.walked_roles)),
                     agent: self.agent.take(),
+                    doc_gen,
                 };
                 self.held_count += 1;
                 self.observations.held.hold(&self.raw_id, held)
@@ -554,7 +555,14 @@ impl TargetCall {
                 .into_iter()
                 .collect(),
         };
-        self.release_groups(release.into_iter().map(|g| (g.session, g.group)).collect());
+        // A release of a group that went with its document would only
+        // queue in the page ahead of the next call's first command.
+        let release = release
+            .into_iter()
+            .filter(|g| !g.went_with_document(&self.session, doc_gen))
+            .map(|g| (g.session, g.group))
+            .collect();
+        self.release_groups(release);
         Ok(id)
     }
 

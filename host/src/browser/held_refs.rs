@@ -29,6 +29,19 @@ pub struct HeldGroup {
     pub roles: Arc<Vec<String>>,
     /// The page's walk agent, an object of this group (`walk_agent.rs`).
     pub agent: Option<String>,
+    /// The document generation it was walked in.
+    pub doc_gen: u64,
+}
+
+impl HeldGroup {
+    /// Whether its objects went with their document: a group of the
+    /// tab's page session (`session`) walked in an earlier document than
+    /// `doc_gen`. The objects lived in that document's contexts, so
+    /// there is nothing left to release. (A document kept in the
+    /// back/forward cache keeps them until it is evicted.)
+    pub fn went_with_document(&self, session: &str, doc_gen: u64) -> bool {
+        self.session == session && self.doc_gen != doc_gen
+    }
 }
 
 /// One element a walk identified.
@@ -134,6 +147,7 @@ mod tests {
                 counted: true,
             }]),
             roles: Arc::new(vec!["button".into()]),
+            doc_gen: 1,
             agent: Some(format!("{obs}-agent")),
         }
     }
@@ -174,5 +188,16 @@ mod tests {
         assert_eq!(held.hold("new", group("n")), vec![group("o1")]);
         assert!(held.object_of("t0", "again", 7).is_some());
         assert!(held.object_of("t1", "o1", 7).is_none());
+    }
+
+    #[test]
+    fn a_group_of_an_earlier_document_needs_no_release() {
+        let held = group("obs_1");
+        // Same page session, later document: gone with its document.
+        assert!(held.went_with_document("s", 2));
+        // Same document: its objects are alive and must be released.
+        assert!(!held.went_with_document("s", 1));
+        // Another session (a frame's, or the tab reattached): released.
+        assert!(!held.went_with_document("t", 2));
     }
 }

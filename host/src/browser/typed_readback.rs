@@ -95,19 +95,38 @@ impl TargetCall {
             .cdp
             .send_now(method, Some(&session), params.clone())
             .ok();
-        // Unanswered, or thrown: an object of the call's group.
-        self.group_sessions.insert(session);
-        if self
-            .reply_unless_dialog(rx, "Input.insertText", sent)
-            .await?
-            .is_none()
-        {
-            return Ok(());
+        // A read by value makes no object unless it throws, or its reply
+        // goes unseen: only then is the call's group released at its end
+        // (a release would queue ahead of the next call's first command).
+        if early.is_some() && params["returnByValue"] != true {
+            self.group_sessions.insert(session.clone());
         }
-        if let (Some(early), Some(early_rx)) = (early, early_rx) {
-            if let Ok(Some(reply)) = self.reply_unless_dialog(early_rx, method, early).await {
-                let proves = reply.get("exceptionDetails").is_none()
-                    && before.proves_typed(&node_state(&reply["result"]["value"]), text);
+        let answered = self.reply_unless_dialog(rx, "Input.insertText", sent).await;
+        if !matches!(answered, Ok(Some(_))) {
+            if early.is_some() {
+                self.group_sessions.insert(session);
+            }
+            return answered.map(|_| ());
+        }
+        let early = match (early, early_rx) {
+            (Some(early), Some(early_rx)) => Some((early, early_rx)),
+            (Some(_), None) => {
+                self.group_sessions.insert(session.clone());
+                None
+            }
+            _ => None,
+        };
+        if let Some((early, early_rx)) = early {
+            let reply = self.reply_unless_dialog(early_rx, method, early).await;
+            let reply = match reply {
+                Ok(Some(reply)) if reply.get("exceptionDetails").is_none() => Some(reply),
+                _ => {
+                    self.group_sessions.insert(session);
+                    None
+                }
+            };
+            if let Some(reply) = reply {
+                let proves = before.proves_typed(&node_state(&reply["result"]["value"]), text);
                 // A read that proves it is counted when it is taken.
                 if proves {
                     self.read_ahead = Some(ReadAhead::ready(method, params, early_sent, reply));
