@@ -71,6 +71,17 @@ fn navigation_reports_the_document_as_it_stands_once_loaded() {
     assert_eq!(r["url"], format!("{form}#details"), "{r}");
     assert_eq!(r["title"], "Sign in form", "{r}");
 
+    // A page may refuse a move within its document: the answer says it
+    // stayed where it was, instead of waiting for a move that never comes
+    // (the navigation timed out as stalled).
+    let guarded = env.url("guarded-fragment.html");
+    navigate(&mut b, &s, json!({"url": guarded}));
+    let r = navigate(&mut b, &s, json!({"url": format!("{guarded}#blocked")}));
+    assert_eq!(r["url"], guarded, "{r}");
+    assert_eq!(r["title"], "Guarded fragment (refused)", "{r}");
+    let r = navigate(&mut b, &s, json!({"url": format!("{guarded}#open")}));
+    assert_eq!(r["url"], format!("{guarded}#open"), "{r}");
+
     // A title longer than the browser keeps in its history comes whole.
     let long = "T".repeat(5000);
     let r = navigate(
@@ -209,6 +220,17 @@ fn a_field_its_focus_handler_changes_is_judged_as_the_text_finds_it() {
     assert_eq!(r["evidence"]["status"], "verified", "{r}");
     let (with_text, again) = readbacks(&mut b);
     assert_eq!(with_text + again, start.0 + start.1 + 2);
+
+    // The note turns read-only once focused. It was editable when focus
+    // was given, so the typing goes on and the read-back tells what
+    // happened: nothing went in.
+    let locked: u32 = find_ref(&obs, "textbox", "Locked note").parse().unwrap();
+    let r = b.tool_ok(
+        &s,
+        "browser.type",
+        json!({"observationId": id, "ref": locked, "text": "more"}),
+    );
+    assert_eq!(r["evidence"]["status"], "mismatch", "{r}");
 
     let obs = b.tool_ok(&s, "browser.observe", json!({}));
     let shown = obs["elements"]

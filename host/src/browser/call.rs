@@ -8,18 +8,14 @@ use super::keys;
 use super::observations::{Observation, Observations, RefNode, OBSERVATION_TTL};
 use super::registry::Registry;
 use super::types::{
-    HistoryAction, Hit, Modifiers, MouseButton, NavResult, NodeHandle, NodeState, ObservedElement,
-    PageInfo, PageText, Point,
+    Hit, Modifiers, MouseButton, NodeHandle, NodeState, ObservedElement, PageInfo, PageText, Point,
 };
 use crate::cdp::Cdp;
 use crate::error::{BpError, BpResult, Code, StaleReason};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
-/// Longest wait for a page load after an action or navigation.
-const LOAD_WAIT: Duration = Duration::from_secs(20);
 /// Object group for remote objects made during one call.
 /// Prefix of the per-call object group of remote objects.
 const GROUP_PREFIX: &str = "browser-pilot-call-";
@@ -107,7 +103,7 @@ pub struct TargetCall {
     pub(super) rewalk_off: bool,
     /// The tab's renderer had crashed when the call began (only a
     /// navigation runs then, and recovers it).
-    crashed_at_start: bool,
+    pub(super) crashed_at_start: bool,
     /// Object groups this call handed over to be held.
     pub(super) held_count: u32,
     /// The node given focus last, and the node aimed at last.
@@ -745,138 +741,6 @@ impl TargetCall {
         })
     }
 
-    // ---- navigation ------------------------------------------------------
-
-    /// Wait until the main frame has loaded a document other than
-    /// `from_doc` (or, with `loader`, exactly that loader).
-    /// Where the main frame stands: (documents committed, moves within a
-    /// document). A navigation is seen once either changes.
-    pub(super) fn nav_marks(&self) -> (u64, u64) {
-        self.registry
-            .with(&self.raw_id, |t| (t.doc_gen, t.same_doc_navs))
-            .unwrap_or((0, 0))
-    }
-
-    /// Wait until the main frame has loaded: a document other than the
-    /// one `from` saw (or a move within it), or `loader`'s.
-    pub(super) async fn wait_loaded(
-        &self,
-        from: Option<(u64, u64)>,
-        loader: Option<&str>,
-    ) -> BpResult<()> {
-        let mut rx = self
-            .registry
-            .watch(&self.raw_id)
-            .ok_or_else(|| BpError::stale(StaleReason::TargetClosed))?;
-        let deadline = tokio::time::Instant::now() + LOAD_WAIT;
-        loop {
-            let crashed_at_start = self.crashed_at_start;
-            let done = self
-                .registry
-                .with(&self.raw_id, |t| {
-                    if t.closed {
-                        return Some(Err(BpError::stale(StaleReason::TargetClosed)));
-                    }
-                    // A crash while waiting: this load will not come.
-                    if t.crashed && !crashed_at_start {
-                        return Some(Err(crate::cdp::errors::crashed()));
-                    }
-                    let new_doc = from.is_none_or(|(d, m)| t.doc_gen != d || t.same_doc_navs != m);
-                    let right_loader = loader.is_none_or(|l| t.loader.as_deref() == Some(l));
-                    let loaded = t.loaded_loader == t.loader && !t.loading;
-                    // The navigation's own document loaded, though the page
-                    // may have moved on since.
-                    let own_loaded = loader.is_some_and(|l| t.recent_loaded.iter().any(|r| r == l));
-                    (new_doc && right_loader && loaded || own_loaded || t.dialog_open)
-                        .then_some(Ok(()))
-                })
-                .flatten();
-            if let Some(r) = done {
-                return r;
-            }
-            match tokio::time::timeout_at(deadline, rx.changed()).await {
-                Ok(Ok(())) => {}
-                Ok(Err(_)) => return Err(BpError::stale(StaleReason::TargetClosed)),
-                Err(_) => {
-                    return Err(BpError::new(Code::UnknownOutcome, "the page did not finish loading")
-                        .with_context(json!({"action": "navigate", "step": "wait_for_load", "reason": "navigation_stalled"})))
-                }
-            }
-        }
-    }
-
-    pub async fn goto(&mut self, url: &str) -> BpResult<NavResult> {
-        self.check()?;
-        // Defence in depth: whatever a component validated, the host never
-        // runs script URLs or opens browser-internal pages.
-        let scheme = url
-            .split_once(':')
-            .map(|(s, _)| s.to_ascii_lowercase())
-            .unwrap_or_default();
-        if !matches!(
-            scheme.as_str(),
-            "http" | "https" | "file" | "about" | "data"
-        ) {
-            return Err(BpError::invalid(format!(
-                "the host refuses `{scheme}:` URLs"
-            )));
-        }
-        let marks = self.nav_marks();
-        self.mark_dispatched();
-        let reply = self
-            .navigation_step("goto", "Page.navigate", json!({"url": url}))
-            .await?;
-        if let Some(err) = reply["errorText"].as_str().filter(|e| !e.is_empty()) {
-            return Err(
-                BpError::new(Code::ActionNotVerified, format!("navigation failed: {err}"))
-                    .with_context(json!({"reason": "navigation_failed", "error": err})),
-            );
-        }
-        match reply["loaderId"].as_str() {
-            Some(loader) => self.wait_loaded(None, Some(loader)).await?,
-            // Within the document (a fragment): answered before the page
-            // has moved, which it reports as it does.
-            None => self.wait_loaded(Some(marks), None).await?,
-        }
-        Ok(self.nav_result().await)
-    }
-
-    pub async fn history(&mut self, action: HistoryAction) -> BpResult<NavResult> {
-        self.check()?;
-        let marks = self.nav_marks();
-        match action {
-            HistoryAction::Reload => {
-                self.mark_dispatched();
-                self.navigation_step("reload", "Page.reload", json!({}))
-                    .await?;
-            }
-            HistoryAction::Back | HistoryAction::Forward => {
-                let h = self.send("Page.getNavigationHistory", json!({})).await?;
-                let current = h["currentIndex"].as_i64().unwrap_or(0);
-                let target = if matches!(action, HistoryAction::Back) {
-                    current - 1
-                } else {
-                    current + 1
-                };
-                let entry = usize::try_from(target)
-                    .ok()
-                    .and_then(|i| h["entries"].as_array().and_then(|e| e.get(i)).cloned())
-                    .ok_or_else(|| {
-                        BpError::invalid("there is no history entry in that direction")
-                    })?;
-                self.mark_dispatched();
-                self.navigation_step(
-                    "history",
-                    "Page.navigateToHistoryEntry",
-                    json!({"entryId": entry["id"]}),
-                )
-                .await?;
-            }
-        }
-        self.wait_loaded(Some(marks), None).await?;
-        Ok(self.nav_result().await)
-    }
-
     // ---- input -----------------------------------------------------------
 
     pub async fn scroll_into_view(&mut self, handle: NodeHandle) -> BpResult<()> {
@@ -1036,7 +900,7 @@ impl TargetCall {
     /// Send, but stop waiting when a JavaScript dialog opens first (the
     /// browser holds the reply until it is answered) or the target goes
     /// away: `None` then.
-    async fn send_unless_dialog(
+    pub(super) async fn send_unless_dialog(
         &self,
         session: &str,
         method: &str,
@@ -1100,21 +964,6 @@ impl TargetCall {
                     }
                 }
             }
-        }
-    }
-
-    /// A navigation step that a dialog (such as `beforeunload`) paused:
-    /// whether it goes ahead depends on the answer.
-    async fn navigation_step(&self, step: &str, method: &str, params: Value) -> BpResult<Value> {
-        match self.send_unless_dialog(&self.session, method, params).await? {
-            Some(reply) => Ok(reply),
-            None if !self.doc().2 => Err(BpError::stale(StaleReason::TargetClosed)),
-            None => Err(BpError::new(
-                Code::UnknownOutcome,
-                "a JavaScript dialog opened during the navigation (for example beforeunload); answer it with browser.dialogs.respond",
-            )
-            .with_context(json!({"action": "navigate", "step": step, "reason": "dialog_opened",
-                                 "dispatchedSteps": 1, "remainingStepsStopped": 0}))),
         }
     }
 

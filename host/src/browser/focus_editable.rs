@@ -65,10 +65,21 @@ impl TargetCall {
         if !state.connected {
             return Err(BpError::stale(StaleReason::DocumentReplaced));
         }
-        // Once focused, the field as the text will find it: a focus
+        // Once focused, the value as the text will find it: a focus
         // handler may have changed it (a PIN field that clears itself).
+        // Whether the field takes text stays as read before focusing:
+        // focus was given on that reading, and a handler that then makes
+        // the field read-only is for the typing to find out.
         let state = match value.get("focused") {
-            Some(focused) if focused.is_object() => node_state(focused),
+            Some(focused) if focused.is_object() => {
+                let now = node_state(focused);
+                NodeState {
+                    value: now.value,
+                    value_length: now.value_length,
+                    focused: now.focused,
+                    ..state
+                }
+            }
             _ => state,
         };
         match value["focus"].as_str() {

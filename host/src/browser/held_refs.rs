@@ -37,8 +37,9 @@ impl HeldGroup {
     /// Whether its objects went with their document: a group of the
     /// tab's page session (`session`) walked in an earlier document than
     /// `doc_gen`. The objects lived in that document's contexts, so
-    /// there is nothing left to release. (A document kept in the
-    /// back/forward cache keeps them until it is evicted.)
+    /// there is nothing left to release. (That holds for a document kept
+    /// in the back/forward cache too: the session's objects are dropped
+    /// when the tab leaves it, and are unknown once it is restored.)
     pub fn went_with_document(&self, session: &str, doc_gen: u64) -> bool {
         self.session == session && self.doc_gen != doc_gen
     }

@@ -15,6 +15,7 @@ mod js;
 mod keys;
 mod media;
 mod nav_facts;
+mod navigate;
 mod netops;
 pub mod observations;
 mod read_ahead;

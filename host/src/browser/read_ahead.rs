@@ -39,6 +39,26 @@ pub(super) enum AheadReply {
 }
 
 impl ReadAhead {
+    /// A read sent, its reply to come, taken only by the same command
+    /// with nothing sent since `sent` (the count of commands once it went
+    /// out).
+    pub(super) fn pending(method: &'static str, params: Value, sent: u64, reply: Pending) -> Self {
+        Self {
+            method,
+            params,
+            sent,
+            reply: AheadReply::Pending(reply),
+        }
+    }
+
+    /// The reply still to come, if it has not been seen.
+    pub(super) fn into_pending(self) -> Option<Pending> {
+        match self.reply {
+            AheadReply::Pending(reply) => Some(reply),
+            AheadReply::Ready(_) => None,
+        }
+    }
+
     /// A read already answered, taken only by the same command with
     /// nothing sent since `sent` (the count of commands once it went out).
     pub(super) fn ready(method: &'static str, params: Value, sent: u64, reply: Value) -> Self {
@@ -95,15 +115,17 @@ impl TargetCall {
         ))
     }
 
-    /// Forget the read sent ahead, if one is waiting untaken. Its reply is
-    /// never looked at: had it thrown, its exception would be an object of
-    /// the call's group, so the group is released.
+    /// Forget the read sent ahead, if one is waiting untaken. A reply
+    /// still to come is never looked at: had it thrown, its exception
+    /// would be an object of the call's group, so the group is released.
+    /// One already seen was read by value and threw nothing.
     pub(super) fn forget_read_ahead(&mut self) {
-        if let Some(ahead) = self.read_ahead.take() {
-            if matches!(ahead.reply, AheadReply::Ready(_)) {
-                self.registry.count_typed_readback(false);
+        match self.read_ahead.take().map(|a| a.reply) {
+            Some(AheadReply::Ready(_)) => self.registry.count_typed_readback(false),
+            Some(AheadReply::Pending(_)) => {
+                self.group_sessions.insert(self.session.clone());
             }
-            self.group_sessions.insert(self.session.clone());
+            None => {}
         }
     }
 
@@ -130,12 +152,7 @@ impl TargetCall {
         if params["returnByValue"] != true {
             self.group_sessions.insert(self.session.clone());
         }
-        self.read_ahead = Some(ReadAhead {
-            method,
-            params,
-            sent: before + 1,
-            reply: AheadReply::Pending(reply),
-        });
+        self.read_ahead = Some(ReadAhead::pending(method, params, before + 1, reply));
     }
 
     /// Send `method` on the page's session, or take the reply of the same

@@ -91,23 +91,26 @@ impl TargetCall {
         // Counted from before the send, as `read_ahead_of` does: a command
         // of another task's in between means the read is never taken.
         let early_sent = self.cdp.commands_sent() + 1;
-        let early = self
-            .cdp
-            .send_now(method, Some(&session), params.clone())
-            .ok();
-        // A read by value makes no object unless it throws, or its reply
-        // goes unseen: only then is the call's group released at its end
-        // (a release would queue ahead of the next call's first command).
-        if early.is_some() && params["returnByValue"] != true {
-            self.group_sessions.insert(session.clone());
+        if let Ok(early) = self.cdp.send_now(method, Some(&session), params.clone()) {
+            // Held as a read sent ahead while the text is answered: should
+            // the call end meanwhile, it is forgotten, and the call's group
+            // released (its reply, never seen, may be an exception). A read
+            // by value makes no object unless it throws, so a reply seen
+            // releases nothing (a release would queue ahead of the next
+            // call's first command).
+            self.read_ahead = Some(ReadAhead::pending(
+                method,
+                params.clone(),
+                early_sent,
+                early,
+            ));
         }
         let answered = self.reply_unless_dialog(rx, "Input.insertText", sent).await;
         if !matches!(answered, Ok(Some(_))) {
-            if early.is_some() {
-                self.group_sessions.insert(session);
-            }
+            self.forget_read_ahead();
             return answered.map(|_| ());
         }
+        let early = self.read_ahead.take().and_then(ReadAhead::into_pending);
         let early = match (early, early_rx) {
             (Some(early), Some(early_rx)) => Some((early, early_rx)),
             (Some(_), None) => {
@@ -117,13 +120,17 @@ impl TargetCall {
             _ => None,
         };
         if let Some((early, early_rx)) = early {
-            let reply = self.reply_unless_dialog(early_rx, method, early).await;
-            let reply = match reply {
-                Ok(Some(reply)) if reply.get("exceptionDetails").is_none() => Some(reply),
-                _ => {
-                    self.group_sessions.insert(session);
-                    None
+            // Until its reply is seen, it may hold an exception of the
+            // call's group (the call can end while it waits).
+            let marked = self.group_sessions.insert(session.clone());
+            let reply = match self.reply_unless_dialog(early_rx, method, early).await {
+                Ok(Some(reply)) if reply.get("exceptionDetails").is_none() => {
+                    if marked {
+                        self.group_sessions.remove(&session);
+                    }
+                    Some(reply)
                 }
+                _ => None,
             };
             if let Some(reply) = reply {
                 let proves = before.proves_typed(&node_state(&reply["result"]["value"]), text);
