@@ -82,6 +82,12 @@ fn hostile_component_results_are_contained_per_call() {
         // The same broker answers the next call, and real work goes on.
         assert_eq!(env.status()["pid"], pid, "{tool} took the broker down");
     }
+    // Nothing a component keeps survives its call: each call runs in an
+    // instance never used before (some are made ahead of their call).
+    for _ in 0..4 {
+        let out = env.json(&["tool", "call", "fixture.calls"]);
+        assert_eq!(out, 1, "{out}");
+    }
     let obs = env.snapshot(None);
     assert!(obs["elements"].as_array().is_some_and(|e| !e.is_empty()));
 }

@@ -22,6 +22,7 @@ mod linker;
 pub mod manifest;
 pub mod policy;
 mod reaper;
+mod spare;
 pub mod tabs;
 #[cfg(test)]
 pub mod testkit;
@@ -100,6 +101,8 @@ pub struct Runtime {
     reaper: reaper::Reaper,
     /// Advances the engine's epoch while calls run (their deadlines).
     ticker: ticker::Ticker,
+    /// An instance of each component made ahead of its next call.
+    spares: std::sync::Arc<spare::Spares>,
 }
 
 /// The engine every component is compiled for.
@@ -127,10 +130,12 @@ impl Runtime {
             tools: BTreeMap::new(),
             policy,
             reaper: reaper::Reaper::start()?,
+            spares: spare::Spares::new(0),
         };
         for source in sources {
             runtime.load_one(&granted, source, cache_dir).await?;
         }
+        runtime.spares = spare::Spares::new(runtime.components.len());
         // A policy that removes a tool nobody offers is a typo, not a rule.
         if let Some(unknown) = runtime
             .policy
@@ -233,23 +238,8 @@ impl Runtime {
         Ok(())
     }
 
-    fn new_store(&self, scope: Option<Scope>) -> Store<HostState> {
-        let limits = limits::CallLimits {
-            memory_cap: usize::try_from(self.policy.limits.memory_mb.saturating_mul(1 << 20))
-                .unwrap_or(usize::MAX),
-        };
-        let state = HostState {
-            wasi: WasiCtx::builder().build(),
-            table: ResourceTable::new(),
-            limits,
-            scope,
-        };
-        let mut store = Store::new(&self.engine, state);
-        store.limiter(|s| &mut s.limits);
-        let ticks = self.policy.limits.call_timeout_ms / TICK.as_millis() as u64;
-        store.set_epoch_deadline(ticks.max(1));
-        store.epoch_deadline_trap();
-        store
+    fn new_store(&self) -> Store<HostState> {
+        fresh_store(&self.engine, self.policy.limits)
     }
 
     async fn read_manifest(
@@ -257,7 +247,7 @@ impl Runtime {
         pre: &HostViewPre<HostState>,
     ) -> BpResult<bindings::tool::ComponentManifest> {
         let _running = self.ticker.running();
-        let mut store = self.new_store(None);
+        let mut store = self.new_store();
         let view = pre
             .instantiate_async(&mut store)
             .await
@@ -400,11 +390,25 @@ impl Runtime {
             _ => return Err(self.denial(entry)),
         };
         let running = self.ticker.running();
-        let mut store = self.new_store(Some(scope));
-        let budget = Duration::from_millis(self.policy.limits.call_timeout_ms);
+        let limits = self.policy.limits;
+        let spare = self.spares.take(entry.component);
+        // The instance for the next call is made while this one runs.
+        let engine = self.engine.clone();
+        self.spares
+            .refill(entry.component, pre, move || fresh_store(&engine, limits));
+        let (mut store, made) = match spare {
+            Some(spare) => (spare.store, Some(spare.view)),
+            None => (fresh_store(&self.engine, limits), None),
+        };
+        store.data_mut().scope = Some(scope);
+        arm_deadline(&mut store, limits);
+        let budget = Duration::from_millis(limits.call_timeout_ms);
         let component = loaded.name.clone();
         let run = async {
-            let view = pre.instantiate_async(&mut store).await?;
+            let view = match made {
+                Some(view) => view,
+                None => pre.instantiate_async(&mut store).await?,
+            };
             tracing::trace!(tool, "component instantiated");
             let out = view
                 .browser_pilot_tools_tool()
@@ -428,4 +432,32 @@ impl Runtime {
             Ok(Ok(Ok(text))) => Ok(text),
         }
     }
+}
+
+/// An empty store for one instance: no scope yet, an empty WASI context,
+/// the policy's memory cap, and a deadline (instantiation may run guest
+/// code; a store made ahead is armed again when a call takes it).
+fn fresh_store(engine: &Engine, limits_policy: policy::Limits) -> Store<HostState> {
+    let limits = limits::CallLimits {
+        memory_cap: usize::try_from(limits_policy.memory_mb.saturating_mul(1 << 20))
+            .unwrap_or(usize::MAX),
+    };
+    let state = HostState {
+        wasi: WasiCtx::builder().build(),
+        table: ResourceTable::new(),
+        limits,
+        scope: None,
+    };
+    let mut store = Store::new(engine, state);
+    store.limiter(|s| &mut s.limits);
+    arm_deadline(&mut store, limits_policy);
+    store
+}
+
+/// Give the store's call its time budget from now (the epoch advances
+/// in ticks while calls run; a store made ahead is armed when taken).
+fn arm_deadline(store: &mut Store<HostState>, limits: policy::Limits) {
+    let ticks = limits.call_timeout_ms / TICK.as_millis() as u64;
+    store.set_epoch_deadline(ticks.max(1));
+    store.epoch_deadline_trap();
 }
