@@ -394,8 +394,12 @@ impl Runtime {
         let spare = self.spares.take(entry.component);
         // The instance for the next call is made while this one runs.
         let engine = self.engine.clone();
-        self.spares
-            .refill(entry.component, pre, move || fresh_store(&engine, limits));
+        self.spares.refill(
+            entry.component,
+            pre,
+            move || fresh_store(&engine, limits),
+            self.ticker.running(),
+        );
         let (mut store, made) = match spare {
             Some(spare) => (spare.store, Some(spare.view)),
             None => (fresh_store(&self.engine, limits), None),

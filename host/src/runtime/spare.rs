@@ -12,6 +12,7 @@
 //! its own, as before.
 
 use super::bindings::{HostView, HostViewPre};
+use super::ticker::Running;
 use super::HostState;
 use std::sync::{Arc, Mutex, MutexGuard};
 use wasmtime::Store;
@@ -60,12 +61,16 @@ impl Spares {
 
     /// Make a spare for `component` in the background, unless one is
     /// ready or being made (or there is no runtime to make it on).
-    /// `store` makes the empty store it goes in.
+    /// `store` makes the empty store it goes in, with a deadline;
+    /// `ticking` keeps the epoch advancing while it is made, since
+    /// instantiating runs the component's start functions, and one that
+    /// never returns must meet that deadline as it would in a call.
     pub(super) fn refill(
         self: &Arc<Self>,
         component: usize,
         pre: &HostViewPre<HostState>,
         store: impl FnOnce() -> Store<HostState> + Send + 'static,
+        ticking: Running,
     ) {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
@@ -85,6 +90,7 @@ impl Spares {
         let pre = pre.clone();
         runtime.spawn(async move {
             let mut making = making;
+            let _ticking = ticking;
             let mut store = store();
             match pre.instantiate_async(&mut store).await {
                 Ok(view) => making.finish(Spare { store, view }),

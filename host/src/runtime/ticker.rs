@@ -26,8 +26,12 @@ pub(super) struct Ticker {
     thread: Thread,
 }
 
-/// Held while one call runs: the epoch advances until the last is dropped.
-pub(super) struct Running<'a>(&'a Ticker);
+/// Held while one call (or an instance being made ahead of one) runs:
+/// the epoch advances until the last is dropped. It owns what it needs,
+/// so a task of its own can hold it.
+pub(super) struct Running {
+    running: Arc<AtomicUsize>,
+}
 
 impl Ticker {
     /// Start ticking for `engine`; the thread ends once the engine does.
@@ -48,11 +52,13 @@ impl Ticker {
     }
 
     /// A call starts: tick until it (and every other) has ended.
-    pub(super) fn running(&self) -> Running<'_> {
+    pub(super) fn running(&self) -> Running {
         if self.running.fetch_add(1, Ordering::SeqCst) == 0 {
             self.thread.unpark();
         }
-        Running(self)
+        Running {
+            running: self.running.clone(),
+        }
     }
 
     /// Ticks given so far.
@@ -70,9 +76,9 @@ impl Drop for Ticker {
     }
 }
 
-impl Drop for Running<'_> {
+impl Drop for Running {
     fn drop(&mut self) {
-        self.0.running.fetch_sub(1, Ordering::SeqCst);
+        self.running.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
