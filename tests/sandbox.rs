@@ -83,11 +83,19 @@ fn hostile_component_results_are_contained_per_call() {
         assert_eq!(env.status()["pid"], pid, "{tool} took the broker down");
     }
     // Nothing a component keeps survives its call: each call runs in an
-    // instance never used before (some are made ahead of their call).
+    // instance never used before, also when it was made ahead of the call
+    // (the hostile calls above left this component one).
+    let taken = |env: &Env| env.status()["runtime"]["instancesMadeAhead"]["taken"].as_u64();
+    let before = taken(&env).expect("broker/status counts spares taken");
     for _ in 0..4 {
         let out = env.json(&["tool", "call", "fixture.calls"]);
         assert_eq!(out, 1, "{out}");
     }
+    let after = taken(&env).unwrap_or_default();
+    assert!(
+        after > before,
+        "no call took an instance made ahead ({before} -> {after})"
+    );
     let obs = env.snapshot(None);
     assert!(obs["elements"].as_array().is_some_and(|e| !e.is_empty()));
 }

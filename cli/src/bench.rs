@@ -201,6 +201,13 @@ pub async fn run(
         .ok_or_else(|| BpError::internal("connect named no endpoint"))?;
     let rounds =
         crate::bench_workflow::interleaved(&home, endpoint, &url, iterations.max(1)).await?;
+    // Per-iteration sums, taken before the medians below sort the steps'
+    // times: a step can leave the page work that the next step pays for
+    // (layout after typing, say), so steps are also compared together.
+    let together = [
+        Together::of("type+click", &[2, 3], &rounds),
+        Together::of("workflow", &[0, 1, 2, 3, 4], &rounds),
+    ];
     let (mut cli, mut bridge, direct) = (rounds.one_shot, rounds.bridge, rounds.floor);
     let mut keyboard = bridge_keyboard(&home, &url, iterations.max(1))?;
     if !workflow_only {
@@ -236,6 +243,15 @@ pub async fn run(
     against_floor(&STEPS, &rounds.floor_journal, &mut cli, &mut bridge);
     println!("against that careful floor on the bridge's own tab (same browser, renderer and page, bp's domains on; it and the bridge take turns going first):");
     against_floor(&STEPS, &rounds.floor_same_tab, &mut cli, &mut bridge);
+    println!("the same, steps summed within each iteration before the median (work one step leaves, the next pays):");
+    for mut t in together {
+        against_row(
+            t.label,
+            median(&mut t.one_shot),
+            median(&mut t.bridge),
+            median(&mut t.floor),
+        );
+    }
     let (mut full, mut processes) = (rounds.one_shot_full, rounds.floor_one_shot);
     one_shot_floor(&mut cli, &mut full, &mut processes);
     let k = median(&mut keyboard);
@@ -249,6 +265,33 @@ pub async fn run(
     }
     drop(cleanup);
     Ok(())
+}
+
+/// Steps summed within each iteration, for the one-shot CLI, the bridge
+/// and the careful floor on the bridge's own tab.
+struct Together {
+    label: &'static str,
+    one_shot: Vec<f64>,
+    bridge: Vec<f64>,
+    floor: Vec<f64>,
+}
+
+impl Together {
+    fn of(label: &'static str, steps: &[usize], rounds: &crate::bench_workflow::Rounds) -> Self {
+        let sum = |times: &Times| -> Vec<f64> {
+            let rounds = steps.iter().filter_map(|&i| times.get(i)).map(Vec::len);
+            let n = rounds.min().unwrap_or(0);
+            (0..n)
+                .map(|k| steps.iter().filter_map(|&i| times.get(i)?.get(k)).sum())
+                .collect()
+        };
+        Self {
+            label,
+            one_shot: sum(&rounds.one_shot),
+            bridge: sum(&rounds.bridge),
+            floor: sum(&rounds.floor_same_tab),
+        }
+    }
 }
 
 /// One row: the one-shot and bridge medians beside a floor's, and their

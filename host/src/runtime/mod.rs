@@ -98,11 +98,13 @@ pub struct Runtime {
     components: Vec<Loaded>,
     tools: BTreeMap<String, ToolEntry>,
     policy: Policy,
+    /// An instance of each component made ahead of its next call (before
+    /// the ticker: a spare's store holds the engine, and the ticker's
+    /// thread ends once the engine has gone).
+    spares: std::sync::Arc<spare::Spares>,
     reaper: reaper::Reaper,
     /// Advances the engine's epoch while calls run (their deadlines).
     ticker: ticker::Ticker,
-    /// An instance of each component made ahead of its next call.
-    spares: std::sync::Arc<spare::Spares>,
 }
 
 /// The engine every component is compiled for.
@@ -359,7 +361,9 @@ impl Runtime {
                            "code": c.origin})
             })
             .collect();
-        json!({"components": components, "deniedCapabilities": self.policy.denied(),
+        let (made, taken) = self.spares.counts();
+        json!({"components": components, "instancesMadeAhead": {"made": made, "taken": taken},
+               "deniedCapabilities": self.policy.denied(),
                "deniedTools": self.policy.denied_tools(), "limits": {
             "callTimeoutMs": self.policy.limits.call_timeout_ms, "memoryMb": self.policy.limits.memory_mb}})
     }
@@ -405,6 +409,7 @@ impl Runtime {
             None => (fresh_store(&self.engine, limits), None),
         };
         store.data_mut().scope = Some(scope);
+        // The call's budget runs from now (a spare's ran from its making).
         arm_deadline(&mut store, limits);
         let budget = Duration::from_millis(limits.call_timeout_ms);
         let component = loaded.name.clone();

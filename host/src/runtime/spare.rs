@@ -14,6 +14,7 @@
 use super::bindings::{HostView, HostViewPre};
 use super::ticker::Running;
 use super::HostState;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use wasmtime::Store;
 
@@ -32,6 +33,9 @@ enum Slot {
 /// At most one spare per component (by its index in the runtime).
 pub(super) struct Spares {
     slots: Mutex<Vec<Slot>>,
+    /// Spares made, and those a call took (what `broker/status` shows).
+    made: AtomicU64,
+    taken: AtomicU64,
 }
 
 impl Spares {
@@ -39,7 +43,17 @@ impl Spares {
         let slots = (0..components).map(|_| Slot::Empty).collect();
         Arc::new(Self {
             slots: Mutex::new(slots),
+            made: AtomicU64::new(0),
+            taken: AtomicU64::new(0),
         })
+    }
+
+    /// Spares made so far, and how many of them calls took.
+    pub(super) fn counts(&self) -> (u64, u64) {
+        (
+            self.made.load(Ordering::Relaxed),
+            self.taken.load(Ordering::Relaxed),
+        )
     }
 
     fn lock(&self) -> MutexGuard<'_, Vec<Slot>> {
@@ -51,7 +65,10 @@ impl Spares {
         let mut slots = self.lock();
         let slot = slots.get_mut(component)?;
         match std::mem::replace(slot, Slot::Empty) {
-            Slot::Ready(spare) => Some(spare),
+            Slot::Ready(spare) => {
+                self.taken.fetch_add(1, Ordering::Relaxed);
+                Some(spare)
+            }
             other => {
                 *slot = other;
                 None
@@ -113,6 +130,7 @@ impl Making {
         if let Some(slot) = self.spares.lock().get_mut(self.component) {
             *slot = Slot::Ready(spare);
             self.done = true;
+            self.spares.made.fetch_add(1, Ordering::Relaxed);
         }
     }
 }
