@@ -112,12 +112,78 @@ fn navigation_reports_the_document_as_it_stands_once_loaded() {
 
 /// (taken from the read sent with the text, read again) so far.
 fn readbacks(b: &mut Bridge) -> (u64, u64) {
+    counted(b, "typedReadbacks", "withText")
+}
+
+/// (taken from the read sent with the release, read again) so far.
+fn click_readbacks(b: &mut Bridge) -> (u64, u64) {
+    counted(b, "clickReadbacks", "withRelease")
+}
+
+fn counted(b: &mut Bridge, kind: &str, taken: &str) -> (u64, u64) {
     let status = b.call("broker/status", json!({}));
-    let r = &status["browser"]["typedReadbacks"];
+    let r = &status["browser"][kind];
     (
-        r["withText"].as_u64().expect("withText"),
+        r[taken].as_u64().expect("taken"),
         r["readAgain"].as_u64().expect("readAgain"),
     )
+}
+
+fn commands(b: &mut Bridge) -> u64 {
+    let status = b.call("broker/status", json!({}));
+    status["cdpCommandsSent"].as_u64().expect("cdpCommandsSent")
+}
+
+#[test]
+fn a_click_is_read_after_only_by_a_read_that_ran_after_it() {
+    let env = Env::new();
+    env.launch();
+    let mut b = Bridge::start(&env);
+    let s = b.session("click-readback", 60_000);
+    b.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("counter.html")}),
+    );
+    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    let id = obs["observationId"].clone();
+    let count: u32 = find_ref(&obs, "button", "Count").parse().unwrap();
+    let guarded: u32 = find_ref(&obs, "button", "Guarded count").parse().unwrap();
+    let start = click_readbacks(&mut b);
+    // Every click retitles the page before its handler returns, so an
+    // after-read taken before the page handled the release would miss
+    // the new title: the read sent with the release is taken only once
+    // the page's pointerup count shows it ran after it. One page that
+    // cancels pointerdown (no mouseup then) is proved the same way.
+    let rounds = 24;
+    for i in 1..=rounds {
+        let button = if i % 4 == 0 { guarded } else { count };
+        let (sent, (_, again)) = (commands(&mut b), click_readbacks(&mut b));
+        let r = b.tool_ok(
+            &s,
+            "browser.click",
+            json!({"observationId": id, "ref": button}),
+        );
+        assert_eq!(r["evidence"]["status"], "verified", "click {i}: {r}");
+        let signals = r["evidence"]["signals"].to_string();
+        assert!(signals.contains("title_changed"), "click {i}: {r}");
+        // Four commands a click (the ref's live check with the aim, the
+        // move and press, the release, the read), one more when the read
+        // sent with the release is read again; no release of objects.
+        let (after, (_, again_after)) = (commands(&mut b), click_readbacks(&mut b));
+        assert_eq!(after - sent, 5 + again_after - again, "click {i}");
+    }
+    let (taken, again) = click_readbacks(&mut b);
+    assert_eq!(taken + again, start.0 + start.1 + rounds);
+    assert!(taken > start.0, "no read sent with a release was taken");
+    eprintln!(
+        "click read-backs: {} taken, {} read again",
+        taken - start.0,
+        again - start.1
+    );
+    let page = b.tool_ok(&s, "browser.observe", json!({}));
+    assert_eq!(page["title"], format!("Clicked {rounds}"), "{page}");
+    b.finish();
 }
 
 #[test]
@@ -166,10 +232,6 @@ fn typed_text_is_read_back_only_by_a_read_that_shows_it() {
     // out (focus, text, read-back), or four when the field is read again.
     // A release would queue in the page ahead of the next call's first
     // command.
-    let commands = |b: &mut Bridge| {
-        let status = b.call("broker/status", json!({}));
-        status["cdpCommandsSent"].as_u64().expect("cdpCommandsSent")
-    };
     for text in ["Ada", "Grace", "Lovelace"] {
         let (sent, (_, again)) = (commands(&mut b), readbacks(&mut b));
         type_into(&mut b, name, text, true);

@@ -4,6 +4,7 @@
 use super::identity;
 use super::state::DEFAULT_LEASE_TTL;
 use super::{Broker, PROTOCOL_MAX, PROTOCOL_MIN, VERSION};
+use crate::browser::proved_read::Proof;
 use crate::error::{BpError, BpResult, Code};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -492,8 +493,10 @@ async fn status(broker: &Arc<Broker>) -> BpResult<Value> {
         browser["refsResolved"] = json!({"byHeldObject": held, "byBackendNode": backend});
         let (by_source, by_agent) = conn.registry.walks();
         browser["pageWalks"] = json!({"bySource": by_source, "byAgent": by_agent});
-        let (with_text, again) = conn.registry.typed_readbacks();
+        let (with_text, again) = conn.registry.readback_counts(Proof::Typed);
         browser["typedReadbacks"] = json!({"withText": with_text, "readAgain": again});
+        let (with_release, again) = conn.registry.readback_counts(Proof::Clicked);
+        browser["clickReadbacks"] = json!({"withRelease": with_release, "readAgain": again});
     }
     Ok(json!({
         "pid": std::process::id(),

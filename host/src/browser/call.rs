@@ -6,6 +6,7 @@ use super::held_refs::HeldGroup;
 use super::js;
 use super::keys;
 use super::observations::{Observation, Observations, RefNode, OBSERVATION_TTL};
+use super::proved_read::Proof;
 use super::registry::Registry;
 use super::types::{
     Hit, Modifiers, MouseButton, NodeHandle, NodeState, ObservedElement, PageInfo, PageText, Point,
@@ -109,6 +110,9 @@ pub struct TargetCall {
     /// The node given focus last, and the node aimed at last.
     pub(super) focused_handle: Option<NodeHandle>,
     pub(super) aimed_handle: Option<NodeHandle>,
+    /// The page's `pointerup` count read as the click was aimed (main
+    /// frame only), which its read sent with the release must pass.
+    pub(super) pointerups_before: Option<u64>,
     /// The field a type action focused, as it read then, until other
     /// input (`typed_readback.rs`).
     pub(super) typed_before: Option<super::typed_readback::TypedBefore>,
@@ -246,6 +250,7 @@ impl TargetCall {
             focused_handle: None,
             typed_before: None,
             aimed_handle: None,
+            pointerups_before: None,
         })
     }
 
@@ -806,9 +811,11 @@ impl TargetCall {
     pub async fn aim(&mut self, handle: NodeHandle) -> BpResult<(Point, Hit)> {
         self.check()?;
         self.aimed_handle = Some(handle);
+        self.pointerups_before = None;
         let main_frame = self.in_main_frame(handle);
         if main_frame {
-            if let Some(at) = self.take_resolved_aim(handle) {
+            if let Some((at, pointerups)) = self.take_resolved_aim(handle) {
+                self.pointerups_before = pointerups;
                 // Revalidating the ref found it in view and not covered.
                 let hit = Hit {
                     on_target: true,
@@ -824,6 +831,7 @@ impl TargetCall {
                     (v["x"].as_f64(), v["y"].as_f64(), v["covered"].as_bool())
                 {
                     let at = Point { x, y };
+                    self.pointerups_before = v["pointerups"].as_u64();
                     if covered {
                         // Rare: name what covers it (two more calls).
                         let hit = self.hit_test(handle, at).await?;
@@ -996,12 +1004,31 @@ impl TargetCall {
                     self.input_event("Input.dispatchMouseEvent", ev(kind))
                         .await?;
                 } else {
-                    // The clicked node and the page are read next.
+                    // The clicked node and the page are read next: sent
+                    // with the release when the count of releases the
+                    // page has seen can prove it ran after this one.
                     let next = self
                         .aimed_handle
                         .and_then(|h| self.node_read(h, &js::node_and_page()));
-                    self.input_then_read("Input.dispatchMouseEvent", ev(kind), next)
-                        .await?;
+                    let want = self
+                        .pointerups_before
+                        .take()
+                        .map(|n| n.saturating_add(u64::from(count.max(1))));
+                    match (next, want) {
+                        (Some(read), Some(want)) => {
+                            self.input_with_proved_read(
+                                ("Input.dispatchMouseEvent", ev(kind)),
+                                read,
+                                Proof::Clicked,
+                                |v| v["pointerups"].as_u64().is_some_and(|n| n >= want),
+                            )
+                            .await?;
+                        }
+                        (next, _) => {
+                            self.input_then_read("Input.dispatchMouseEvent", ev(kind), next)
+                                .await?;
+                        }
+                    }
                 }
                 sent += 1;
             }

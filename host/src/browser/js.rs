@@ -89,16 +89,25 @@ pub const ACTIVE_ELEMENT: &str = r#"(() => {
   return a === document.body ? null : a;
 })()"#;
 
+/// How many `pointerup` events the browser has dispatched in this
+/// document (`null` where it does not count them). A click's page read
+/// sent right behind its release is taken only once this has moved on
+/// (`proved_read.rs`); a page that cancels `pointerdown` suppresses
+/// `mouseup`, but never `pointerup`.
+const POINTERUPS: &str =
+    "(performance.eventCounts ? performance.eventCounts.get('pointerup') ?? 0 : null)";
+
 /// [`NODE_STATE`] of the node and [`PAGE_FACTS`] of its document together
-/// (one round trip for evidence).
+/// (one round trip for evidence), with [`POINTERUPS`].
 pub fn node_and_page() -> String {
-    format!("function() {{ return {{state: ({NODE_STATE}).call(this), facts: {PAGE_FACTS}}}; }}")
+    format!("function() {{ return {{state: ({NODE_STATE}).call(this), facts: {PAGE_FACTS}, pointerups: {POINTERUPS}}}; }}")
 }
 
 /// What revalidating a main-frame ref reads: [`node_and_page`], plus
 /// where a click would aim if the node is already wholly in the viewport
 /// and its centre hits it (`aim`: `{x, y}`, else `null`). That is what
 /// [`aim`] would find without scrolling, so a click need not ask again.
+/// And [`POINTERUPS`], as a click's count before its press.
 pub fn revalidate_main() -> String {
     format!(
         "function() {{
@@ -110,7 +119,7 @@ pub fn revalidate_main() -> String {
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     if (({HIT_TEST}).call(this, x, y) === null) aim = {{x, y}};
   }}
-  return {{state, facts: {PAGE_FACTS}, aim}};
+  return {{state, facts: {PAGE_FACTS}, aim, pointerups: {POINTERUPS}}};
 }}"
     )
 }
@@ -181,7 +190,7 @@ pub fn aim() -> String {
   const r = Array.from(this.getClientRects()).find(r => r.width * r.height > 1);
   if (!r) return null;
   const x = r.left + r.width / 2, y = r.top + r.height / 2;
-  return {{x, y, covered: ({HIT_TEST}).call(this, x, y) !== null}};
+  return {{x, y, covered: ({HIT_TEST}).call(this, x, y) !== null, pointerups: {POINTERUPS}}};
 }}"
     )
 }

@@ -18,6 +18,7 @@ mod nav_facts;
 mod navigate;
 mod netops;
 pub mod observations;
+pub mod proved_read;
 mod read_ahead;
 pub mod registry;
 mod resolved;

@@ -17,6 +17,7 @@
 
 use super::call::{dialog_open, TargetCall};
 use super::js::ACTIVE_ELEMENT;
+use super::proved_read::Proof;
 use super::types::NodeHandle;
 use crate::cdp::{Cdp, Pending, COMMAND_TIMEOUT};
 use crate::error::BpResult;
@@ -32,10 +33,11 @@ pub(super) struct ReadAhead {
 }
 
 /// The reply of a read sent ahead: still to come, or already seen (a
-/// read sent with the typed text and answered after it, `typed_readback.rs`).
+/// read sent with an input and answered after it, `proved_read.rs`).
 pub(super) enum AheadReply {
     Pending(Pending),
-    Ready(Value),
+    /// Seen, and proved to have run after its input (`proved_read.rs`).
+    Ready(Value, Proof),
 }
 
 impl ReadAhead {
@@ -55,18 +57,24 @@ impl ReadAhead {
     pub(super) fn into_pending(self) -> Option<Pending> {
         match self.reply {
             AheadReply::Pending(reply) => Some(reply),
-            AheadReply::Ready(_) => None,
+            AheadReply::Ready(..) => None,
         }
     }
 
     /// A read already answered, taken only by the same command with
     /// nothing sent since `sent` (the count of commands once it went out).
-    pub(super) fn ready(method: &'static str, params: Value, sent: u64, reply: Value) -> Self {
+    pub(super) fn ready(
+        method: &'static str,
+        params: Value,
+        sent: u64,
+        reply: Value,
+        proof: Proof,
+    ) -> Self {
         Self {
             method,
             params,
             sent,
-            reply: AheadReply::Ready(reply),
+            reply: AheadReply::Ready(reply, proof),
         }
     }
 }
@@ -121,7 +129,7 @@ impl TargetCall {
     /// One already seen was read by value and threw nothing.
     pub(super) fn forget_read_ahead(&mut self) {
         match self.read_ahead.take().map(|a| a.reply) {
-            Some(AheadReply::Ready(_)) => self.registry.count_typed_readback(false),
+            Some(AheadReply::Ready(_, proof)) => self.registry.count_readback(proof, false),
             Some(AheadReply::Pending(_)) => {
                 self.group_sessions.insert(self.session.clone());
             }
@@ -170,8 +178,8 @@ impl TargetCall {
         let sent = self.cdp.commands_sent();
         let ahead = match self.read_ahead.take() {
             Some(a) if a.method == method && a.params == params && a.sent == sent => {
-                if matches!(a.reply, AheadReply::Ready(_)) {
-                    self.registry.count_typed_readback(true);
+                if let AheadReply::Ready(_, proof) = a.reply {
+                    self.registry.count_readback(proof, true);
                 }
                 Some(a)
             }
@@ -185,7 +193,7 @@ impl TargetCall {
             Some(_) if self.doc().2 => Err(dialog_open()),
             Some(ahead) => match ahead.reply {
                 AheadReply::Pending(reply) => Cdp::reply(method, reply, COMMAND_TIMEOUT).await,
-                AheadReply::Ready(reply) => Ok(reply),
+                AheadReply::Ready(reply, _) => Ok(reply),
             },
             None => self.send(method, params).await,
         };

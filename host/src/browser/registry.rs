@@ -325,8 +325,10 @@ pub struct Registry {
     /// an agent made before, since the connection began.
     walks: [std::sync::atomic::AtomicU64; 2],
     /// Typed text read back by the read sent with it, and read again
-    /// once the text was answered (`typed_readback.rs`).
+    /// once the text was answered (`typed_readback.rs`); the same for
+    /// the page read after a click's release (`proved_read.rs`).
     typed_readbacks: [std::sync::atomic::AtomicU64; 2],
+    click_readbacks: [std::sync::atomic::AtomicU64; 2],
 }
 
 #[derive(Default)]
@@ -427,19 +429,25 @@ impl Registry {
         (self.walks[0].load(Relaxed), self.walks[1].load(Relaxed))
     }
 
-    pub fn count_typed_readback(&self, taken: bool) {
+    /// A read sent with an input (`proved_read.rs`): taken, or made again.
+    pub fn count_readback(&self, proof: super::proved_read::Proof, taken: bool) {
         use std::sync::atomic::Ordering::Relaxed;
-        self.typed_readbacks[usize::from(!taken)].fetch_add(1, Relaxed);
+        self.readbacks(proof)[usize::from(!taken)].fetch_add(1, Relaxed);
     }
 
-    /// (taken from the read sent with the text, read again) since the
+    fn readbacks(&self, proof: super::proved_read::Proof) -> &[std::sync::atomic::AtomicU64; 2] {
+        match proof {
+            super::proved_read::Proof::Typed => &self.typed_readbacks,
+            super::proved_read::Proof::Clicked => &self.click_readbacks,
+        }
+    }
+
+    /// (taken from the read sent with the input, read again) since the
     /// connection began.
-    pub fn typed_readbacks(&self) -> (u64, u64) {
+    pub fn readback_counts(&self, proof: super::proved_read::Proof) -> (u64, u64) {
         use std::sync::atomic::Ordering::Relaxed;
-        (
-            self.typed_readbacks[0].load(Relaxed),
-            self.typed_readbacks[1].load(Relaxed),
-        )
+        let [taken, again] = self.readbacks(proof);
+        (taken.load(Relaxed), again.load(Relaxed))
     }
 
     fn signal(&self, s: Signal) {

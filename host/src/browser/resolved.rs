@@ -30,6 +30,8 @@ pub(super) struct Resolved {
     /// Where a click would aim without scrolling (main frame, in view,
     /// not covered); taken by the first aim.
     aim: Option<Point>,
+    /// The page's `pointerup` count as read (`js::POINTERUPS`).
+    pointerups: Option<u64>,
 }
 
 impl TargetCall {
@@ -74,6 +76,7 @@ impl TargetCall {
             None => None,
         }
         .map(|(x, y)| Point { x, y });
+        let pointerups = value.get("pointerups").and_then(Value::as_u64);
         let state = if main { &value["state"] } else { &value };
         let connected = state["connected"] == json!(true);
         let (doc, _, dialog_open, _) = self.doc();
@@ -83,6 +86,7 @@ impl TargetCall {
             doc,
             value: Some(value),
             aim,
+            pointerups,
         });
         Ok(connected)
     }
@@ -98,8 +102,10 @@ impl TargetCall {
     /// Where [`TargetCall::revalidate`] found a click on `handle` would
     /// aim, under the same conditions as [`TargetCall::take_resolved`].
     /// Taken once.
-    pub(super) fn take_resolved_aim(&mut self, handle: NodeHandle) -> Option<Point> {
-        self.current_resolved(handle)?.aim.take()
+    /// With it, the page's `pointerup` count as it was read.
+    pub(super) fn take_resolved_aim(&mut self, handle: NodeHandle) -> Option<(Point, Option<u64>)> {
+        let resolved = self.current_resolved(handle)?;
+        Some((resolved.aim.take()?, resolved.pointerups))
     }
 
     /// The last revalidation read, if it is still what the page shows;

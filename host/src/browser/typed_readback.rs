@@ -1,10 +1,8 @@
-//! The read-back of typed text, sent with the text.
+//! The read-back of typed text, sent with the text (`proved_read.rs`).
 //!
-//! `browser.type` reads the field back once its text is in. The browser
-//! process handles `Input.insertText` and hands the text to the page on
-//! another channel than the DevTools commands, so a read sent right
-//! behind the text usually, but not always, runs after it (94 of 100
-//! here). The read is sent with the text all the same, and taken only
+//! `browser.type` reads the field back once its text is in. A read sent
+//! right behind the text usually, but not always, runs after it (94 of
+//! 100 here). The read is sent with the text all the same, and taken only
 //! when it shows exactly what the text makes of the field as it stood
 //! once focused (and its content selected, with `clear`): the text alone
 //! when it replaces a selection, else the earlier value with the text
@@ -21,7 +19,7 @@
 
 use super::call::{node_state, TargetCall};
 use super::js;
-use super::read_ahead::ReadAhead;
+use super::proved_read::Proof;
 use super::types::{NodeHandle, NodeState};
 use crate::error::BpResult;
 use serde_json::json;
@@ -83,67 +81,14 @@ impl TargetCall {
                 .await
                 .map(|_| ());
         };
-        let session = self.session.clone();
-        let (rx, sent) =
-            self.watch_and_send(&session, "Input.insertText", json!({"text": text}))?;
-        self.forget_read_ahead();
-        let early_rx = self.registry.watch(&self.raw_id);
-        // Counted from before the send, as `read_ahead_of` does: a command
-        // of another task's in between means the read is never taken.
-        let early_sent = self.cdp.commands_sent() + 1;
-        if let Ok(early) = self.cdp.send_now(method, Some(&session), params.clone()) {
-            // Held as a read sent ahead while the text is answered: should
-            // the call end meanwhile, it is forgotten, and the call's group
-            // released (its reply, never seen, may be an exception). A read
-            // by value makes no object unless it throws, so a reply seen
-            // releases nothing (a release would queue ahead of the next
-            // call's first command).
-            self.read_ahead = Some(ReadAhead::pending(
-                method,
-                params.clone(),
-                early_sent,
-                early,
-            ));
-        }
-        let answered = self.reply_unless_dialog(rx, "Input.insertText", sent).await;
-        if !matches!(answered, Ok(Some(_))) {
-            self.forget_read_ahead();
-            return answered.map(|_| ());
-        }
-        let early = self.read_ahead.take().and_then(ReadAhead::into_pending);
-        let early = match (early, early_rx) {
-            (Some(early), Some(early_rx)) => Some((early, early_rx)),
-            (Some(_), None) => {
-                self.group_sessions.insert(session.clone());
-                None
-            }
-            _ => None,
-        };
-        if let Some((early, early_rx)) = early {
-            // Until its reply is seen, it may hold an exception of the
-            // call's group (the call can end while it waits).
-            let marked = self.group_sessions.insert(session.clone());
-            let reply = match self.reply_unless_dialog(early_rx, method, early).await {
-                Ok(Some(reply)) if reply.get("exceptionDetails").is_none() => {
-                    if marked {
-                        self.group_sessions.remove(&session);
-                    }
-                    Some(reply)
-                }
-                _ => None,
-            };
-            if let Some(reply) = reply {
-                let proves = before.proves_typed(&node_state(&reply["result"]["value"]), text);
-                // A read that proves it is counted when it is taken.
-                if proves {
-                    self.read_ahead = Some(ReadAhead::ready(method, params, early_sent, reply));
-                    return Ok(());
-                }
-            }
-        }
-        self.registry.count_typed_readback(false);
-        self.read_ahead_of(method, params);
-        Ok(())
+        self.input_with_proved_read(
+            ("Input.insertText", json!({"text": text})),
+            (method, params),
+            Proof::Typed,
+            |value| before.proves_typed(&node_state(value), text),
+        )
+        .await
+        .map(|_| ())
     }
 }
 

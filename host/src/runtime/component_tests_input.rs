@@ -4,6 +4,7 @@
 //! (covered element, not editable, stale ref) without sending input.
 
 use super::testkit::{ax, TestEnv};
+use crate::browser::proved_read::Proof;
 use crate::cdp::Scripted;
 use crate::error::{BpError, Code, StaleReason};
 use serde_json::{json, Value};
@@ -42,6 +43,12 @@ struct Page {
     /// field whose text is not a number).
     unselectable: Vec<i64>,
     effect: Effect,
+    /// `pointerup` events the page has dispatched (`js::POINTERUPS`).
+    pointerups: u64,
+    /// Releases handled only once the next page command is answered, as
+    /// when a read sent behind the release reaches the page first.
+    release_lags: bool,
+    lagging: u64,
 }
 
 #[derive(Clone)]
@@ -74,6 +81,9 @@ impl Fake {
             unfocusable: Vec::new(),
             unselectable: Vec::new(),
             effect: Box::new(|_, _, _| {}),
+            pointerups: 0,
+            release_lags: false,
+            lagging: 0,
         })))
     }
 
@@ -118,6 +128,14 @@ fn backend_of(object: &Value) -> i64 {
 
 impl Page {
     fn answer(&mut self, method: &str, p: &Value) -> Result<Value, String> {
+        let answer = self.answer_now(method, p);
+        if !method.starts_with("Input.") {
+            self.pointerups += std::mem::take(&mut self.lagging);
+        }
+        answer
+    }
+
+    fn answer_now(&mut self, method: &str, p: &Value) -> Result<Value, String> {
         Ok(match method {
             "Runtime.evaluate" => {
                 let expr = p["expression"].as_str().unwrap_or("");
@@ -180,8 +198,9 @@ impl Page {
                     // a ref also says where a click would aim, unless the
                     // element is covered.
                     let facts = json!([self.url, self.title, 200]);
-                    let mut value = json!({"state": state()?, "facts": facts});
-                    if f.contains(", aim}") && self.cover.is_none() {
+                    let mut value =
+                        json!({"state": state()?, "facts": facts, "pointerups": self.pointerups});
+                    if f.contains(", aim,") && self.cover.is_none() {
                         self.hit_at = Some((60.0, 40.0));
                         value["aim"] = json!({"x": 60.0, "y": 40.0});
                     }
@@ -192,7 +211,8 @@ impl Page {
                     // The one-call aim: the centre of the box, and whether
                     // something else is hit there.
                     self.hit_at = Some((60.0, 40.0));
-                    json!({"result": {"value": {"x": 60.0, "y": 40.0, "covered": self.cover.is_some()}}})
+                    json!({"result": {"value": {"x": 60.0, "y": 40.0, "covered": self.cover.is_some(),
+                                                "pointerups": self.pointerups}}})
                 } else if f.contains("elementFromPoint") {
                     let at = |i: usize| p["arguments"][i]["value"].as_f64().unwrap_or(f64::NAN);
                     self.hit_at = Some((at(0), at(1)));
@@ -219,6 +239,12 @@ impl Page {
             }
             m if m.starts_with("Input.") => {
                 self.input.push((m.to_string(), p.clone()));
+                if released(m, p) {
+                    match self.release_lags {
+                        true => self.lagging += 1,
+                        false => self.pointerups += 1,
+                    }
+                }
                 let effect = std::mem::replace(&mut self.effect, Box::new(|_, _, _| {}));
                 effect(self, m, p);
                 self.effect = effect;
@@ -294,11 +320,21 @@ fn input_sent(env: &TestEnv) -> Vec<String> {
 
 #[tokio::test]
 async fn click_on_target_that_changes_the_page_is_verified() {
+    click_that_changes_the_page(false).await;
+    // A read that reaches the page before the release (the page's
+    // pointerup count has not moved) is not taken, though the page
+    // already shows the new URL: it is read again once the release is
+    // answered.
+    click_that_changes_the_page(true).await;
+}
+
+async fn click_that_changes_the_page(release_lags: bool) {
     let fake = Fake::new(&[("button", "Next", "", 10, button())]).on_input(|page, m, p| {
         if released(m, p) {
             page.url = "http://t.test/step-2".into();
         }
     });
+    fake.page().release_lags = release_lags;
     let env = TestEnv::new(URL, fake.script()).unwrap();
     let obs = observe(&env).await;
     let out = env
@@ -315,18 +351,21 @@ async fn click_on_target_that_changes_the_page_is_verified() {
     );
     // Aimed at the centre of the element's box, after a hit test there.
     assert_eq!(fake.page().hit_at, Some((60.0, 40.0)));
-    // The ref's live check also gives the before-read and the aim (the
-    // button is in view and not covered); the after-read goes out as
-    // soon as the release is answered.
+    // The ref's live check also gives the before-read, the aim (the
+    // button is in view and not covered) and the page's pointerup count;
+    // the after-read goes out right behind the release, and is taken when
+    // that count has moved on by one.
     let (read, mouse) = ("Runtime.callFunctionOn", "Input.dispatchMouseEvent");
-    assert_eq!(
-        sent(&env),
-        vec!["DOM.resolveNode", read, mouse, mouse, mouse, read]
-    );
+    let mut expected = vec!["DOM.resolveNode", read, mouse, mouse, mouse, read];
+    if release_lags {
+        expected.push(read);
+    }
+    assert_eq!(sent(&env), expected, "release lags: {release_lags}");
     // The press goes out behind the unanswered move; nothing goes out
-    // behind the press or the release (a read there could reach the page
-    // before the input does).
-    assert_eq!(env.sent_behind("Input."), vec![1, 0, 0]);
+    // behind the press (a read there could reach the page before it).
+    assert_eq!(env.sent_behind("Input."), vec![1, 0, 1]);
+    let counted = env.registry().readback_counts(Proof::Clicked);
+    assert_eq!(counted, (u64::from(!release_lags), u64::from(release_lags)));
     assert_eq!(
         fake.mouse(),
         vec![
