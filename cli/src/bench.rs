@@ -205,6 +205,7 @@ pub async fn run(
     // times: a step can leave the page work that the next step pays for
     // (layout after typing, say), so steps are also compared together.
     let together = [
+        Together::of("nav+obs", &[0, 1], &rounds),
         Together::of("type+click", &[2, 3], &rounds),
         Together::of("workflow", &[0, 1, 2, 3, 4], &rounds),
     ];
