@@ -279,20 +279,23 @@ struct Together {
 
 impl Together {
     fn of(label: &'static str, steps: &[usize], rounds: &crate::bench_workflow::Rounds) -> Self {
-        let sum = |times: &Times| -> Vec<f64> {
-            let rounds = steps.iter().filter_map(|&i| times.get(i)).map(Vec::len);
-            let n = rounds.min().unwrap_or(0);
-            (0..n)
-                .map(|k| steps.iter().filter_map(|&i| times.get(i)?.get(k)).sum())
-                .collect()
-        };
         Self {
             label,
-            one_shot: sum(&rounds.one_shot),
-            bridge: sum(&rounds.bridge),
-            floor: sum(&rounds.floor_same_tab),
+            one_shot: per_round_sums(&rounds.one_shot, steps),
+            bridge: per_round_sums(&rounds.bridge, steps),
+            floor: per_round_sums(&rounds.floor_same_tab, steps),
         }
     }
+}
+
+/// For each round (as far as every step has one), the sum of `steps`'
+/// times in it.
+fn per_round_sums(times: &Times, steps: &[usize]) -> Vec<f64> {
+    let rounds = steps.iter().map(|&i| times.get(i).map_or(0, Vec::len));
+    let n = rounds.min().unwrap_or(0);
+    (0..n)
+        .map(|k| steps.iter().filter_map(|&i| times.get(i)?.get(k)).sum())
+        .collect()
 }
 
 /// One row: the one-shot and bridge medians beside a floor's, and their
@@ -503,4 +506,22 @@ pub(crate) async fn raw_tab(
     let (browser, cdp, target) = raw_target(home, profiles, url).await?;
     let session = crate::bench_floor::attach(&cdp, &target).await?;
     Ok((browser, cdp, session))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{median, per_round_sums};
+
+    #[test]
+    fn steps_are_summed_within_each_round_before_the_median() {
+        // Step 0 is slow where step 1 is quick, round by round: the sums
+        // are flat, where the sum of the two medians is not.
+        let times = vec![vec![1.0, 5.0, 1.0], vec![5.0, 1.0, 5.0], vec![9.0, 9.0]];
+        let mut both = per_round_sums(&times, &[0, 1]);
+        assert_eq!(both, vec![6.0, 6.0, 6.0]);
+        assert_eq!(median(&mut both), 6.0);
+        // Only the rounds every step has; a missing step has none.
+        assert_eq!(per_round_sums(&times, &[0, 2]), vec![10.0, 14.0]);
+        assert!(per_round_sums(&times, &[0, 7]).is_empty());
+    }
 }
