@@ -8,10 +8,11 @@
 //! is taken only when it shows the input was handled:
 //! - typed text (`typed_readback.rs`): the field holds what the text
 //!   makes of it;
-//! - a click's release: the page has dispatched one more `mouseup` per
-//!   release than before the press (`performance.eventCounts`, which
-//!   counts only the events the browser dispatches). The click handlers
-//!   ran in the same task, right after it.
+//! - a click's release: the page has dispatched one more `pointerup`
+//!   per release than before the press (`performance.eventCounts`, which
+//!   counts only the events the browser dispatches; `js::POINTERUPS`).
+//!   The `mouseup` and `click` handlers ran in the same task, right
+//!   after it.
 //!
 //! A read that proves nothing is dropped, and made again once the input
 //! is answered, as without this. That saves a round trip on most of
@@ -22,7 +23,8 @@ use super::read_ahead::ReadAhead;
 use crate::error::BpResult;
 use serde_json::Value;
 
-/// What a read sent with an input has to show.
+/// What a read sent with an input has to show (its value indexes the
+/// registry's counters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Proof {
     /// The typed text is in the field.

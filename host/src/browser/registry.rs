@@ -324,11 +324,10 @@ pub struct Registry {
     /// Page walks sent as source (making the walk agent), and calls of
     /// an agent made before, since the connection began.
     walks: [std::sync::atomic::AtomicU64; 2],
-    /// Typed text read back by the read sent with it, and read again
-    /// once the text was answered (`typed_readback.rs`); the same for
-    /// the page read after a click's release (`proved_read.rs`).
-    typed_readbacks: [std::sync::atomic::AtomicU64; 2],
-    click_readbacks: [std::sync::atomic::AtomicU64; 2],
+    /// Per [`Proof`](super::proved_read::Proof): reads sent with an input
+    /// and taken, and those made again once the input was answered
+    /// (`proved_read.rs`), since the connection began.
+    readbacks: [[std::sync::atomic::AtomicU64; 2]; 2],
 }
 
 #[derive(Default)]
@@ -432,21 +431,14 @@ impl Registry {
     /// A read sent with an input (`proved_read.rs`): taken, or made again.
     pub fn count_readback(&self, proof: super::proved_read::Proof, taken: bool) {
         use std::sync::atomic::Ordering::Relaxed;
-        self.readbacks(proof)[usize::from(!taken)].fetch_add(1, Relaxed);
-    }
-
-    fn readbacks(&self, proof: super::proved_read::Proof) -> &[std::sync::atomic::AtomicU64; 2] {
-        match proof {
-            super::proved_read::Proof::Typed => &self.typed_readbacks,
-            super::proved_read::Proof::Clicked => &self.click_readbacks,
-        }
+        self.readbacks[proof as usize][usize::from(!taken)].fetch_add(1, Relaxed);
     }
 
     /// (taken from the read sent with the input, read again) since the
     /// connection began.
     pub fn readback_counts(&self, proof: super::proved_read::Proof) -> (u64, u64) {
         use std::sync::atomic::Ordering::Relaxed;
-        let [taken, again] = self.readbacks(proof);
+        let [taken, again] = &self.readbacks[proof as usize];
         (taken.load(Relaxed), again.load(Relaxed))
     }
 

@@ -318,6 +318,33 @@ fn input_sent(env: &TestEnv) -> Vec<String> {
         .collect()
 }
 
+/// (made, taken) instances made ahead, over every test of this process.
+fn spares() -> (u64, u64) {
+    let counts = &super::testkit::runtime().describe()["instancesMadeAhead"];
+    (
+        counts["made"].as_u64().unwrap_or_default(),
+        counts["taken"].as_u64().unwrap_or_default(),
+    )
+}
+
+#[tokio::test]
+async fn a_call_takes_the_instance_made_ahead_during_the_last() {
+    let fake = Fake::new(&[("button", "Next", "", 10, button())]);
+    let env = TestEnv::new(URL, fake.script()).unwrap();
+    let before = spares();
+    observe(&env).await;
+    // The spare is made on this test's runtime while it waits.
+    for _ in 0..500 {
+        if spares().0 > before.0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    assert!(spares().0 > before.0, "no instance was made ahead");
+    observe(&env).await;
+    assert!(spares().1 > before.1, "no call took an instance made ahead");
+}
+
 #[tokio::test]
 async fn click_on_target_that_changes_the_page_is_verified() {
     click_that_changes_the_page(false).await;

@@ -132,12 +132,11 @@ impl Runtime {
             tools: BTreeMap::new(),
             policy,
             reaper: reaper::Reaper::start()?,
-            spares: spare::Spares::new(0),
+            spares: spare::Spares::new(),
         };
         for source in sources {
             runtime.load_one(&granted, source, cache_dir).await?;
         }
-        runtime.spares = spare::Spares::new(runtime.components.len());
         // A policy that removes a tool nobody offers is a typo, not a rule.
         if let Some(unknown) = runtime
             .policy
@@ -240,16 +239,12 @@ impl Runtime {
         Ok(())
     }
 
-    fn new_store(&self) -> Store<HostState> {
-        fresh_store(&self.engine, self.policy.limits)
-    }
-
     async fn read_manifest(
         &self,
         pre: &HostViewPre<HostState>,
     ) -> BpResult<bindings::tool::ComponentManifest> {
         let _running = self.ticker.running();
-        let mut store = self.new_store();
+        let mut store = fresh_store(&self.engine, self.policy.limits);
         let view = pre
             .instantiate_async(&mut store)
             .await

@@ -30,7 +30,8 @@ enum Slot {
     Ready(Spare),
 }
 
-/// At most one spare per component (by its index in the runtime).
+/// At most one spare per component (by its index in the runtime; a
+/// component's slot exists once a call has asked for it).
 pub(super) struct Spares {
     slots: Mutex<Vec<Slot>>,
     /// Spares made, and those a call took (what `broker/status` shows).
@@ -39,10 +40,9 @@ pub(super) struct Spares {
 }
 
 impl Spares {
-    pub(super) fn new(components: usize) -> Arc<Self> {
-        let slots = (0..components).map(|_| Slot::Empty).collect();
+    pub(super) fn new() -> Arc<Self> {
         Arc::new(Self {
-            slots: Mutex::new(slots),
+            slots: Mutex::new(Vec::new()),
             made: AtomicU64::new(0),
             taken: AtomicU64::new(0),
         })
@@ -94,6 +94,9 @@ impl Spares {
         };
         {
             let mut slots = self.lock();
+            if slots.len() <= component {
+                slots.resize_with(component + 1, || Slot::Empty);
+            }
             match slots.get_mut(component) {
                 Some(slot @ Slot::Empty) => *slot = Slot::Making,
                 _ => return,
