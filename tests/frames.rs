@@ -312,7 +312,11 @@ fn a_dialog_in_a_cross_site_frame_is_held_and_answered() {
         "browser.tabs.open",
         json!({"url": format!("{}?x={}", env.url("frames.html"), other.port)}),
     );
-    let obs = observe_with(&mut b, &s, &["Frame alert (cross)"]);
+    // The frame's data button is renamed once its request answers, and
+    // the longer name wraps it onto the alert button's line, which moves
+    // that button right by the data button's width (measured: 8 -> 136
+    // px). Clicking before then can land on the data button instead.
+    let obs = observe_with(&mut b, &s, &["Frame alert (cross)", "Data: cross server"]);
     let r = find_ref(&obs, "button", "Frame alert (cross)")
         .parse::<u32>()
         .unwrap();
