@@ -83,6 +83,14 @@ fn identified(env: &Env) -> u64 {
         .expect("alreadyIdentified")
 }
 
+/// Observed elements whose node ID came in the page walk's own answer
+/// (no `DOM.describeNode` each).
+fn id_with_walk(env: &Env) -> u64 {
+    env.status()["browser"]["elementsDescribed"]["idWithWalk"]
+        .as_u64()
+        .expect("idWithWalk")
+}
+
 /// Page walks sent as source (making the walk agent) and calls of an
 /// agent, since the browser connected.
 fn walks(env: &Env) -> (u64, u64) {
@@ -102,9 +110,12 @@ fn observing_again_matches_known_elements_and_sees_what_changed() {
     let (source, agent) = walks(&env);
     let globals = "Object.getOwnPropertyNames(window).join()";
     let before = env.ok(&["eval", globals]);
+    let with_walk = id_with_walk(&env);
     let first = env.snapshot(None);
     // The first walk of a document is sent as source and makes the agent.
     assert_eq!(walks(&env), (source + 1, agent), "{}", env.status());
+    // Its answer carried the node IDs of the plain rows' controls.
+    assert!(id_with_walk(&env) - with_walk >= 40, "{}", env.status());
     let start = identified(&env);
     let again = env.snapshot(None);
     assert_eq!(described_elements(&again), described_elements(&first));
@@ -151,8 +162,10 @@ fn observing_again_matches_known_elements_and_sees_what_changed() {
     // Another document: nothing carries over, the agent included.
     env.open("large.html");
     let before = identified(&env);
+    let with_walk = id_with_walk(&env);
     let reloaded = env.snapshot(None);
     assert_eq!(identified(&env), before);
+    assert!(id_with_walk(&env) - with_walk >= 40, "{}", env.status());
     assert_eq!(described_elements(&reloaded), described_elements(&first));
     assert_eq!(walks(&env), (source + 2, agent + 3), "{}", env.status());
 }

@@ -486,9 +486,9 @@ async fn status(broker: &Arc<Broker>) -> BpResult<Value> {
     if let Ok(conn) = broker.browser().await {
         let (open, attached) = conn.registry.counts();
         browser["targets"] = json!({"open": open, "attached": attached});
-        let (page, accessibility, known) = conn.registry.described();
-        browser["elementsDescribed"] =
-            json!({"byPage": page, "byAccessibility": accessibility, "alreadyIdentified": known});
+        let [page, accessibility, known, with_walk] = conn.registry.described();
+        browser["elementsDescribed"] = json!({"byPage": page, "byAccessibility": accessibility,
+            "alreadyIdentified": known, "idWithWalk": with_walk});
         let (held, backend) = conn.registry.refs_resolved();
         browser["refsResolved"] = json!({"byHeldObject": held, "byBackendNode": backend});
         let (by_source, by_agent) = conn.registry.walks();

@@ -174,12 +174,10 @@ impl TargetCall {
         }
         let group = self.fresh_refs_group();
         let reply = self.agent_walk(cap, &group).await?;
-        let array = reply["result"]["objectId"]
-            .as_str()
-            .filter(|_| reply.get("exceptionDetails").is_none())
-            .ok_or_else(|| crate::error::BpError::internal("the page walk returned no list"))?
-            .to_string();
-        self.candidates_of(&array, cap, &[]).await
+        if reply.get("exceptionDetails").is_some() {
+            return Err(crate::error::BpError::internal("the page walk threw"));
+        }
+        self.candidates_of(&reply["result"], cap, &[]).await
     }
 
     /// The object group the page walk puts its candidates in: one of this
@@ -195,14 +193,19 @@ impl TargetCall {
         format!("{}-refs{}", self.group, self.held_count)
     }
 
-    /// The candidates in the page-side list `array` (the walk's answer),
-    /// with the backend node of those at an index of `known` (its `ix`).
+    /// The candidates in the page-side list `list` (the walk's answer: its
+    /// remote object, serialized with node IDs, `walk_agent.rs`), with the
+    /// backend node of those at an index of `known` (its `ix`).
     pub(super) async fn candidates_of(
         &mut self,
-        array: &str,
+        list: &Value,
         cap: usize,
         known: &[Known],
     ) -> BpResult<Walked> {
+        let array = list["objectId"]
+            .as_str()
+            .ok_or_else(|| crate::error::BpError::internal("the page walk returned no list"))?;
+        let serialized = super::walk_agent::serialized_ids(list);
         let props = self
             .send(
                 "Runtime.getProperties",
@@ -239,7 +242,9 @@ impl TargetCall {
             .into_iter()
             .map(|(i, object)| {
                 let backend = ix.get(i).and_then(|k| known.get(*k)).map(|k| k.backend);
-                facts.candidate(i, object, backend)
+                let mut candidate = facts.candidate(i, object, backend);
+                candidate.serialized = serialized.get(i).copied().flatten();
+                candidate
             })
             .collect();
         Ok(Walked {
@@ -255,7 +260,7 @@ impl TargetCall {
     /// accessibility node of any other.
     async fn read_candidates(&self, candidates: &[Candidate]) -> BpResult<Vec<(Candidate, Value)>> {
         let replies = futures::future::join_all(candidates.iter().map(|c| async move {
-            let (method, params) = match (&c.plain, c.backend) {
+            let (method, params) = match (&c.plain, c.backend.or(c.serialized)) {
                 (Some(_), Some(b)) => return Ok(json!({"node": {"backendNodeId": b}})),
                 // Left out of a walk over known elements: its role is not
                 // wanted, so it is dropped without its node.
@@ -271,8 +276,12 @@ impl TargetCall {
         .await;
         let by_page = candidates.iter().filter(|c| c.plain.is_some()).count() as u64;
         let known = candidates.iter().filter(|c| c.backend.is_some()).count() as u64;
+        let with_walk = candidates
+            .iter()
+            .filter(|c| c.plain.is_some() && c.backend.is_none() && c.serialized.is_some())
+            .count() as u64;
         self.registry
-            .count_described(by_page, candidates.len() as u64 - by_page, known);
+            .count_described(by_page, candidates.len() as u64 - by_page, known, with_walk);
         let mut out = Vec::with_capacity(candidates.len());
         for (candidate, reply) in candidates.iter().zip(replies) {
             // An element removed meanwhile is simply not there any more.
@@ -331,6 +340,8 @@ pub(super) struct Candidate {
     object: String,
     /// Its backend node, when a recent observation identified it.
     backend: Option<i64>,
+    /// Its backend node as the walk's answer carried it.
+    serialized: Option<i64>,
     /// An `<input type=password>`.
     password: bool,
     /// How many dialogs (or covering layers) enclose it.
@@ -398,6 +409,7 @@ impl WalkFacts {
         Candidate {
             object,
             backend,
+            serialized: None,
             password: self.pw.contains(&i),
             depth: self.depths.get(i).copied().unwrap_or(0),
             cover: self.cover == Some(i),

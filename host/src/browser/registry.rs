@@ -315,9 +315,10 @@ pub struct Registry {
     inner: Mutex<Inner>,
     signals: Option<tokio::sync::mpsc::UnboundedSender<Signal>>,
     /// Observed elements described by the page itself, and by Chromium's
-    /// accessibility tree, since the connection began; and those whose
-    /// node an earlier observation had already identified.
-    described: [std::sync::atomic::AtomicU64; 3],
+    /// accessibility tree, since the connection began; those whose node
+    /// an earlier observation had already identified; and those whose
+    /// node ID came in the page walk's own answer.
+    described: [std::sync::atomic::AtomicU64; 4],
     /// Refs resolved through the observation's held object, and by
     /// backend node ID, since the connection began.
     refs_resolved: [std::sync::atomic::AtomicU64; 2],
@@ -376,23 +377,24 @@ impl Registry {
 
     /// Count elements an observation described: `by_page` by the page's
     /// own markup, `by_accessibility` through Chromium's tree.
-    /// `known` of them were identified by an earlier observation.
-    pub fn count_described(&self, by_page: u64, by_accessibility: u64, known: u64) {
+    /// `known` of them were identified by an earlier observation, and
+    /// `with_walk` got their node ID in the walk's own answer.
+    pub fn count_described(&self, by_page: u64, by_accessibility: u64, known: u64, with_walk: u64) {
         use std::sync::atomic::Ordering::Relaxed;
-        self.described[0].fetch_add(by_page, Relaxed);
-        self.described[1].fetch_add(by_accessibility, Relaxed);
-        self.described[2].fetch_add(known, Relaxed);
+        for (counter, n) in self
+            .described
+            .iter()
+            .zip([by_page, by_accessibility, known, with_walk])
+        {
+            counter.fetch_add(n, Relaxed);
+        }
     }
 
-    /// (by the page, by accessibility, already identified) since the
-    /// connection began.
-    pub fn described(&self) -> (u64, u64, u64) {
+    /// (by the page, by accessibility, already identified, node ID with
+    /// the walk) since the connection began.
+    pub fn described(&self) -> [u64; 4] {
         use std::sync::atomic::Ordering::Relaxed;
-        (
-            self.described[0].load(Relaxed),
-            self.described[1].load(Relaxed),
-            self.described[2].load(Relaxed),
-        )
+        self.described.each_ref().map(|c| c.load(Relaxed))
     }
 
     /// Count a ref resolved through a held object or by backend node ID.

@@ -87,10 +87,9 @@ impl TargetCall {
             return Err(BpError::internal("the page walk threw"));
         }
         let result = &reply["result"];
-        if let Some(array) = result["objectId"].as_str() {
-            let array = array.to_string();
+        if result["objectId"].is_string() {
             self.refs_group = Some(group);
-            return self.candidates_of(&array, cap, known).await;
+            return self.candidates_of(result, cap, known).await;
         }
         let answer: Value = result["value"]
             .as_str()
