@@ -253,6 +253,8 @@ pub async fn run(
             median(&mut t.floor),
         );
     }
+    println!("each step against that careful floor taking over for that step alone, after the bridge took the steps before it (both start it from the page bp's previous step left):");
+    against_floor(&STEPS[1..], &rounds.floor_takeover, &mut cli, &mut bridge);
     let (mut full, mut processes) = (rounds.one_shot_full, rounds.floor_one_shot);
     one_shot_floor(&mut cli, &mut full, &mut processes);
     let k = median(&mut keyboard);

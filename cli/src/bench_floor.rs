@@ -34,6 +34,35 @@ impl FloorTab<'_> {
         Err(BpError::internal("the floor's connection closed"))
     }
 
+    /// The backend node of the element with `id`.
+    pub async fn backend_of(&self, id: &str) -> BpResult<i64> {
+        let found = self
+            .cdp
+            .call(
+                "Runtime.evaluate",
+                self.s(),
+                json!({"expression": format!("document.getElementById({id:?})")}),
+            )
+            .await?;
+        let object = found["result"]["objectId"]
+            .as_str()
+            .ok_or_else(|| BpError::internal(format!("no element #{id}")))?;
+        let node = self
+            .cdp
+            .call("DOM.describeNode", self.s(), json!({"objectId": object}))
+            .await?;
+        self.cdp
+            .call(
+                "Runtime.releaseObject",
+                self.s(),
+                json!({"objectId": object}),
+            )
+            .await?;
+        node["node"]["backendNodeId"]
+            .as_i64()
+            .ok_or_else(|| BpError::internal(format!("no node for #{id}")))
+    }
+
     /// The page's whole accessibility tree.
     pub async fn observe(&self) -> BpResult<Value> {
         self.cdp

@@ -39,6 +39,9 @@ pub(crate) struct Rounds {
     /// The careful floor on the bridge's own tab, taking turns with it:
     /// the same browser, renderer and page, and the domains bp keeps on.
     pub floor_same_tab: Times,
+    /// The careful floor on the bridge's tab taking one step after the
+    /// bridge took the steps before it (none for the first step).
+    pub floor_takeover: Times,
 }
 
 /// Run `iterations` rounds of the clients in turn (one-shot as `bp` and
@@ -64,6 +67,7 @@ pub(crate) async fn interleaved(
     let mut moving: Times = vec![Vec::new(); STEPS.len()];
     let mut journal: Times = vec![Vec::new(); STEPS.len()];
     let mut processes: Times = vec![Vec::new(); STEPS.len()];
+    let mut takeovers: Times = vec![Vec::new(); STEPS.len()];
     let exes = [short_exe(), exe()];
     for round in 0..iterations {
         // `bp` and `browser-pilot` take turns going first: a step that
@@ -81,6 +85,9 @@ pub(crate) async fn interleaved(
                 same_tab.iteration(url, &mut same, true).await?;
             }
         }
+        for step in 1..STEPS.len() {
+            takeover(&mut b, (&ws, &lease), url, &same_tab, step, &mut takeovers).await?;
+        }
         floor.iteration(url, &mut direct, false).await?;
         floor.iteration(url, &mut moving, true).await?;
         floor.with_journal(url, &mut journal).await?;
@@ -95,6 +102,7 @@ pub(crate) async fn interleaved(
         floor_journal: journal,
         floor_one_shot: processes,
         floor_same_tab: same,
+        floor_takeover: takeovers,
     })
 }
 
@@ -123,34 +131,76 @@ fn over_bridge(
     url: &str,
     out: &mut Times,
 ) -> BpResult<()> {
+    let mut refs = BridgeRefs::default();
+    for (i, times) in out.iter_mut().enumerate().take(STEPS.len()) {
+        times.push(bridge_step(b, (ws, lease), url, i, &mut refs)?);
+    }
+    Ok(())
+}
+
+/// What the bridge's observation in a round found to act on.
+#[derive(Default)]
+struct BridgeRefs {
+    observation: Value,
+    name: u64,
+    button: u64,
+}
+
+/// Step `i` of the workflow over the bridge (`session`: workspace and
+/// lease); its time in ms.
+fn bridge_step(
+    b: &mut BridgeClient,
+    (ws, lease): (&str, &str),
+    url: &str,
+    i: usize,
+    refs: &mut BridgeRefs,
+) -> BpResult<f64> {
+    let (tool, args) = match i {
+        0 => ("browser.navigate", json!({"url": url})),
+        2 => (
+            "browser.type",
+            json!({"observationId": refs.observation, "ref": refs.name, "text": "Ada", "clear": true}),
+        ),
+        3 => (
+            "browser.click",
+            json!({"observationId": refs.observation, "ref": refs.button}),
+        ),
+        _ => ("browser.observe", json!({})),
+    };
     let t = Instant::now();
-    b.tool(ws, lease, "browser.navigate", json!({"url": url}))?;
-    out[0].push(ms(t.elapsed()));
-    let t = Instant::now();
-    let obs = b.tool(ws, lease, "browser.observe", json!({}))?;
-    out[1].push(ms(t.elapsed()));
-    let name: u64 = find_ref(&obs, "textbox", "Name")?.parse().unwrap_or(0);
-    let button: u64 = find_ref(&obs, "button", "Sign in")?.parse().unwrap_or(0);
-    let id = obs["observationId"].clone();
-    let t = Instant::now();
-    b.tool(
-        ws,
-        lease,
-        "browser.type",
-        json!({"observationId": id, "ref": name, "text": "Ada", "clear": true}),
-    )?;
-    out[2].push(ms(t.elapsed()));
-    let t = Instant::now();
-    b.tool(
-        ws,
-        lease,
-        "browser.click",
-        json!({"observationId": id, "ref": button}),
-    )?;
-    out[3].push(ms(t.elapsed()));
-    let t = Instant::now();
-    b.tool(ws, lease, "browser.observe", json!({}))?;
-    out[4].push(ms(t.elapsed()));
+    let answer = b.tool(ws, lease, tool, args)?;
+    let took = ms(t.elapsed());
+    if i == 1 {
+        refs.name = find_ref(&answer, "textbox", "Name")?.parse().unwrap_or(0);
+        refs.button = find_ref(&answer, "button", "Sign in")?.parse().unwrap_or(0);
+        refs.observation = answer["observationId"].clone();
+    }
+    Ok(took)
+}
+
+/// The careful floor on the bridge's tab takes over at step `step`: the
+/// bridge takes the steps before it, the floor takes that one (timed
+/// into `out`), so both start that step from the page bp's earlier steps
+/// left. (The button the floor clicks is looked up before the bridge
+/// types, so that no read of the floor's comes between type and click.)
+async fn takeover(
+    b: &mut BridgeClient,
+    session: (&str, &str),
+    url: &str,
+    floor: &Floor,
+    step: usize,
+    out: &mut Times,
+) -> BpResult<()> {
+    let mut refs = BridgeRefs::default();
+    let mut button = None;
+    for i in 0..step {
+        bridge_step(b, session, url, i, &mut refs)?;
+        if i == 1 && step == 3 {
+            button = Some(floor.tab().backend_of("signin-button").await?);
+        }
+    }
+    let took = floor.step(url, step, true, &mut button).await?;
+    out[step].push(took);
     Ok(())
 }
 
@@ -218,28 +268,49 @@ impl Floor {
         done
     }
 
-    async fn iteration(&self, url: &str, out: &mut Times, careful: bool) -> BpResult<()> {
-        let tab = FloorTab {
+    fn tab(&self) -> FloorTab<'_> {
+        FloorTab {
             cdp: &self.cdp,
             session: &self.session,
-        };
-        let t = Instant::now();
-        tab.navigate(url).await?;
-        out[0].push(ms(t.elapsed()));
-        let t = Instant::now();
-        let tree = tab.observe().await?;
-        out[1].push(ms(t.elapsed()));
-        let button = ax_node(&tree, "button", "Sign in")?;
-        let t = Instant::now();
-        tab.type_name(careful).await?;
-        out[2].push(ms(t.elapsed()));
-        let t = Instant::now();
-        tab.click(button, careful).await?;
-        out[3].push(ms(t.elapsed()));
-        let t = Instant::now();
-        tab.observe().await?;
-        out[4].push(ms(t.elapsed()));
+        }
+    }
+
+    async fn iteration(&self, url: &str, out: &mut Times, careful: bool) -> BpResult<()> {
+        let mut button = None;
+        for (i, times) in out.iter_mut().enumerate().take(STEPS.len()) {
+            times.push(self.step(url, i, careful, &mut button).await?);
+        }
         Ok(())
+    }
+
+    /// Step `i` of the workflow; its time in ms. The observation names
+    /// the button a click needs.
+    async fn step(
+        &self,
+        url: &str,
+        i: usize,
+        careful: bool,
+        button: &mut Option<i64>,
+    ) -> BpResult<f64> {
+        let tab = self.tab();
+        let t = Instant::now();
+        match i {
+            0 => tab.navigate(url).await?,
+            2 => tab.type_name(careful).await?,
+            3 => {
+                let node = button.ok_or_else(|| BpError::internal("no button to click"))?;
+                tab.click(node, careful).await?;
+            }
+            _ => {
+                let tree = tab.observe().await?;
+                let took = ms(t.elapsed());
+                if i == 1 {
+                    *button = Some(ax_node(&tree, "button", "Sign in")?);
+                }
+                return Ok(took);
+            }
+        }
+        Ok(ms(t.elapsed()))
     }
 }
 
