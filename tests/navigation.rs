@@ -129,6 +129,15 @@ fn counted(b: &mut Bridge, kind: &str, taken: &str) -> (u64, u64) {
     )
 }
 
+/// Reads of `kind` sent again while the input was unanswered, the one
+/// before having come back too early.
+fn sent_again_early(b: &mut Bridge, kind: &str) -> u64 {
+    let status = b.call("broker/status", json!({}));
+    status["browser"][kind]["sentAgainEarly"]
+        .as_u64()
+        .expect("sentAgainEarly")
+}
+
 fn commands(b: &mut Bridge) -> u64 {
     let status = b.call("broker/status", json!({}));
     status["cdpCommandsSent"].as_u64().expect("cdpCommandsSent")
@@ -158,6 +167,7 @@ fn a_click_is_read_after_only_by_a_read_that_ran_after_it() {
     let rounds = 24;
     for i in 1..=rounds {
         let button = if i % 4 == 0 { guarded } else { count };
+        let early = sent_again_early(&mut b, "clickReadbacks");
         let (sent, (_, again)) = (commands(&mut b), click_readbacks(&mut b));
         let r = b.tool_ok(
             &s,
@@ -167,19 +177,23 @@ fn a_click_is_read_after_only_by_a_read_that_ran_after_it() {
         assert_eq!(r["evidence"]["status"], "verified", "click {i}: {r}");
         let signals = r["evidence"]["signals"].to_string();
         assert!(signals.contains("title_changed"), "click {i}: {r}");
-        // Four commands a click (the ref's live check with the aim, the
-        // move and press, the release, the read), one more when the read
-        // sent with the release is read again; no release of objects.
+        // Five commands a click (the ref's live check with the aim, the
+        // move, the press, the release, the read), one more for each read
+        // sent again, early or once the release was answered; no release
+        // of objects.
         let (after, (_, again_after)) = (commands(&mut b), click_readbacks(&mut b));
-        assert_eq!(after - sent, 5 + again_after - again, "click {i}");
+        let early_after = sent_again_early(&mut b, "clickReadbacks");
+        let extra = again_after - again + early_after - early;
+        assert_eq!(after - sent, 5 + extra, "click {i}");
     }
     let (taken, again) = click_readbacks(&mut b);
     assert_eq!(taken + again, start.0 + start.1 + rounds);
     assert!(taken > start.0, "no read sent with a release was taken");
     eprintln!(
-        "click read-backs: {} taken, {} read again",
+        "click read-backs: {} taken, {} read again, {} sent again early",
         taken - start.0,
-        again - start.1
+        again - start.1,
+        sent_again_early(&mut b, "clickReadbacks")
     );
     let page = b.tool_ok(&s, "browser.observe", json!({}));
     assert_eq!(page["title"], format!("Clicked {rounds}"), "{page}");
@@ -229,15 +243,19 @@ fn typed_text_is_read_back_only_by_a_read_that_shows_it() {
 
     // Every read of a type action is by value and answered, so the call
     // leaves no remote object to release: exactly its three commands go
-    // out (focus, text, read-back), or four when the field is read again.
+    // out (focus, text, read-back), and one more for each read sent again
+    // (early, or once the text was answered).
     // A release would queue in the page ahead of the next call's first
     // command.
     for text in ["Ada", "Grace", "Lovelace"] {
+        let early = sent_again_early(&mut b, "typedReadbacks");
         let (sent, (_, again)) = (commands(&mut b), readbacks(&mut b));
         type_into(&mut b, name, text, true);
         std::thread::sleep(std::time::Duration::from_millis(200));
         let (after, (_, again_after)) = (commands(&mut b), readbacks(&mut b));
-        assert_eq!(after - sent, 3 + again_after - again, "typing {text}");
+        let early_after = sent_again_early(&mut b, "typedReadbacks");
+        let extra = again_after - again + early_after - early;
+        assert_eq!(after - sent, 3 + extra, "typing {text}");
     }
 
     let obs = b.tool_ok(&s, "browser.observe", json!({}));

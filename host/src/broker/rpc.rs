@@ -493,10 +493,12 @@ async fn status(broker: &Arc<Broker>) -> BpResult<Value> {
         browser["refsResolved"] = json!({"byHeldObject": held, "byBackendNode": backend});
         let (by_source, by_agent) = conn.registry.walks();
         browser["pageWalks"] = json!({"bySource": by_source, "byAgent": by_agent});
-        let (with_text, again) = conn.registry.readback_counts(Proof::Typed);
-        browser["typedReadbacks"] = json!({"withText": with_text, "readAgain": again});
-        let (with_release, again) = conn.registry.readback_counts(Proof::Clicked);
-        browser["clickReadbacks"] = json!({"withRelease": with_release, "readAgain": again});
+        let [with_text, again, early] = conn.registry.readback_counts(Proof::Typed);
+        browser["typedReadbacks"] =
+            json!({"withText": with_text, "readAgain": again, "sentAgainEarly": early});
+        let [with_release, again, early] = conn.registry.readback_counts(Proof::Clicked);
+        browser["clickReadbacks"] =
+            json!({"withRelease": with_release, "readAgain": again, "sentAgainEarly": early});
     }
     Ok(json!({
         "pid": std::process::id(),

@@ -53,14 +53,6 @@ impl ReadAhead {
         }
     }
 
-    /// The reply still to come, if it has not been seen.
-    pub(super) fn into_pending(self) -> Option<Pending> {
-        match self.reply {
-            AheadReply::Pending(reply) => Some(reply),
-            AheadReply::Ready(..) => None,
-        }
-    }
-
     /// A read already answered, taken only by the same command with
     /// nothing sent since `sent` (the count of commands once it went out).
     pub(super) fn ready(

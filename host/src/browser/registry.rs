@@ -326,9 +326,10 @@ pub struct Registry {
     /// an agent made before, since the connection began.
     walks: [std::sync::atomic::AtomicU64; 2],
     /// Per [`Proof`](super::proved_read::Proof): reads sent with an input
-    /// and taken, and those made again once the input was answered
-    /// (`proved_read.rs`), since the connection began.
-    readbacks: [[std::sync::atomic::AtomicU64; 2]; 2],
+    /// and taken, those made again once the input was answered, and
+    /// those sent again before that (`proved_read.rs`), since the
+    /// connection began.
+    readbacks: [[std::sync::atomic::AtomicU64; 3]; 2],
 }
 
 #[derive(Default)]
@@ -436,12 +437,20 @@ impl Registry {
         self.readbacks[proof as usize][usize::from(!taken)].fetch_add(1, Relaxed);
     }
 
-    /// (taken from the read sent with the input, read again) since the
-    /// connection began.
-    pub fn readback_counts(&self, proof: super::proved_read::Proof) -> (u64, u64) {
+    /// Reads sent again with an input still unanswered, the one before
+    /// having come back too early (`proved_read.rs`).
+    pub fn count_early_retries(&self, proof: super::proved_read::Proof, retried: u64) {
         use std::sync::atomic::Ordering::Relaxed;
-        let [taken, again] = &self.readbacks[proof as usize];
-        (taken.load(Relaxed), again.load(Relaxed))
+        self.readbacks[proof as usize][2].fetch_add(retried, Relaxed);
+    }
+
+    /// (taken from a read sent with the input, read again once it was
+    /// answered, sent again before that) since the connection began.
+    pub fn readback_counts(&self, proof: super::proved_read::Proof) -> [u64; 3] {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.readbacks[proof as usize]
+            .each_ref()
+            .map(|c| c.load(Relaxed))
     }
 
     fn signal(&self, s: Signal) {

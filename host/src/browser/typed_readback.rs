@@ -43,6 +43,18 @@ impl TypedBefore {
         }
     }
 
+    /// Whether any read could prove `text` went in: not when it leaves
+    /// the field as it stood (it replaces a selection of that same text,
+    /// or, in a password field, of as many characters).
+    fn can_prove(&self, text: &str) -> bool {
+        let added = u32::try_from(text.encode_utf16().count()).unwrap_or(u32::MAX);
+        match &self.value {
+            _ if !self.replaced => added > 0,
+            Some(value) => value != text,
+            None => self.value_length != added,
+        }
+    }
+
     /// Whether `after`, read once `text` was sent, shows what the text
     /// makes of the field and differs from how it stood before.
     fn proves_typed(&self, after: &NodeState, text: &str) -> bool {
@@ -81,6 +93,15 @@ impl TargetCall {
                 .await
                 .map(|_| ());
         };
+        if !before.can_prove(text) {
+            // No read could show it: the field is read once the text is
+            // answered (counted as read again).
+            self.registry.count_readback(Proof::Typed, false);
+            return self
+                .input_then_read("Input.insertText", json!({"text": text}), next)
+                .await
+                .map(|_| ());
+        }
         self.input_with_proved_read(
             ("Input.insertText", json!({"text": text})),
             (method, params),
@@ -127,9 +148,13 @@ mod tests {
         assert!(selected.proves_typed(&state(Some("Ada"), 3), "Ada"));
         assert!(!selected.proves_typed(&state(Some("old"), 3), "Ada"));
         assert!(!selected.proves_typed(&state(Some("oldAda"), 6), "Ada"));
-        // A field that already held the text proves nothing.
+        // A field that already held the text proves nothing, and no read
+        // is sent early for it.
         let same = TypedBefore::of(1, &state(Some("Ada"), 3), true);
         assert!(!same.proves_typed(&state(Some("Ada"), 3), "Ada"));
+        assert!(!same.can_prove("Ada"));
+        assert!(same.can_prove("Grace") && selected.can_prove("Ada"));
+        assert!(before.can_prove("old") && !before.can_prove(""));
         // Lengths count UTF-16 units, as the page does.
         let empty = TypedBefore::of(1, &state(Some(""), 0), false);
         assert!(empty.proves_typed(&state(Some("é😀"), 3), "é😀"));
@@ -138,6 +163,9 @@ mod tests {
         assert!(secret.proves_typed(&state(None, 7), "abc"));
         assert!(!secret.proves_typed(&state(None, 4), "abc"));
         assert!(!secret.proves_typed(&state(None, 0), "abc"));
+        assert!(secret.can_prove("abc"));
+        let cleared_secret = TypedBefore::of(1, &state(None, 4), true);
+        assert!(!cleared_secret.can_prove("abcd") && cleared_secret.can_prove("abc"));
         let secret = TypedBefore::of(1, &state(None, 4), true);
         assert!(secret.proves_typed(&state(None, 3), "abc"));
         assert!(!secret.proves_typed(&state(None, 4), "abc"));

@@ -84,6 +84,14 @@ impl Cdp {
     /// (method, session, params), and it sends no events. For tests of the
     /// host and the components without a browser.
     pub fn scripted(answer: Scripted) -> Self {
+        Self::scripted_late(answer, None)
+    }
+
+    /// [`Cdp::scripted`], with the replies to `Input.*` commands sent
+    /// `late` after they were answered (commands are still answered in
+    /// the order sent; later ones may be answered meanwhile). This is how
+    /// the browser answers an input: once the page has handled it.
+    pub fn scripted_late(answer: Scripted, late: Option<Duration>) -> Self {
         let (tx, mut rx) = mpsc::unbounded_channel::<Request>();
         let (events, _) = broadcast::channel(16);
         let cdp = Self {
@@ -96,7 +104,17 @@ impl Cdp {
         tokio::spawn(async move {
             while let Some(req) = rx.recv().await {
                 let out = answer(&req.method, req.session.as_deref(), &req.params);
-                let _ = req.reply.send(out);
+                match late.filter(|_| req.method.starts_with("Input.")) {
+                    Some(late) => {
+                        tokio::spawn(async move {
+                            tokio::time::sleep(late).await;
+                            let _ = req.reply.send(out);
+                        });
+                    }
+                    None => {
+                        let _ = req.reply.send(out);
+                    }
+                }
             }
         });
         cdp

@@ -84,6 +84,16 @@ impl Drop for TempDir {
 impl TestEnv {
     /// A page at `url` whose DevTools answers come from `answer`.
     pub fn new(url: &str, answer: Scripted) -> BpResult<Self> {
+        Self::answering_input_late(url, answer, None)
+    }
+
+    /// [`TestEnv::new`], with inputs answered `late` (see
+    /// [`Cdp::scripted_late`]).
+    pub fn answering_input_late(
+        url: &str,
+        answer: Scripted,
+        late: Option<std::time::Duration>,
+    ) -> BpResult<Self> {
         static N: AtomicUsize = AtomicUsize::new(0);
         let sent = Arc::new(AtomicUsize::new(0));
         let counter = sent.clone();
@@ -93,17 +103,20 @@ impl TestEnv {
         // already sent behind the one being answered.
         let issued: Arc<OnceLock<Arc<AtomicU64>>> = Arc::default();
         let issued_seen = issued.clone();
-        let cdp = Cdp::scripted(Arc::new(move |m: &str, s: Option<&str>, p: &Value| {
-            let answered = counter.fetch_add(1, Ordering::SeqCst) as u64 + 1;
-            let issued = issued_seen
-                .get()
-                .map_or(answered, |c| c.load(Ordering::SeqCst));
-            record
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((m.to_string(), issued.saturating_sub(answered)));
-            answer(m, s, p)
-        }));
+        let cdp = Cdp::scripted_late(
+            Arc::new(move |m: &str, s: Option<&str>, p: &Value| {
+                let answered = counter.fetch_add(1, Ordering::SeqCst) as u64 + 1;
+                let issued = issued_seen
+                    .get()
+                    .map_or(answered, |c| c.load(Ordering::SeqCst));
+                record
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((m.to_string(), issued.saturating_sub(answered)));
+                answer(m, s, p)
+            }),
+            late,
+        );
         let _ = issued.set(cdp.issued());
         let (signals, _rx) = tokio::sync::mpsc::unbounded_channel();
         let registry = Arc::new(Registry::with_signals(signals));
