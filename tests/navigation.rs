@@ -201,6 +201,53 @@ fn a_click_is_read_after_only_by_a_read_that_ran_after_it() {
 }
 
 #[test]
+fn a_key_is_read_after_only_by_a_read_that_ran_after_it() {
+    let env = Env::new();
+    env.launch();
+    let mut b = Bridge::start(&env);
+    let s = b.session("key-readback", 60_000);
+    b.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("form.html")}),
+    );
+    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    let id = obs["observationId"].clone();
+    let name: u32 = find_ref(&obs, "textbox", "Name").parse().unwrap();
+    b.tool_ok(
+        &s,
+        "browser.type",
+        json!({"observationId": id, "ref": name, "text": "", "clear": true}),
+    );
+    // Each key's focus check reads the field's document's keyup count,
+    // and the next key's focus read goes out with its release, taken
+    // only once that count has moved on. Every key is checked, and lands.
+    let keys = "abcdefghijklmnopqrst";
+    let start = counted(&mut b, "keyReadbacks", "withKey");
+    let early = sent_again_early(&mut b, "keyReadbacks");
+    let sent = commands(&mut b);
+    b.tool_ok(&s, "browser.keyboard", json!({"text": keys}));
+    let after = commands(&mut b);
+    let (taken, again) = counted(&mut b, "keyReadbacks", "withKey");
+    let early = sent_again_early(&mut b, "keyReadbacks") - early;
+    // The first key's focus check names the element afresh, which reads
+    // no count: its focus is read once it is answered. Every later key's
+    // read went out with its release.
+    let (taken, again) = (taken - start.0, again - start.1);
+    assert_eq!(taken + again, keys.len() as u64 - 1, "{taken} {again}");
+    assert!(taken > 0, "no read sent with a key was taken");
+    // Three commands a key (press, release, focus read), one more for
+    // each read sent again, early or once the key was answered; and
+    // three for the action (the page read before and after it, and the
+    // first focus check, which names the element).
+    eprintln!("key read-backs: {taken} taken, {again} read again, {early} sent again early");
+    assert_eq!(after - sent, 3 * keys.len() as u64 + 3 + again + early);
+    let page = b.tool_ok(&s, "browser.observe", json!({}));
+    assert!(page.to_string().contains(keys), "{page}");
+    b.finish();
+}
+
+#[test]
 fn typed_text_is_read_back_only_by_a_read_that_shows_it() {
     let env = Env::new();
     env.launch();

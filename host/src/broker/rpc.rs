@@ -499,6 +499,9 @@ async fn status(broker: &Arc<Broker>) -> BpResult<Value> {
         let [with_release, again, early] = conn.registry.readback_counts(Proof::Clicked);
         browser["clickReadbacks"] =
             json!({"withRelease": with_release, "readAgain": again, "sentAgainEarly": early});
+        let [with_key, again, early] = conn.registry.readback_counts(Proof::Keyed);
+        browser["keyReadbacks"] =
+            json!({"withKey": with_key, "readAgain": again, "sentAgainEarly": early});
     }
     Ok(json!({
         "pid": std::process::id(),

@@ -116,6 +116,11 @@ pub struct TargetCall {
     /// The field a type action focused, as it read then, until other
     /// input (`typed_readback.rs`).
     pub(super) typed_before: Option<super::typed_readback::TypedBefore>,
+    /// The `keyup` count of the active element's document as the last
+    /// active-element read confirmed it, with the commands sent on the
+    /// connection by then: a key sent next with nothing sent between
+    /// proves its focus read by it (`proved_read.rs`).
+    pub(super) keyups_seen: Option<(u64, u64)>,
 }
 
 /// Everything needed to build a [`TargetCall`].
@@ -251,6 +256,7 @@ impl TargetCall {
             typed_before: None,
             aimed_handle: None,
             pointerups_before: None,
+            keyups_seen: None,
         })
     }
 
@@ -1084,12 +1090,35 @@ impl TargetCall {
             }
         }
         let (down, up) = keys::key_events(key, mods)?;
+        // The keyup count read by the focus check right before this key,
+        // if nothing was sent since: the focus read after the key must
+        // show one more.
+        let sent = self.cdp.commands_sent();
+        let want = match self.keyups_seen.take() {
+            Some((count, at)) if at == sent && self.last_active.is_some() => {
+                Some(count.saturating_add(1))
+            }
+            _ => None,
+        };
         self.mark_dispatched();
         self.input_event("Input.dispatchKeyEvent", down).await?;
         if !self.doc().2 {
             let next = self.first_active_read();
-            self.input_then_read("Input.dispatchKeyEvent", up, Some(next))
-                .await?;
+            match want {
+                Some(want) => {
+                    self.input_with_proved_read(
+                        ("Input.dispatchKeyEvent", up),
+                        next,
+                        Proof::Keyed,
+                        |v| v["keyups"].as_u64().is_some_and(|n| n >= want),
+                    )
+                    .await?;
+                }
+                None => {
+                    self.input_then_read("Input.dispatchKeyEvent", up, Some(next))
+                        .await?;
+                }
+            }
         }
         self.defer_settle();
         Ok(())

@@ -209,8 +209,16 @@ impl TargetCall {
         // Still the element read last? One page call instead of two.
         if let Some((token, _)) = self.last_active.clone() {
             let (method, params) = self.first_active_read();
-            let same = self.send_or_ahead(method, params).await;
-            if same.is_ok_and(|r| r["result"]["value"] == true) {
+            let read = self.send_or_ahead(method, params).await;
+            let confirmed = read
+                .as_ref()
+                .map_or(&serde_json::Value::Null, |r| &r["result"]["value"]);
+            if confirmed["same"] == true {
+                // (Nothing was sent since this read: a key sent next
+                // compares its own focus read's count with this one.)
+                self.keyups_seen = confirmed["keyups"]
+                    .as_u64()
+                    .map(|n| (n, self.cdp.commands_sent()));
                 return Ok(token);
             }
             self.last_active = None;

@@ -97,6 +97,13 @@ pub const ACTIVE_ELEMENT: &str = r#"(() => {
 const POINTERUPS: &str =
     "(performance.eventCounts ? performance.eventCounts.get('pointerup') ?? 0 : null)";
 
+/// How many `keyup` events the browser has dispatched in the document
+/// of the element `this` (`null` where it does not count them). A key's
+/// focus read sent right behind its release is taken only once this has
+/// moved on (`proved_read.rs`).
+pub const KEYUPS_OF_THIS: &str = "(() => { const w = this.ownerDocument && this.ownerDocument.defaultView; \
+return w && w.performance && w.performance.eventCounts ? w.performance.eventCounts.get('keyup') ?? 0 : null; })()";
+
 /// [`NODE_STATE`] of the node and [`PAGE_FACTS`] of its document together
 /// (one round trip for evidence), with [`POINTERUPS`].
 pub fn node_and_page() -> String {

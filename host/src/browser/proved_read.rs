@@ -13,6 +13,10 @@
 //!   counts only the events the browser dispatches; `js::POINTERUPS`).
 //!   The `mouseup` and `click` handlers ran in the same task, right
 //!   after it.
+//! - a key's release: the focused element's document has dispatched one
+//!   more `keyup` than the focus check before the key read
+//!   (`js::KEYUPS_OF_THIS`), with nothing sent between that check and
+//!   the key.
 //!
 //! A read that comes back before the input is answered and proves
 //! nothing ran too early: it is sent again at once, up to
@@ -43,6 +47,8 @@ pub enum Proof {
     Typed,
     /// The page has dispatched the click's release.
     Clicked,
+    /// The focused element's document has dispatched the key's release.
+    Keyed,
 }
 
 /// A read in flight: its reply to come, and the count of commands sent

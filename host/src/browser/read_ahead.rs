@@ -16,7 +16,7 @@
 //!   does once the renderer has handled it.
 
 use super::call::{dialog_open, TargetCall};
-use super::js::ACTIVE_ELEMENT;
+use super::js::{ACTIVE_ELEMENT, KEYUPS_OF_THIS};
 use super::proved_read::Proof;
 use super::types::NodeHandle;
 use crate::cdp::{Cdp, Pending, COMMAND_TIMEOUT};
@@ -73,13 +73,16 @@ impl ReadAhead {
 
 impl TargetCall {
     /// The first command of the next active-element read: confirm the
-    /// element read last, or read it afresh.
+    /// element read last (`{same, keyups}`: whether it is still the
+    /// active element, and its document's `keyup` count), or read it
+    /// afresh.
     pub(super) fn first_active_read(&self) -> (&'static str, Value) {
         match &self.last_active {
             Some((_, object)) => (
                 "Runtime.callFunctionOn",
                 json!({"objectId": object, "returnByValue": true,
-                       "functionDeclaration": format!("function () {{ return {ACTIVE_ELEMENT} === this; }}")}),
+                       "functionDeclaration": format!(
+                           "function () {{ return {{same: {ACTIVE_ELEMENT} === this, keyups: {KEYUPS_OF_THIS}}}; }}")}),
             ),
             None => (
                 "Runtime.evaluate",

@@ -329,7 +329,7 @@ pub struct Registry {
     /// and taken, those made again once the input was answered, and
     /// those sent again before that (`proved_read.rs`), since the
     /// connection began.
-    readbacks: [[std::sync::atomic::AtomicU64; 3]; 2],
+    readbacks: [[std::sync::atomic::AtomicU64; 3]; 3],
 }
 
 #[derive(Default)]

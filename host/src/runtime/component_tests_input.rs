@@ -45,6 +45,8 @@ struct Page {
     effect: Effect,
     /// `pointerup` events the page has dispatched (`js::POINTERUPS`).
     pointerups: u64,
+    /// `keyup` events the page has dispatched (`js::KEYUPS_OF_THIS`).
+    keyups: u64,
     /// Releases handled only once the next page command is answered, as
     /// when a read sent behind the release reaches the page first.
     release_lags: bool,
@@ -82,6 +84,7 @@ impl Fake {
             unselectable: Vec::new(),
             effect: Box::new(|_, _, _| {}),
             pointerups: 0,
+            keyups: 0,
             release_lags: false,
             lagging: 0,
         })))
@@ -162,10 +165,10 @@ impl Page {
                     state["connected"] = json!(!self.disconnected.contains(&b));
                     Ok(state)
                 };
-                if f.ends_with(") === this; }") {
+                if f.contains(") === this, keyups: ") {
                     // Confirming the focused element read last.
                     let same = p["objectId"] == "active-1" || self.focused == Some(b);
-                    json!({"result": {"value": same}})
+                    json!({"result": {"value": {"same": same, "keyups": self.keyups}}})
                 } else if f.contains("HTMLElement.prototype.focus") {
                     // Revalidate, read, and focus only what is editable,
                     // in one call; the state is the one read before.
@@ -239,6 +242,9 @@ impl Page {
             }
             m if m.starts_with("Input.") => {
                 self.input.push((m.to_string(), p.clone()));
+                if m == "Input.dispatchKeyEvent" && p["type"] == "keyUp" {
+                    self.keyups += 1;
+                }
                 if released(m, p) {
                     match self.release_lags {
                         true => self.lagging += 1,
@@ -589,10 +595,13 @@ async fn typing_reads_each_fact_once_as_each_input_is_answered() {
         // replaces. Where the content cannot be selected that way (a
         // number field whose text is not a number), Control+A and
         // Backspace do it, each key's focus check sent when the key is
-        // answered. The read-back goes out with the text when the field
-        // was focused and read just before it (taken here: it shows the
-        // text, `typed_readback.rs`), else when the text is answered.
-        // Nothing is sent twice.
+        // answered, except the second key's: the first key's focus check
+        // read the page's keyup count, so the second's goes out with its
+        // release and is taken when that count has moved on
+        // (`proved_read.rs`). The read-back goes out with the text when
+        // the field was focused and read just before it (taken here: it
+        // shows the text, `typed_readback.rs`), else when the text is
+        // answered. Nothing is sent twice.
         let (read, key) = ("Runtime.callFunctionOn", "Input.dispatchKeyEvent");
         let mut expected = vec!["DOM.resolveNode", read];
         if cleared_by_keys {
@@ -600,14 +609,26 @@ async fn typing_reads_each_fact_once_as_each_input_is_answered() {
         }
         expected.extend(["Input.insertText", read]);
         assert_eq!(sent(&env), expected, "cleared by keys: {cleared_by_keys}");
-        // No read goes behind a key; one goes behind the text only when
-        // nothing changed the field since it was read.
+        // A read goes behind the second key's release only (none
+        // behind a press); one goes behind the text only when nothing
+        // changed the field since it was read.
         let inputs = env.sent_behind("Input.");
         let mut behind = vec![0; inputs.len()];
-        if !cleared_by_keys {
+        if cleared_by_keys {
+            behind[3] = 1;
+        } else {
             behind[inputs.len() - 1] = 1;
         }
         assert_eq!(inputs, behind, "cleared by keys: {cleared_by_keys}");
+        // (taken from a read sent with a key's release, read again, sent
+        // again early)
+        let keyed = env.registry().readback_counts(Proof::Keyed);
+        let expected = if cleared_by_keys {
+            [1, 0, 0]
+        } else {
+            [0, 0, 0]
+        };
+        assert_eq!(keyed, expected, "cleared by keys: {cleared_by_keys}");
         let selected = page_input(&fake).contains(&"select()".to_string());
         assert_eq!(
             selected, !cleared_by_keys,
