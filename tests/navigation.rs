@@ -138,6 +138,17 @@ fn sent_again_early(b: &mut Bridge, kind: &str) -> u64 {
         .expect("sentAgainEarly")
 }
 
+/// A bridge session on a launched browser with `page` open in a tab of
+/// its own, and that page's first observation.
+fn observed(env: &Env, key: &str, page: &str) -> (Bridge, Session, Value) {
+    env.launch();
+    let mut b = Bridge::start(env);
+    let s = b.session(key, 60_000);
+    b.tool_ok(&s, "browser.tabs.open", json!({"url": env.url(page)}));
+    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    (b, s, obs)
+}
+
 fn commands(b: &mut Bridge) -> u64 {
     let status = b.call("broker/status", json!({}));
     status["cdpCommandsSent"].as_u64().expect("cdpCommandsSent")
@@ -146,15 +157,7 @@ fn commands(b: &mut Bridge) -> u64 {
 #[test]
 fn a_click_is_read_after_only_by_a_read_that_ran_after_it() {
     let env = Env::new();
-    env.launch();
-    let mut b = Bridge::start(&env);
-    let s = b.session("click-readback", 60_000);
-    b.tool_ok(
-        &s,
-        "browser.tabs.open",
-        json!({"url": env.url("counter.html")}),
-    );
-    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    let (mut b, s, obs) = observed(&env, "click-readback", "counter.html");
     let id = obs["observationId"].clone();
     let count: u32 = find_ref(&obs, "button", "Count").parse().unwrap();
     let guarded: u32 = find_ref(&obs, "button", "Guarded count").parse().unwrap();
@@ -203,15 +206,7 @@ fn a_click_is_read_after_only_by_a_read_that_ran_after_it() {
 #[test]
 fn a_key_is_read_after_only_by_a_read_that_ran_after_it() {
     let env = Env::new();
-    env.launch();
-    let mut b = Bridge::start(&env);
-    let s = b.session("key-readback", 60_000);
-    b.tool_ok(
-        &s,
-        "browser.tabs.open",
-        json!({"url": env.url("form.html")}),
-    );
-    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    let (mut b, s, obs) = observed(&env, "key-readback", "form.html");
     let id = obs["observationId"].clone();
     let name: u32 = find_ref(&obs, "textbox", "Name").parse().unwrap();
     b.tool_ok(
@@ -250,15 +245,7 @@ fn a_key_is_read_after_only_by_a_read_that_ran_after_it() {
 #[test]
 fn typed_text_is_read_back_only_by_a_read_that_shows_it() {
     let env = Env::new();
-    env.launch();
-    let mut b = Bridge::start(&env);
-    let s = b.session("readback", 60_000);
-    b.tool_ok(
-        &s,
-        "browser.tabs.open",
-        json!({"url": env.url("form.html")}),
-    );
-    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    let (mut b, s, obs) = observed(&env, "readback", "form.html");
     let id = obs["observationId"].clone();
     let name: u32 = find_ref(&obs, "textbox", "Name").parse().unwrap();
     let password: u32 = find_ref(&obs, "textbox", "Password").parse().unwrap();
