@@ -110,32 +110,28 @@ fn navigation_reports_the_document_as_it_stands_once_loaded() {
     b.finish();
 }
 
-/// (taken from the read sent with the text, read again) so far.
-fn readbacks(b: &mut Bridge) -> (u64, u64) {
+/// (taken from the read sent with the text, read again, sent again
+/// early) so far.
+fn readbacks(b: &mut Bridge) -> (u64, u64, u64) {
     counted(b, "typedReadbacks", "withText")
 }
 
-/// (taken from the read sent with the release, read again) so far.
-fn click_readbacks(b: &mut Bridge) -> (u64, u64) {
+/// (taken from the read sent with the release, read again, sent again
+/// early) so far.
+fn click_readbacks(b: &mut Bridge) -> (u64, u64, u64) {
     counted(b, "clickReadbacks", "withRelease")
 }
 
-fn counted(b: &mut Bridge, kind: &str, taken: &str) -> (u64, u64) {
+/// (taken, read again once the input was answered, sent again while it
+/// was not: the one before came back too early) so far, for `kind`.
+fn counted(b: &mut Bridge, kind: &str, taken: &str) -> (u64, u64, u64) {
     let status = b.call("broker/status", json!({}));
     let r = &status["browser"][kind];
     (
         r[taken].as_u64().expect("taken"),
         r["readAgain"].as_u64().expect("readAgain"),
+        r["sentAgainEarly"].as_u64().expect("sentAgainEarly"),
     )
-}
-
-/// Reads of `kind` sent again while the input was unanswered, the one
-/// before having come back too early.
-fn sent_again_early(b: &mut Bridge, kind: &str) -> u64 {
-    let status = b.call("broker/status", json!({}));
-    status["browser"][kind]["sentAgainEarly"]
-        .as_u64()
-        .expect("sentAgainEarly")
 }
 
 /// A bridge session on a launched browser with `page` open in a tab of
@@ -170,8 +166,7 @@ fn a_click_is_read_after_only_by_a_read_that_ran_after_it() {
     let rounds = 24;
     for i in 1..=rounds {
         let button = if i % 4 == 0 { guarded } else { count };
-        let early = sent_again_early(&mut b, "clickReadbacks");
-        let (sent, (_, again)) = (commands(&mut b), click_readbacks(&mut b));
+        let (sent, (_, again, early)) = (commands(&mut b), click_readbacks(&mut b));
         let r = b.tool_ok(
             &s,
             "browser.click",
@@ -184,19 +179,18 @@ fn a_click_is_read_after_only_by_a_read_that_ran_after_it() {
         // move, the press, the release, the read), one more for each read
         // sent again, early or once the release was answered; no release
         // of objects.
-        let (after, (_, again_after)) = (commands(&mut b), click_readbacks(&mut b));
-        let early_after = sent_again_early(&mut b, "clickReadbacks");
+        let (after, (_, again_after, early_after)) = (commands(&mut b), click_readbacks(&mut b));
         let extra = again_after - again + early_after - early;
         assert_eq!(after - sent, 5 + extra, "click {i}");
     }
-    let (taken, again) = click_readbacks(&mut b);
+    let (taken, again, early) = click_readbacks(&mut b);
     assert_eq!(taken + again, start.0 + start.1 + rounds);
     assert!(taken > start.0, "no read sent with a release was taken");
     eprintln!(
         "click read-backs: {} taken, {} read again, {} sent again early",
         taken - start.0,
         again - start.1,
-        sent_again_early(&mut b, "clickReadbacks")
+        early - start.2
     );
     let page = b.tool_ok(&s, "browser.observe", json!({}));
     assert_eq!(page["title"], format!("Clicked {rounds}"), "{page}");
@@ -219,16 +213,14 @@ fn a_key_is_read_after_only_by_a_read_that_ran_after_it() {
     // only once that count has moved on. Every key is checked, and lands.
     let keys = "abcdefghijklmnopqrst";
     let start = counted(&mut b, "keyReadbacks", "withKey");
-    let early = sent_again_early(&mut b, "keyReadbacks");
     let sent = commands(&mut b);
     b.tool_ok(&s, "browser.keyboard", json!({"text": keys}));
     let after = commands(&mut b);
-    let (taken, again) = counted(&mut b, "keyReadbacks", "withKey");
-    let early = sent_again_early(&mut b, "keyReadbacks") - early;
+    let (taken, again, early) = counted(&mut b, "keyReadbacks", "withKey");
     // The first key's focus check names the element afresh, which reads
     // no count: its focus is read once it is answered. Every later key's
     // read went out with its release.
-    let (taken, again) = (taken - start.0, again - start.1);
+    let (taken, again, early) = (taken - start.0, again - start.1, early - start.2);
     assert_eq!(taken + again, keys.len() as u64 - 1, "{taken} {again}");
     assert!(taken > 0, "no read sent with a key was taken");
     // Three commands a key (press, release, focus read), one more for
@@ -263,7 +255,7 @@ fn typed_text_is_read_back_only_by_a_read_that_shows_it() {
     type_into(&mut b, name, "Ada", true);
     type_into(&mut b, name, " Lovelace", false);
     type_into(&mut b, password, "hunter2", true);
-    let (with_text, again) = readbacks(&mut b);
+    let (with_text, again, _) = readbacks(&mut b);
     assert_eq!(with_text + again, start.0 + start.1 + 3);
 
     // The field already holds the text it is cleared and typed into: no
@@ -273,7 +265,7 @@ fn typed_text_is_read_back_only_by_a_read_that_shows_it() {
     let before = readbacks(&mut b);
     type_into(&mut b, name, "Grace", true);
     let after = readbacks(&mut b);
-    assert_eq!(after, (before.0, before.1 + 1));
+    assert_eq!((after.0, after.1), (before.0, before.1 + 1));
 
     // Every read of a type action is by value and answered, so the call
     // leaves no remote object to release: exactly its three commands go
@@ -282,12 +274,10 @@ fn typed_text_is_read_back_only_by_a_read_that_shows_it() {
     // A release would queue in the page ahead of the next call's first
     // command.
     for text in ["Ada", "Grace", "Lovelace"] {
-        let early = sent_again_early(&mut b, "typedReadbacks");
-        let (sent, (_, again)) = (commands(&mut b), readbacks(&mut b));
+        let (sent, (_, again, early)) = (commands(&mut b), readbacks(&mut b));
         type_into(&mut b, name, text, true);
         std::thread::sleep(std::time::Duration::from_millis(200));
-        let (after, (_, again_after)) = (commands(&mut b), readbacks(&mut b));
-        let early_after = sent_again_early(&mut b, "typedReadbacks");
+        let (after, (_, again_after, early_after)) = (commands(&mut b), readbacks(&mut b));
         let extra = again_after - again + early_after - early;
         assert_eq!(after - sent, 3 + extra, "typing {text}");
     }
@@ -332,7 +322,7 @@ fn a_field_its_focus_handler_changes_is_judged_as_the_text_finds_it() {
         json!({"observationId": id, "ref": amount, "text": "5"}),
     );
     assert_eq!(r["evidence"]["status"], "verified", "{r}");
-    let (with_text, again) = readbacks(&mut b);
+    let (with_text, again, _) = readbacks(&mut b);
     assert_eq!(with_text + again, start.0 + start.1 + 2);
 
     // The note turns read-only once focused. It was editable when focus

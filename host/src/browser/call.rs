@@ -6,7 +6,7 @@ use super::held_refs::HeldGroup;
 use super::js;
 use super::keys;
 use super::observations::{Observation, Observations, RefNode, OBSERVATION_TTL};
-use super::proved_read::Proof;
+use super::proved_read::{count_reached, Proof};
 use super::registry::Registry;
 use super::types::{
     Hit, Modifiers, MouseButton, NodeHandle, NodeState, ObservedElement, PageInfo, PageText, Point,
@@ -1016,25 +1016,12 @@ impl TargetCall {
                     let next = self
                         .aimed_handle
                         .and_then(|h| self.node_read(h, &js::node_and_page()));
-                    let want = self
-                        .pointerups_before
-                        .take()
-                        .map(|n| n.saturating_add(u64::from(count.max(1))));
-                    match (next, want) {
-                        (Some(read), Some(want)) => {
-                            self.input_with_proved_read(
-                                ("Input.dispatchMouseEvent", ev(kind)),
-                                read,
-                                Proof::Clicked,
-                                |v| v["pointerups"].as_u64().is_some_and(|n| n >= want),
-                            )
-                            .await?;
-                        }
-                        (next, _) => {
-                            self.input_then_read("Input.dispatchMouseEvent", ev(kind), next)
-                                .await?;
-                        }
-                    }
+                    let proof = self.pointerups_before.take().map(|n| {
+                        let want = n.saturating_add(u64::from(count.max(1)));
+                        (Proof::Clicked, count_reached("pointerups", want))
+                    });
+                    self.input_and_read(("Input.dispatchMouseEvent", ev(kind)), next, proof)
+                        .await?;
                 }
                 sent += 1;
             }
@@ -1094,31 +1081,19 @@ impl TargetCall {
         // if nothing was sent since: the focus read after the key must
         // show one more.
         let sent = self.cdp.commands_sent();
-        let want = match self.keyups_seen.take() {
-            Some((count, at)) if at == sent && self.last_active.is_some() => {
-                Some(count.saturating_add(1))
-            }
+        let proof = match self.keyups_seen.take() {
+            Some((count, at)) if at == sent && self.last_active.is_some() => Some((
+                Proof::Keyed,
+                count_reached("keyups", count.saturating_add(1)),
+            )),
             _ => None,
         };
         self.mark_dispatched();
         self.input_event("Input.dispatchKeyEvent", down).await?;
         if !self.doc().2 {
             let next = self.first_active_read();
-            match want {
-                Some(want) => {
-                    self.input_with_proved_read(
-                        ("Input.dispatchKeyEvent", up),
-                        next,
-                        Proof::Keyed,
-                        |v| v["keyups"].as_u64().is_some_and(|n| n >= want),
-                    )
-                    .await?;
-                }
-                None => {
-                    self.input_then_read("Input.dispatchKeyEvent", up, Some(next))
-                        .await?;
-                }
-            }
+            self.input_and_read(("Input.dispatchKeyEvent", up), Some(next), proof)
+                .await?;
         }
         self.defer_settle();
         Ok(())

@@ -72,7 +72,31 @@ struct Raced {
     retried: u64,
 }
 
+/// A proof by one of the page's event counts: the read's `field` shows
+/// at least `want` (`js::POINTERUPS`, `js::KEYUPS_OF_THIS`).
+pub(super) fn count_reached(field: &'static str, want: u64) -> impl Fn(&Value) -> bool + Sync {
+    move |v| v[field].as_u64().is_some_and(|n| n >= want)
+}
+
 impl TargetCall {
+    /// Send `input` and the read an action makes next: with a proof at
+    /// hand, right behind the input ([`TargetCall::input_with_proved_read`]);
+    /// without, once the input is answered (`input_then_read`).
+    pub(super) async fn input_and_read(
+        &mut self,
+        input: (&'static str, Value),
+        read: Option<(&'static str, Value)>,
+        proof: Option<(Proof, impl Fn(&Value) -> bool + Sync)>,
+    ) -> BpResult<Option<Value>> {
+        match (read, proof) {
+            (Some(read), Some((proof, proves))) => {
+                self.input_with_proved_read(input, read, proof, proves)
+                    .await
+            }
+            (read, _) => self.input_then_read(input.0, input.1, read).await,
+        }
+    }
+
     /// Send `input` on the page's session and `read` right behind it,
     /// then wait for the input's reply unless a dialog opens first
     /// (`None`). A read's reply that `proves` accepts is kept for the

@@ -167,12 +167,12 @@ impl TestEnv {
             .collect()
     }
 
-    /// Forget the methods sent so far (for example after an observation).
     /// The connection's registry (its counters).
     pub fn registry(&self) -> &Registry {
         &self.registry
     }
 
+    /// Forget the methods sent so far (for example after an observation).
     pub fn clear_methods(&self) {
         self.log.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
