@@ -255,6 +255,9 @@ pub async fn run(
     }
     println!("each step against that careful floor taking over for that step alone, after the bridge took the steps before it (both start it from the page bp's previous step left):");
     against_floor(&STEPS[1..], &rounds.floor_takeover, &mut cli, &mut bridge);
+    let (mut broker_cpu, mut relay_cpu, mut calls) =
+        (rounds.broker_cpu, rounds.relay_cpu, rounds.calls);
+    crate::bench_cost::print(&STEPS, &mut broker_cpu, &mut relay_cpu, &mut calls);
     let (mut full, mut processes) = (rounds.one_shot_full, rounds.floor_one_shot);
     one_shot_floor(&mut cli, &mut full, &mut processes);
     let k = median(&mut keyboard);
@@ -384,16 +387,32 @@ pub(crate) struct BridgeClient {
     stdin: std::process::ChildStdin,
     stdout: std::io::BufReader<std::process::ChildStdout>,
     next: u64,
+    /// The broker's process, as `initialize` named it.
+    pub(crate) broker_pid: Option<u32>,
 }
 
 impl BridgeClient {
     /// A started bridge, initialised, with a workspace and a lease.
     pub(crate) fn session(home: &Path, name: &str) -> BpResult<(Self, String, String)> {
+        Self::session_with(home, name, &[])
+    }
+
+    /// The same, asking at `initialize` for `capabilities` beyond the
+    /// defaults.
+    pub(crate) fn session_with(
+        home: &Path,
+        name: &str,
+        capabilities: &[&str],
+    ) -> BpResult<(Self, String, String)> {
         let mut b = Self::start(home)?;
-        b.call(
+        let init = b.call(
             "initialize",
-            json!({"client": {"name": name}, "protocol": {"min": "1.0", "max": "1.1"}}),
+            json!({"client": {"name": name}, "protocol": {"min": "1.0", "max": "1.1"},
+                   "capabilities": capabilities}),
         )?;
+        b.broker_pid = init["broker"]["processId"]
+            .as_u64()
+            .and_then(|p| u32::try_from(p).ok());
         let ws = b.call("workspaces/create", json!({}))?["workspaceId"]
             .as_str()
             .unwrap_or_default()
@@ -426,7 +445,13 @@ impl BridgeClient {
             stdin,
             stdout: std::io::BufReader::new(stdout),
             next: 1,
+            broker_pid: None,
         })
+    }
+
+    /// The `bp bridge` relay's process.
+    pub(crate) fn relay_pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// One request, waiting for its response; returns `result`.

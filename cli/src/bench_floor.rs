@@ -63,6 +63,17 @@ impl FloorTab<'_> {
             .ok_or_else(|| BpError::internal(format!("no node for #{id}")))
     }
 
+    /// `expression` evaluated in the page, its value returned.
+    pub async fn evaluate(&self, expression: &str) -> BpResult<Value> {
+        self.cdp
+            .call(
+                "Runtime.evaluate",
+                self.s(),
+                json!({"expression": expression, "returnByValue": true}),
+            )
+            .await
+    }
+
     /// The page's whole accessibility tree.
     pub async fn observe(&self) -> BpResult<Value> {
         self.cdp

@@ -42,7 +42,17 @@ pub(crate) struct Rounds {
     /// The careful floor on the bridge's tab taking one step after the
     /// bridge took the steps before it (none for the first step).
     pub floor_takeover: Times,
+    /// Per step, the CPU the broker and the `bp bridge` relay used in
+    /// the bridge's rounds (ms).
+    pub broker_cpu: Times,
+    pub relay_cpu: Times,
+    /// A trivial call over the bridge and from the floor on its tab,
+    /// taking turns (`bench_cost.rs`).
+    pub calls: (Vec<f64>, Vec<f64>),
 }
+
+/// How many trivial calls each way measure the fixed cost of a call.
+const TRIVIAL_CALLS: usize = 200;
 
 /// Run `iterations` rounds of the clients in turn (one-shot as `bp` and
 /// as `browser-pilot`, bridge and the careful floor on its tab, the plain
@@ -54,7 +64,9 @@ pub(crate) async fn interleaved(
     url: &str,
     iterations: usize,
 ) -> BpResult<Rounds> {
-    let (mut b, ws, lease) = BridgeClient::session(home, "bench")?;
+    // `developer.eval` for the trivial call that measures a call's own
+    // cost (`bench_cost.rs`); the workflow's tools do not use it.
+    let (mut b, ws, lease) = BridgeClient::session_with(home, "bench", &["developer.eval"])?;
     b.tool(&ws, &lease, "browser.tabs.open", json!({"url": url}))?;
     let same_tab = Floor::on_tab_at(endpoint, url).await?;
     let floor = Floor::start(home).await?;
@@ -68,6 +80,8 @@ pub(crate) async fn interleaved(
     let mut journal: Times = vec![Vec::new(); STEPS.len()];
     let mut processes: Times = vec![Vec::new(); STEPS.len()];
     let mut takeovers: Times = vec![Vec::new(); STEPS.len()];
+    let mut broker_cpu: Times = vec![Vec::new(); STEPS.len()];
+    let mut relay_cpu: Times = vec![Vec::new(); STEPS.len()];
     let exes = [short_exe(), exe()];
     for round in 0..iterations {
         // `bp` and `browser-pilot` take turns going first: a step that
@@ -80,7 +94,8 @@ pub(crate) async fn interleaved(
         // first, one after the other in the same page.
         for k in [round % 2, 1 - round % 2] {
             if k == 0 {
-                over_bridge(&mut b, &ws, &lease, url, &mut bridge)?;
+                let cpu = (&mut broker_cpu, &mut relay_cpu);
+                over_bridge(&mut b, (&ws, &lease), url, &mut bridge, cpu)?;
             } else {
                 same_tab.iteration(url, &mut same, true).await?;
             }
@@ -93,6 +108,8 @@ pub(crate) async fn interleaved(
         floor.with_journal(url, &mut journal).await?;
         floor_one_shot.iteration(home, url, &mut processes)?;
     }
+    let calls =
+        crate::bench_cost::per_call(&mut b, (&ws, &lease), same_tab.tab(), TRIVIAL_CALLS).await?;
     Ok(Rounds {
         one_shot: cli,
         one_shot_full: full,
@@ -103,6 +120,9 @@ pub(crate) async fn interleaved(
         floor_one_shot: processes,
         floor_same_tab: same,
         floor_takeover: takeovers,
+        broker_cpu,
+        relay_cpu,
+        calls,
     })
 }
 
@@ -123,17 +143,20 @@ fn one_shot(exe: &Path, home: &Path, url: &str, out: &mut Times) -> BpResult<()>
     Ok(())
 }
 
-/// One round through the persistent bridge connection.
+/// One round through the persistent bridge connection, counting the CPU
+/// the broker and the relay use in each step into `cpu`.
 fn over_bridge(
     b: &mut BridgeClient,
-    ws: &str,
-    lease: &str,
+    session: (&str, &str),
     url: &str,
     out: &mut Times,
+    cpu: (&mut Times, &mut Times),
 ) -> BpResult<()> {
     let mut refs = BridgeRefs::default();
     for (i, times) in out.iter_mut().enumerate().take(STEPS.len()) {
-        times.push(bridge_step(b, (ws, lease), url, i, &mut refs)?);
+        let counting = crate::bench_cost::StepCpu::start(b);
+        times.push(bridge_step(b, session, url, i, &mut refs)?);
+        counting.finish(i, cpu.0, cpu.1);
     }
     Ok(())
 }

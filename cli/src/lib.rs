@@ -4,6 +4,7 @@
 mod about;
 mod args;
 mod bench;
+mod bench_cost;
 mod bench_floor;
 mod bench_idle;
 mod bench_own;
