@@ -22,6 +22,7 @@ mod linker;
 pub mod manifest;
 pub mod policy;
 mod reaper;
+mod slots;
 mod spare;
 pub mod tabs;
 #[cfg(test)]
@@ -60,6 +61,8 @@ pub struct HostState {
     table: ResourceTable,
     limits: limits::CallLimits,
     scope: Option<Scope>,
+    /// The pool slot the store's instance is in, freed with the store.
+    _slot: Option<slots::Slot>,
 }
 
 impl WasiView for HostState {
@@ -103,14 +106,18 @@ pub struct Runtime {
     /// thread ends once the engine has gone).
     spares: std::sync::Arc<spare::Spares>,
     reaper: reaper::Reaper,
+    /// Permits for the engine's pool of instances (`slots.rs`).
+    slots: slots::Slots,
     /// Advances the engine's epoch while calls run (their deadlines).
     ticker: ticker::Ticker,
 }
 
-/// The engine every component is compiled for.
+/// The engine every component is compiled for, its instances drawn
+/// from a pool (which compiled code does not depend on).
 fn new_engine() -> BpResult<Engine> {
-    Engine::new(&engine_config::engine_config())
-        .map_err(|e| BpError::internal(format!("wasmtime engine: {e:#}")))
+    let mut config = engine_config::engine_config();
+    slots::pool(&mut config);
+    Engine::new(&config).map_err(|e| BpError::internal(format!("wasmtime engine: {e:#}")))
 }
 
 impl Runtime {
@@ -132,6 +139,7 @@ impl Runtime {
             tools: BTreeMap::new(),
             policy,
             reaper: reaper::Reaper::start()?,
+            slots: slots::Slots::new(slots::INSTANCES),
             spares: spare::Spares::new(),
         };
         for source in sources {
@@ -244,7 +252,8 @@ impl Runtime {
         pre: &HostViewPre<HostState>,
     ) -> BpResult<bindings::tool::ComponentManifest> {
         let _running = self.ticker.running();
-        let mut store = fresh_store(&self.engine, self.policy.limits);
+        let slot = self.slots.take().await;
+        let mut store = fresh_store(&self.engine, self.policy.limits, slot);
         let view = pre
             .instantiate_async(&mut store)
             .await
@@ -358,6 +367,7 @@ impl Runtime {
             .collect();
         let (made, taken) = self.spares.counts();
         json!({"components": components, "instancesMadeAhead": {"made": made, "taken": taken},
+               "instanceSlots": {"total": slots::INSTANCES, "free": self.slots.free()},
                "deniedCapabilities": self.policy.denied(),
                "deniedTools": self.policy.denied_tools(), "limits": {
             "callTimeoutMs": self.policy.limits.call_timeout_ms, "memoryMb": self.policy.limits.memory_mb}})
@@ -391,17 +401,23 @@ impl Runtime {
         let running = self.ticker.running();
         let limits = self.policy.limits;
         let spare = self.spares.take(entry.component);
-        // The instance for the next call is made while this one runs.
-        let engine = self.engine.clone();
-        self.spares.refill(
-            entry.component,
-            pre,
-            move || fresh_store(&engine, limits),
-            self.ticker.running(),
-        );
+        // The instance for the next call is made while this one runs, in
+        // a slot that is free now (none is waited for).
+        if let Some(slot) = self.slots.try_take() {
+            let engine = self.engine.clone();
+            self.spares.refill(
+                entry.component,
+                pre,
+                move || fresh_store(&engine, limits, Some(slot)),
+                self.ticker.running(),
+            );
+        }
         let (mut store, made) = match spare {
             Some(spare) => (spare.store, Some(spare.view)),
-            None => (fresh_store(&self.engine, limits), None),
+            None => {
+                let slot = self.slots.take().await;
+                (fresh_store(&self.engine, limits, slot), None)
+            }
         };
         store.data_mut().scope = Some(scope);
         // The call's budget runs from now (a spare's ran from its making).
@@ -441,7 +457,11 @@ impl Runtime {
 /// An empty store for one instance: no scope yet, an empty WASI context,
 /// the policy's memory cap, and a deadline (instantiation may run guest
 /// code; a store made ahead is armed again when a call takes it).
-fn fresh_store(engine: &Engine, limits_policy: policy::Limits) -> Store<HostState> {
+fn fresh_store(
+    engine: &Engine,
+    limits_policy: policy::Limits,
+    slot: Option<slots::Slot>,
+) -> Store<HostState> {
     let limits = limits::CallLimits {
         memory_cap: usize::try_from(limits_policy.memory_mb.saturating_mul(1 << 20))
             .unwrap_or(usize::MAX),
@@ -451,6 +471,7 @@ fn fresh_store(engine: &Engine, limits_policy: policy::Limits) -> Store<HostStat
         table: ResourceTable::new(),
         limits,
         scope: None,
+        _slot: slot,
     };
     let mut store = Store::new(engine, state);
     store.limiter(|s| &mut s.limits);
