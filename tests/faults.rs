@@ -744,27 +744,34 @@ fn loose_state_directories_are_tightened() {
 /// The broker's file size limit in this row.
 const FSIZE_LIMIT: u64 = 256 << 10;
 
-/// A `bp broker serve` whose files may not grow past [`FSIZE_LIMIT`]
-/// (RLIMIT_FSIZE, with SIGXFSZ ignored so the write fails with EFBIG
-/// instead of killing the process). Env's drop stops it; this reaps it.
+/// A `bp broker serve ARGS` under a resource limit: `resource` capped
+/// at `limit` (for RLIMIT_FSIZE, with SIGXFSZ ignored so a write past it
+/// fails with EFBIG instead of killing the process). Env's drop stops
+/// it; this reaps it.
 struct LimitedBroker(Child);
 
 impl LimitedBroker {
     fn serve(env: &Env, policy: &Path) -> Self {
+        let policy = policy.to_str().unwrap();
+        Self::limited(env, &["--policy", policy], libc::RLIMIT_FSIZE, FSIZE_LIMIT)
+    }
+
+    fn limited(env: &Env, args: &[&str], resource: libc::__rlimit_resource_t, limit: u64) -> Self {
         use std::os::unix::process::CommandExt;
         let mut cmd = Command::new(bp_exe());
-        cmd.args(["broker", "serve", "--policy", policy.to_str().unwrap()])
+        cmd.args(["broker", "serve"])
+            .args(args)
             .env("BROWSER_PILOT_HOME", &env.home)
             .stdout(Stdio::null())
             .stderr(Stdio::null());
         // SAFETY: only async-signal-safe calls between fork and exec.
         unsafe {
-            cmd.pre_exec(|| {
+            cmd.pre_exec(move || {
                 let limit = libc::rlimit {
-                    rlim_cur: FSIZE_LIMIT,
-                    rlim_max: FSIZE_LIMIT,
+                    rlim_cur: limit,
+                    rlim_max: limit,
                 };
-                if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                if libc::setrlimit(resource, &limit) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
                 // An ignored disposition survives exec.
@@ -831,4 +838,42 @@ fn a_screenshot_the_disk_cannot_hold_leaves_nothing_behind() {
     );
     assert_eq!(over["code"], "result_too_large", "{over}");
     assert_eq!(over["context"]["quota"], "per-workspace", "{over}");
+}
+
+// ---- 7. the address space is capped ----------------------------------------
+
+/// The broker's address-space limit in this row: room for the broker and
+/// for component instances mapped one at a time (4 GiB of reservation
+/// each), not for the instance pool's reservation up front (about 1 TiB).
+const AS_LIMIT: u64 = 64 << 30;
+
+/// A broker may draw its component instances from a pool that reserves
+/// address space up front. Where the process may not reserve that much
+/// (`ulimit -v`), it still starts, loads every component (each is
+/// instantiated to read its manifest) and says it maps instances one by
+/// one; an unlimited broker says it pools them.
+#[test]
+fn a_broker_that_may_not_reserve_its_instance_pool_still_starts() {
+    let env = Env::new();
+    env.ok(&["tool", "list"]);
+    let status = env.json(&["broker", "status"]);
+    assert_eq!(
+        status["runtime"]["instanceSlots"]["pooled"], true,
+        "an unlimited broker pools its instances: {status}"
+    );
+    env.ok(&["broker", "stop", "--force"]);
+
+    let _broker = LimitedBroker::limited(&env, &[], libc::RLIMIT_AS, AS_LIMIT);
+    let status = env.json(&["broker", "status"]);
+    let runtime = &status["runtime"];
+    assert_eq!(runtime["instanceSlots"]["pooled"], false, "{status}");
+    assert_eq!(runtime["instanceSlots"]["total"], 128, "{status}");
+    let components = runtime["components"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        components.len() >= 10 && components.iter().all(|c| c["loaded"] == true),
+        "every component loads without the pool: {status}"
+    );
 }

@@ -108,16 +108,30 @@ pub struct Runtime {
     reaper: reaper::Reaper,
     /// Permits for the engine's pool of instances (`slots.rs`).
     slots: slots::Slots,
+    /// Whether the engine has that pool (else instances are mapped one
+    /// by one, and the permits only bound how many live at once).
+    pooled: bool,
     /// Advances the engine's epoch while calls run (their deadlines).
     ticker: ticker::Ticker,
 }
 
 /// The engine every component is compiled for, its instances drawn
-/// from a pool (which compiled code does not depend on).
-fn new_engine() -> BpResult<Engine> {
+/// from a pool (which compiled code does not depend on), and whether
+/// they are. The pool reserves its address space up front (about 1 TiB,
+/// none of it resident); where the process may not reserve that much
+/// (`ulimit -v`), instances are mapped one by one as before.
+fn new_engine() -> BpResult<(Engine, bool)> {
     let mut config = engine_config::engine_config();
     slots::pool(&mut config);
-    Engine::new(&config).map_err(|e| BpError::internal(format!("wasmtime engine: {e:#}")))
+    match Engine::new(&config) {
+        Ok(engine) => Ok((engine, true)),
+        Err(e) => {
+            tracing::warn!("no instance pool ({e:#}); instances are mapped one by one");
+            Engine::new(&engine_config::engine_config())
+                .map(|engine| (engine, false))
+                .map_err(|e| BpError::internal(format!("wasmtime engine: {e:#}")))
+        }
+    }
 }
 
 impl Runtime {
@@ -129,7 +143,7 @@ impl Runtime {
         policy: Policy,
         cache_dir: Option<&Path>,
     ) -> BpResult<Self> {
-        let engine = new_engine()?;
+        let (engine, pooled) = new_engine()?;
         let granted = linker::build(&engine, &policy)?;
         let ticker = ticker::Ticker::start(&engine)?;
         let mut runtime = Runtime {
@@ -140,6 +154,7 @@ impl Runtime {
             policy,
             reaper: reaper::Reaper::start()?,
             slots: slots::Slots::new(slots::INSTANCES),
+            pooled,
             spares: spare::Spares::new(),
         };
         for source in sources {
@@ -367,7 +382,8 @@ impl Runtime {
             .collect();
         let (made, taken) = self.spares.counts();
         json!({"components": components, "instancesMadeAhead": {"made": made, "taken": taken},
-               "instanceSlots": {"total": slots::INSTANCES, "free": self.slots.free()},
+               "instanceSlots": {"total": slots::INSTANCES, "free": self.slots.free(),
+                                 "pooled": self.pooled},
                "deniedCapabilities": self.policy.denied(),
                "deniedTools": self.policy.denied_tools(), "limits": {
             "callTimeoutMs": self.policy.limits.call_timeout_ms, "memoryMb": self.policy.limits.memory_mb}})

@@ -23,7 +23,9 @@
 //! a permit for its slot until it is dropped (on the reaper's thread,
 //! with the store). A call that finds none waits; a spare is made only
 //! when a permit is free. Compiled code does not depend on the allocator,
-//! so the components precompiled at build time load either way.
+//! so the components precompiled at build time load either way, and a
+//! broker that may not reserve the pool's address space (`ulimit -v`)
+//! falls back to mapping instances one by one (`new_engine`).
 
 use std::sync::Arc;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
