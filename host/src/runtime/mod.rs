@@ -417,8 +417,16 @@ impl Runtime {
         let running = self.ticker.running();
         let limits = self.policy.limits;
         let spare = self.spares.take(entry.component);
+        let (mut store, made) = match spare {
+            Some(spare) => (spare.store, Some(spare.view)),
+            None => {
+                let slot = self.slots.take().await;
+                (fresh_store(&self.engine, limits, slot), None)
+            }
+        };
         // The instance for the next call is made while this one runs, in
-        // a slot that is free now (none is waited for).
+        // a slot that is free now (none is waited for; the call took its
+        // own first, so a spare never keeps a call waiting).
         if let Some(slot) = self.slots.try_take() {
             let engine = self.engine.clone();
             self.spares.refill(
@@ -428,13 +436,6 @@ impl Runtime {
                 self.ticker.running(),
             );
         }
-        let (mut store, made) = match spare {
-            Some(spare) => (spare.store, Some(spare.view)),
-            None => {
-                let slot = self.slots.take().await;
-                (fresh_store(&self.engine, limits, slot), None)
-            }
-        };
         store.data_mut().scope = Some(scope);
         // The call's budget runs from now (a spare's ran from its making).
         arm_deadline(&mut store, limits);
