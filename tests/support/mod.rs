@@ -46,25 +46,28 @@ pub struct FixtureServer {
 }
 
 impl FixtureServer {
+    /// Start the server on a port the system picks as it binds (the
+    /// server prints it once it listens), so no other process can take
+    /// the port between its choice and the bind.
     pub fn start() -> Self {
-        let port = free_port();
-        let child = Command::new("python3")
+        use std::io::BufRead;
+        let mut child = Command::new("python3")
             .arg(root().join("fixtures/server.py"))
-            .arg(port.to_string())
-            .stdout(Stdio::null())
+            .arg("0")
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .expect("python3 -m http.server");
-        let mut server = Self { child, port };
-        poll_until(POLL_LIMIT, "fixture server start", || {
-            std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
-                || server.child.try_wait().ok().flatten().is_some()
-        });
-        assert!(
-            server.child.try_wait().ok().flatten().is_none(),
-            "fixture server exited"
-        );
-        server
+            .expect("python3 fixtures/server.py");
+        let mut line = String::new();
+        if let Some(out) = child.stdout.take() {
+            let _ = std::io::BufReader::new(out).read_line(&mut line);
+        }
+        let Ok(port) = line.trim().parse::<u16>() else {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the fixture server did not start (it printed {line:?})");
+        };
+        Self { child, port }
     }
 }
 
