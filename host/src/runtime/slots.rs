@@ -10,8 +10,9 @@
 //! so nothing one call left in memory reaches the next. The top of each
 //! async stack stays resident between calls (`STACK_KEEP_RESIDENT`), so
 //! a call does not fault its stack in page by page; linear memory does
-//! not, so the broker's resident size is as before (keeping 1 MiB of
-//! each memory resident saved a little more CPU but added about 20 MiB).
+//! not, so the broker's resident size stays within about 1 MiB of what
+//! it was (keeping 1 MiB of each memory resident saved a little more
+//! CPU but added about 20 MiB).
 //!
 //! Measured with `bp bench` on 2 cores, three runs of each build taking
 //! turns: bp's own cost per call (the trivial-call row) went from
