@@ -16,29 +16,32 @@ use browser_pilot_host::BpResult;
 use serde_json::json;
 use std::time::Instant;
 
-/// CPU time, in ms, that the threads `pid` has now have used (the first
-/// field of each thread's `schedstat`, in nanoseconds). A thread that
-/// ended between two readings takes its time with it, so a difference is
-/// a lower bound; the broker's threads live as long as it does. `None`
-/// where the kernel does not keep these figures.
-pub(crate) fn process_cpu_ms(pid: u32) -> Option<f64> {
+/// The sum over the threads `pid` has now of one figure read from each
+/// thread's `/proc/PID/task/TID/FILE` by `field`; `None` where no thread
+/// gave one. A thread that ended between two readings takes its share
+/// with it, so a difference is a lower bound.
+pub(crate) fn per_thread_sum(
+    pid: u32,
+    file: &str,
+    field: impl Fn(&str) -> Option<u64>,
+) -> Option<u64> {
     let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
-    let mut ns: u64 = 0;
-    let mut any = false;
-    for task in tasks.flatten() {
-        let Ok(text) = std::fs::read_to_string(task.path().join("schedstat")) else {
-            continue;
-        };
-        if let Some(n) = text
-            .split_whitespace()
-            .next()
-            .and_then(|f| f.parse::<u64>().ok())
-        {
-            ns = ns.saturating_add(n);
-            any = true;
-        }
-    }
-    any.then(|| ns as f64 / 1e6)
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join(file)).ok())
+        .filter_map(|text| field(&text))
+        .reduce(u64::saturating_add)
+}
+
+/// CPU time, in ms, that the threads `pid` has now have used (the first
+/// field of each thread's `schedstat`, in nanoseconds; the broker's
+/// threads live as long as it does). `None` where the kernel does not
+/// keep these figures.
+pub(crate) fn process_cpu_ms(pid: u32) -> Option<f64> {
+    let ns = per_thread_sum(pid, "schedstat", |text| {
+        text.split_whitespace().next()?.parse().ok()
+    })?;
+    Some(ns as f64 / 1e6)
 }
 
 /// The CPU the broker and the relay used over one step.

@@ -60,18 +60,17 @@ pub(crate) async fn run(home: &Path, url: &str) -> BpResult<()> {
 /// Voluntary context switches of all threads of process `pid` so far:
 /// how often it has gone to sleep, and so been woken.
 fn wakeups(pid: u64) -> u64 {
-    let tasks = std::fs::read_dir(format!("/proc/{pid}/task"))
-        .into_iter()
-        .flatten()
-        .flatten();
-    tasks
-        .filter_map(|t| std::fs::read_to_string(t.path().join("status")).ok())
-        .filter_map(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
-                .and_then(|v| v.trim().parse::<u64>().ok())
-        })
-        .sum()
+    let Ok(pid) = u32::try_from(pid) else {
+        return 0;
+    };
+    crate::bench_cost::per_thread_sum(pid, "status", |s| {
+        s.lines()
+            .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))?
+            .trim()
+            .parse()
+            .ok()
+    })
+    .unwrap_or(0)
 }
 
 /// CPU seconds that the browser processes with a profile in the
