@@ -258,6 +258,8 @@ pub async fn run(
     let (mut broker_cpu, mut relay_cpu, mut calls) =
         (rounds.broker_cpu, rounds.relay_cpu, rounds.calls);
     crate::bench_cost::print(&STEPS, &mut broker_cpu, &mut relay_cpu, &mut calls);
+    let mut steady = rounds.steady;
+    crate::bench_steady::print(&mut steady);
     let (mut full, mut processes) = (rounds.one_shot_full, rounds.floor_one_shot);
     one_shot_floor(&mut cli, &mut full, &mut processes);
     let k = median(&mut keyboard);

@@ -81,11 +81,11 @@ impl FloorTab<'_> {
             .await
     }
 
-    /// As `bp type --clear` types into a text field: one page call
+    /// As `bp type --clear` types `text` into a text field: one page call
     /// focuses the field and selects what it holds (careful: and says
     /// whether focus landed there), then the text replaces it (careful:
     /// the value read back once it is answered).
-    pub async fn type_name(&self, careful: bool) -> BpResult<()> {
+    pub async fn type_name(&self, careful: bool, text: &str) -> BpResult<()> {
         let focus = json!({"expression": "(e => { e.focus(); e.select(); \
             return document.activeElement === e; })(document.getElementById('name'))",
             "returnByValue": true});
@@ -94,7 +94,7 @@ impl FloorTab<'_> {
             json!({"expression": "document.getElementById('name').value", "returnByValue": true});
         self.input_then_read(
             "Input.insertText",
-            json!({"text": "Ada"}),
+            json!({"text": text}),
             careful.then_some(value),
         )
         .await
@@ -213,7 +213,7 @@ pub async fn one_step(ws_url: &str, target: &str, step: &str, arg: Option<&str>)
             json!({"button": ax_node(&tree, "button", "Sign in")?})
         }
         "type" => {
-            tab.type_name(true).await?;
+            tab.type_name(true, "Ada").await?;
             json!({})
         }
         "click" => {

@@ -49,6 +49,9 @@ pub(crate) struct Rounds {
     /// A trivial call over the bridge and from the floor on its tab,
     /// taking turns (`bench_cost.rs`).
     pub calls: (Vec<f64>, Vec<f64>),
+    /// Each step repeated on a settled page over the bridge and by the
+    /// careful floor on its tab, taking turns (`bench_steady.rs`).
+    pub steady: Vec<crate::bench_steady::SteadyStep>,
 }
 
 /// How many trivial calls each way measure the fixed cost of a call.
@@ -110,6 +113,7 @@ pub(crate) async fn interleaved(
     }
     let calls =
         crate::bench_cost::per_call(&mut b, (&ws, &lease), same_tab.tab(), TRIVIAL_CALLS).await?;
+    let steady = crate::bench_steady::run(&mut b, (&ws, &lease), same_tab.tab(), url).await?;
     Ok(Rounds {
         one_shot: cli,
         one_shot_full: full,
@@ -123,6 +127,7 @@ pub(crate) async fn interleaved(
         broker_cpu,
         relay_cpu,
         calls,
+        steady,
     })
 }
 
@@ -319,7 +324,7 @@ impl Floor {
         let t = Instant::now();
         match i {
             0 => tab.navigate(url).await?,
-            2 => tab.type_name(careful).await?,
+            2 => tab.type_name(careful, "Ada").await?,
             3 => {
                 let node = button.ok_or_else(|| BpError::internal("no button to click"))?;
                 tab.click(node, careful).await?;

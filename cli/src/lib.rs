@@ -9,6 +9,7 @@ mod bench_floor;
 mod bench_idle;
 mod bench_own;
 mod bench_speed;
+mod bench_steady;
 mod bench_workflow;
 mod bridge;
 mod bridge_wire;
