@@ -5,15 +5,16 @@
 //! In the workflow a step is timed once a round, right after the steps
 //! before it, and its time on this machine spreads over a factor of two
 //! or more from one round to the next; with tens of rounds, the ratio of
-//! two medians is then known only to within about ±15%, too loosely to
-//! tell 1.05x from 1.15x. Here each step is repeated hundreds of times on
-//! the same page (the field typed into again, the button clicked again,
-//! the page loaded again), so the interval is a few percent wide. What
-//! one step leaves for the next is left to the workflow's rows.
+//! two medians is then known only to within 15 to 25% either way, too
+//! loosely to tell 1.05x from 1.15x. Here each quick step is repeated
+//! hundreds of times on the same page (the field typed into again, the
+//! button clicked again), so its interval is about ±3% wide; the page is
+//! loaded 60 times each way, for about ±6%. What one step leaves for the
+//! next is left to the workflow's rows.
 
 use crate::bench::{find_ref, median, ms, BridgeClient};
 use crate::bench_floor::FloorTab;
-use browser_pilot_host::BpResult;
+use browser_pilot_host::{BpError, BpResult};
 use serde_json::{json, Value};
 use std::time::Instant;
 
@@ -26,9 +27,9 @@ const RESAMPLES: usize = 2000;
 
 /// One step's times each way (ms).
 pub(crate) struct SteadyStep {
-    pub step: &'static str,
-    pub bridge: Vec<f64>,
-    pub floor: Vec<f64>,
+    step: &'static str,
+    bridge: Vec<f64>,
+    floor: Vec<f64>,
 }
 
 /// The workflow's steps, each repeated with the bridge and the floor
@@ -60,39 +61,42 @@ pub(crate) async fn run(
     b.tool(ws, lease, "browser.navigate", navigate)?;
     let seen = b.tool(ws, lease, "browser.observe", json!({}))?;
     let target = |role: &str, name: &str| -> BpResult<Value> {
-        let r: u64 = find_ref(&seen, role, name)?.parse().unwrap_or(0);
+        let found = find_ref(&seen, role, name)?;
+        let r: u64 = found
+            .parse()
+            .map_err(|_| BpError::internal(format!("the {role} {name} has no ref ({found})")))?;
         Ok(json!({"observationId": seen["observationId"], "ref": r}))
     };
     let mut typing = target("textbox", "Name")?;
     typing["clear"] = json!(true);
     let clicking = target("button", "Sign in")?;
     let button = floor.backend_of("signin-button").await?;
-    for (step, tool, args) in [
-        ("observe", "browser.observe", json!({})),
-        ("type", "browser.type", typing),
-        ("click", "browser.click", clicking),
+    for (act, args) in [
+        (Act::Observe, json!({})),
+        (Act::Type, typing),
+        (Act::Click, clicking),
     ] {
-        let mut times = SteadyStep::new(step);
+        let mut times = SteadyStep::new(act.step());
         for k in 0..PAIRS {
             for side in [k % 2, 1 - k % 2] {
+                let mut args = args.clone();
                 // Each type puts a text of its own in the field, so that
                 // it changes the field as typing into a form does.
                 let text = format!("Ada {k}{side}");
-                let mut args = args.clone();
-                if step == "type" {
+                if act == Act::Type {
                     args["text"] = json!(text);
                 }
                 let t = Instant::now();
                 if side == 0 {
-                    b.tool(ws, lease, tool, args)?;
+                    b.tool(ws, lease, act.tool(), args)?;
                     times.bridge.push(ms(t.elapsed()));
                 } else {
-                    match step {
-                        "observe" => {
+                    match act {
+                        Act::Observe => {
                             floor.observe().await?;
                         }
-                        "type" => floor.type_name(true, &text).await?,
-                        _ => floor.click(button, true).await?,
+                        Act::Type => floor.type_name(true, &text).await?,
+                        Act::Click => floor.click(button, true).await?,
                     }
                     times.floor.push(ms(t.elapsed()));
                 }
@@ -101,6 +105,32 @@ pub(crate) async fn run(
         steps.push(times);
     }
     Ok(steps)
+}
+
+/// The steps repeated on the settled page.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Act {
+    Observe,
+    Type,
+    Click,
+}
+
+impl Act {
+    fn step(self) -> &'static str {
+        match self {
+            Act::Observe => "observe",
+            Act::Type => "type",
+            Act::Click => "click",
+        }
+    }
+
+    fn tool(self) -> &'static str {
+        match self {
+            Act::Observe => "browser.observe",
+            Act::Type => "browser.type",
+            Act::Click => "browser.click",
+        }
+    }
 }
 
 impl SteadyStep {
@@ -118,9 +148,11 @@ pub(crate) fn print(steps: &mut [SteadyStep]) {
     println!("each step repeated on a settled page, the bridge and the careful floor on its tab taking turns call by call (medians, ms; the ratio's 95% bootstrap interval):");
     println!(
         "{:<10} {:>6} {:>10} {:>10} {:>9}   interval",
-        "step", "calls", "bridge", "CDP floor", "bridge"
+        "step", "each", "bridge", "CDP floor", "bridge"
     );
     for s in steps.iter_mut() {
+        // The interval first: the medians sort each side in place, which
+        // breaks up the pairs.
         let (lo, hi) = ratio_interval(&s.bridge, &s.floor, RESAMPLES);
         let (b, f) = (median(&mut s.bridge), median(&mut s.floor));
         println!(
@@ -135,9 +167,9 @@ pub(crate) fn print(steps: &mut [SteadyStep]) {
 /// The 2.5th and 97.5th percentiles of the ratio of medians (`a` over
 /// `b`) over `resamples` resamples of the pairs, with replacement. The
 /// pairs are resampled together, since each pair ran back to back.
-pub(crate) fn ratio_interval(a: &[f64], b: &[f64], resamples: usize) -> (f64, f64) {
-    let n = a.len().min(b.len());
-    if n == 0 || resamples == 0 {
+fn ratio_interval(a: &[f64], b: &[f64], resamples: usize) -> (f64, f64) {
+    let n = a.len();
+    if n == 0 || n != b.len() || resamples == 0 {
         return (f64::NAN, f64::NAN);
     }
     let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
@@ -153,11 +185,14 @@ pub(crate) fn ratio_interval(a: &[f64], b: &[f64], resamples: usize) -> (f64, f6
         })
         .collect();
     ratios.sort_by(|p, q| p.total_cmp(q));
-    let at = |q: f64| {
-        let i = ((resamples - 1) as f64 * q).round() as usize;
-        ratios.get(i).copied().unwrap_or(f64::NAN)
-    };
-    (at(0.025), at(0.975))
+    (percentile(&ratios, 0.025), percentile(&ratios, 0.975))
+}
+
+/// The value a fraction `q` of the way up `sorted` (nearest rank).
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    let last = sorted.len().saturating_sub(1);
+    let i = (last as f64 * q).round() as usize;
+    sorted.get(i).copied().unwrap_or(f64::NAN)
 }
 
 /// A small fixed-seed generator: the interval is the same for the same
@@ -175,22 +210,41 @@ impl XorShift {
 
 #[cfg(test)]
 mod tests {
-    use super::ratio_interval;
+    use super::{percentile, ratio_interval};
 
     #[test]
-    fn the_interval_brackets_the_ratio_and_narrows_with_more_pairs() {
-        // Bridge times 10% above the floor's, both spread over 2..6.
+    fn the_interval_resamples_pairs_and_narrows_with_more_of_them() {
+        // Floor times spread over 2..6 ms; the bridge's, each 10% above
+        // its pair's.
         let floor: Vec<f64> = (0..400).map(|i| 2.0 + f64::from(i % 41) / 10.0).collect();
-        let bridge: Vec<f64> = floor.iter().rev().map(|f| f * 1.1).collect();
-        let (lo, hi) = ratio_interval(&bridge, &floor, 1000);
+        let paired: Vec<f64> = floor.iter().map(|f| f * 1.1).collect();
+        // Pairs resampled together keep the ratio exactly.
+        let (lo, hi) = ratio_interval(&paired, &floor, 500);
+        assert!(
+            (lo - 1.1).abs() < 1e-9 && (hi - 1.1).abs() < 1e-9,
+            "{lo}..{hi}"
+        );
+        // Unrelated pairs: the interval brackets the ratio of medians,
+        // and is wider with fewer pairs.
+        let shuffled: Vec<f64> = paired.iter().rev().copied().collect();
+        let (lo, hi) = ratio_interval(&shuffled, &floor, 1000);
         assert!(lo < 1.1 && 1.1 < hi, "{lo}..{hi}");
-        let (lo_few, hi_few) = ratio_interval(&bridge[..40], &floor[..40], 1000);
+        let (lo_few, hi_few) = ratio_interval(&shuffled[..40], &floor[..40], 1000);
         assert!(
             hi_few - lo_few > hi - lo,
             "{lo_few}..{hi_few} vs {lo}..{hi}"
         );
-        // Equal times give exactly 1.
-        assert_eq!(ratio_interval(&floor, &floor, 100), (1.0, 1.0));
+        // Nothing to resample, or sides that do not pair up.
         assert!(ratio_interval(&[], &[], 100).0.is_nan());
+        assert!(ratio_interval(&floor, &floor[1..], 100).1.is_nan());
+    }
+
+    #[test]
+    fn percentiles_take_the_nearest_rank() {
+        let sorted: Vec<f64> = (0..=2000).map(f64::from).collect();
+        assert_eq!(percentile(&sorted, 0.025), 50.0);
+        assert_eq!(percentile(&sorted, 0.975), 1950.0);
+        assert_eq!(percentile(&sorted, 0.5), 1000.0);
+        assert!(percentile(&[], 0.5).is_nan());
     }
 }
