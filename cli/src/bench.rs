@@ -140,6 +140,14 @@ pub(crate) fn find_ref(obs: &Value, role: &str, name: &str) -> BpResult<String> 
         .ok_or_else(|| BpError::internal(format!("no {role} {name:?} in the observation")))
 }
 
+/// [`find_ref`] as the number a tool call takes.
+pub(crate) fn find_ref_number(obs: &Value, role: &str, name: &str) -> BpResult<u64> {
+    let found = find_ref(obs, role, name)?;
+    found
+        .parse()
+        .map_err(|_| BpError::internal(format!("the {role} {name:?} has no numeric ref ({found})")))
+}
+
 async fn cold_start(home: &Path) -> BpResult<f64> {
     let paths = Paths::at(home.to_path_buf());
     let start = Instant::now();
@@ -368,7 +376,7 @@ fn bridge_keyboard(home: &Path, url: &str, iterations: usize) -> BpResult<Vec<f6
     let mut out = Vec::new();
     for _ in 0..iterations {
         let obs = b.tool(&ws, &lease, "browser.observe", json!({}))?;
-        let name: u64 = find_ref(&obs, "textbox", "Name")?.parse().unwrap_or(0);
+        let name = find_ref_number(&obs, "textbox", "Name")?;
         let id = obs["observationId"].clone();
         b.tool(
             &ws,

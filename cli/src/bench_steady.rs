@@ -12,9 +12,9 @@
 //! loaded 60 times each way, for about ±6%. What one step leaves for the
 //! next is left to the workflow's rows.
 
-use crate::bench::{find_ref, median, ms, BridgeClient};
+use crate::bench::{find_ref_number, median, ms, BridgeClient};
 use crate::bench_floor::FloorTab;
-use browser_pilot_host::{BpError, BpResult};
+use browser_pilot_host::BpResult;
 use serde_json::{json, Value};
 use std::time::Instant;
 
@@ -61,10 +61,7 @@ pub(crate) async fn run(
     b.tool(ws, lease, "browser.navigate", navigate)?;
     let seen = b.tool(ws, lease, "browser.observe", json!({}))?;
     let target = |role: &str, name: &str| -> BpResult<Value> {
-        let found = find_ref(&seen, role, name)?;
-        let r: u64 = found
-            .parse()
-            .map_err(|_| BpError::internal(format!("the {role} {name} has no ref ({found})")))?;
+        let r = find_ref_number(&seen, role, name)?;
         Ok(json!({"observationId": seen["observationId"], "ref": r}))
     };
     let mut typing = target("textbox", "Name")?;

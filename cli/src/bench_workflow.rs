@@ -4,7 +4,8 @@
 //! so that a drift in the machine's speed weighs on all of them alike.
 
 use crate::bench::{
-    bp, exe, find_ref, ms, raw_tab, raw_target, run_exe, short_exe, BridgeClient, STEPS,
+    bp, exe, find_ref, find_ref_number, ms, raw_tab, raw_target, run_exe, short_exe, BridgeClient,
+    STEPS,
 };
 use crate::bench_floor::{ax_node, FloorTab};
 use browser_pilot_host::cdp::endpoint::Endpoint;
@@ -199,8 +200,8 @@ fn bridge_step(
     let answer = b.tool(ws, lease, tool, args)?;
     let took = ms(t.elapsed());
     if i == 1 {
-        refs.name = find_ref(&answer, "textbox", "Name")?.parse().unwrap_or(0);
-        refs.button = find_ref(&answer, "button", "Sign in")?.parse().unwrap_or(0);
+        refs.name = find_ref_number(&answer, "textbox", "Name")?;
+        refs.button = find_ref_number(&answer, "button", "Sign in")?;
         refs.observation = answer["observationId"].clone();
     }
     Ok(took)
