@@ -72,37 +72,46 @@ pub(crate) fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-fn free_port() -> BpResult<u16> {
-    let l =
-        std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| BpError::internal(e.to_string()))?;
-    l.local_addr()
-        .map(|a| a.port())
-        .map_err(|e| BpError::internal(e.to_string()))
-}
-
+/// Serve `dir` on a loopback port the system picks as the server binds
+/// (it names the port once it listens), so that no other process can
+/// take the port between its choice and the bind.
 pub(crate) fn serve_fixtures(dir: &Path) -> BpResult<(Child, u16)> {
-    let port = free_port()?;
-    let child = Command::new("python3")
+    use std::io::BufRead;
+    let mut child = Command::new("python3")
         .args([
+            "-u",
             "-m",
             "http.server",
             "--bind",
             "127.0.0.1",
-            &port.to_string(),
+            "0",
             "--directory",
         ])
         .arg(dir)
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| BpError::internal(format!("python3 http.server: {e}")))?;
-    for _ in 0..200 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return Ok((child, port));
-        }
-        std::thread::sleep(Duration::from_millis(10));
+    // "Serving HTTP on 127.0.0.1 port 43117 (http://127.0.0.1:43117/) ..."
+    let mut line = String::new();
+    if let Some(out) = child.stdout.take() {
+        let _ = std::io::BufReader::new(out).read_line(&mut line);
     }
-    Err(BpError::internal("the fixture server did not start"))
+    let port = line
+        .split_whitespace()
+        .skip_while(|w| *w != "port")
+        .nth(1)
+        .and_then(|p| p.parse().ok());
+    match port {
+        Some(port) => Ok((child, port)),
+        None => {
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(BpError::internal(format!(
+                "the fixture server did not start (it printed {line:?})"
+            )))
+        }
+    }
 }
 
 /// Run `bp ARGS --json` in the bench home; returns (elapsed, parsed JSON).

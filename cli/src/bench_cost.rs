@@ -9,12 +9,11 @@
 //! figures move far less, so they show what a change to bp's own path
 //! saves or costs.
 
-use crate::bench::{median, ms, BridgeClient};
+use crate::bench::{median, BridgeClient};
 use crate::bench_floor::FloorTab;
 use crate::bench_workflow::Times;
 use browser_pilot_host::BpResult;
 use serde_json::json;
-use std::time::Instant;
 
 /// The sum over the threads `pid` has now of one figure read from each
 /// thread's `/proc/PID/task/TID/FILE` by `field`; `None` where no thread
@@ -85,20 +84,15 @@ pub(crate) async fn per_call(
     floor: FloorTab<'_>,
     calls: usize,
 ) -> BpResult<(Vec<f64>, Vec<f64>)> {
-    let (mut bridge, mut direct) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
-    for k in 0..calls {
-        for side in [k % 2, 1 - k % 2] {
-            let t = Instant::now();
-            if side == 0 {
-                b.tool(ws, lease, "browser.eval", json!({"expression": "1"}))?;
-                bridge.push(ms(t.elapsed()));
-            } else {
-                floor.evaluate("1").await?;
-                direct.push(ms(t.elapsed()));
-            }
-        }
-    }
-    Ok((bridge, direct))
+    crate::bench_steady::taking_turns(
+        calls,
+        |_| {
+            b.tool(ws, lease, "browser.eval", json!({"expression": "1"}))
+                .map(drop)
+        },
+        async |_| floor.evaluate("1").await.map(drop),
+    )
+    .await
 }
 
 /// Print bp's own cost: CPU per bridge step (medians), and the trivial

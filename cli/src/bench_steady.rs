@@ -42,20 +42,16 @@ pub(crate) async fn run(
 ) -> BpResult<Vec<SteadyStep>> {
     let mut steps = Vec::new();
     let navigate = json!({"url": url});
-    let mut nav = SteadyStep::new("navigate");
-    for k in 0..NAVIGATIONS {
-        for side in [k % 2, 1 - k % 2] {
-            let t = Instant::now();
-            if side == 0 {
-                b.tool(ws, lease, "browser.navigate", navigate.clone())?;
-                nav.bridge.push(ms(t.elapsed()));
-            } else {
-                floor.navigate(url).await?;
-                nav.floor.push(ms(t.elapsed()));
-            }
-        }
-    }
-    steps.push(nav);
+    let (bridge, floor_times) = taking_turns(
+        NAVIGATIONS,
+        |_| {
+            b.tool(ws, lease, "browser.navigate", navigate.clone())
+                .map(drop)
+        },
+        async |_| floor.navigate(url).await,
+    )
+    .await?;
+    steps.push(SteadyStep::new("navigate", (bridge, floor_times)));
     // The page is loaded once more by the bridge, and what the steps act
     // on is found.
     b.tool(ws, lease, "browser.navigate", navigate)?;
@@ -68,40 +64,57 @@ pub(crate) async fn run(
     typing["clear"] = json!(true);
     let clicking = target("button", "Sign in")?;
     let button = floor.backend_of("signin-button").await?;
+    // Each type puts a text of its own in the field, so that it changes
+    // the field as typing into a form does.
+    let text = |k: usize, side: &str| format!("Ada {k}{side}");
     for (act, args) in [
         (Act::Observe, json!({})),
         (Act::Type, typing),
         (Act::Click, clicking),
     ] {
-        let mut times = SteadyStep::new(act.step());
-        for k in 0..PAIRS {
-            for side in [k % 2, 1 - k % 2] {
+        let times = taking_turns(
+            PAIRS,
+            |k| {
                 let mut args = args.clone();
-                // Each type puts a text of its own in the field, so that
-                // it changes the field as typing into a form does.
-                let text = format!("Ada {k}{side}");
                 if act == Act::Type {
-                    args["text"] = json!(text);
+                    args["text"] = json!(text(k, "b"));
                 }
-                let t = Instant::now();
-                if side == 0 {
-                    b.tool(ws, lease, act.tool(), args)?;
-                    times.bridge.push(ms(t.elapsed()));
-                } else {
-                    match act {
-                        Act::Observe => {
-                            floor.observe().await?;
-                        }
-                        Act::Type => floor.type_name(true, &text).await?,
-                        Act::Click => floor.click(button, true).await?,
-                    }
-                    times.floor.push(ms(t.elapsed()));
-                }
-            }
-        }
-        steps.push(times);
+                b.tool(ws, lease, act.tool(), args).map(drop)
+            },
+            async |k| match act {
+                Act::Observe => floor.observe().await.map(drop),
+                Act::Type => floor.type_name(true, &text(k, "f")).await,
+                Act::Click => floor.click(button, true).await,
+            },
+        )
+        .await?;
+        steps.push(SteadyStep::new(act.step(), times));
     }
     Ok(steps)
+}
+
+/// `n` calls each way, the bridge's (`bridge(k)`) and the floor's
+/// (`floor(k)`), taking turns, with the side that goes first changing
+/// from one pair to the next; the times of each (ms).
+pub(crate) async fn taking_turns(
+    n: usize,
+    mut bridge: impl FnMut(usize) -> BpResult<()>,
+    mut floor: impl AsyncFnMut(usize) -> BpResult<()>,
+) -> BpResult<(Vec<f64>, Vec<f64>)> {
+    let (mut over_bridge, mut direct) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for k in 0..n {
+        for side in [k % 2, 1 - k % 2] {
+            let t = Instant::now();
+            if side == 0 {
+                bridge(k)?;
+                over_bridge.push(ms(t.elapsed()));
+            } else {
+                floor(k).await?;
+                direct.push(ms(t.elapsed()));
+            }
+        }
+    }
+    Ok((over_bridge, direct))
 }
 
 /// The steps repeated on the settled page.
@@ -131,11 +144,11 @@ impl Act {
 }
 
 impl SteadyStep {
-    fn new(step: &'static str) -> Self {
+    fn new(step: &'static str, (bridge, floor): (Vec<f64>, Vec<f64>)) -> Self {
         Self {
             step,
-            bridge: Vec::new(),
-            floor: Vec::new(),
+            bridge,
+            floor,
         }
     }
 }
