@@ -216,41 +216,68 @@ fn black_hole() -> BpResult<u16> {
     Ok(port)
 }
 
-/// Observation latencies of `clients` bridge clients, each on its own tab,
-/// observing in a loop for `period`.
-fn observe_loop(home: &Path, url: &str, clients: usize, period: Duration) -> BpResult<Vec<f64>> {
+/// `clients` bridge clients, each observing a tab of its own for
+/// `period`. They start together, once every one has its workspace and
+/// tab (so the calls counted are all made while every client is at
+/// work): every call's time (ms), and the seconds from the first
+/// client's start to the last one's last answer.
+fn observe_loop(
+    home: &Path,
+    url: &str,
+    clients: usize,
+    period: Duration,
+) -> BpResult<(Vec<f64>, f64)> {
+    let ready = std::sync::Arc::new(std::sync::Barrier::new(clients));
     let mut handles = Vec::new();
     for i in 0..clients {
-        let (home, url) = (home.to_path_buf(), url.to_string());
-        handles.push(std::thread::spawn(move || -> BpResult<Vec<f64>> {
-            let (mut b, ws, lease) = BridgeClient::session(&home, &format!("bench-client-{i}"))?;
-            b.tool(&ws, &lease, "browser.tabs.open", json!({"url": url}))?;
-            let mut times = Vec::new();
-            let start = Instant::now();
-            while start.elapsed() < period {
-                let t = Instant::now();
-                b.tool(&ws, &lease, "browser.observe", json!({}))?;
-                times.push(ms(t.elapsed()));
-            }
-            b.call("workspaces/release", json!({"workspaceId": ws}))?;
-            Ok(times)
-        }));
+        let (home, url, ready) = (home.to_path_buf(), url.to_string(), ready.clone());
+        handles.push(std::thread::spawn(
+            move || -> BpResult<(Vec<f64>, Instant, Instant)> {
+                let setup = (|| {
+                    let (mut b, ws, lease) =
+                        BridgeClient::session(&home, &format!("bench-client-{i}"))?;
+                    b.tool(&ws, &lease, "browser.tabs.open", json!({"url": url}))?;
+                    Ok::<_, BpError>((b, ws, lease))
+                })();
+                // Waited for even after a failed setup, so that no other
+                // client waits for ever.
+                ready.wait();
+                let (mut b, ws, lease) = setup?;
+                let mut times = Vec::new();
+                let start = Instant::now();
+                while start.elapsed() < period {
+                    let t = Instant::now();
+                    b.tool(&ws, &lease, "browser.observe", json!({}))?;
+                    times.push(ms(t.elapsed()));
+                }
+                let end = Instant::now();
+                b.call("workspaces/release", json!({"workspaceId": ws}))?;
+                Ok((times, start, end))
+            },
+        ));
     }
     let mut all = Vec::new();
+    let (mut first, mut last) = (None::<Instant>, None::<Instant>);
     for h in handles {
-        let times = h
+        let (times, start, end) = h
             .join()
             .map_err(|_| BpError::internal("a bench client panicked"))??;
         all.extend(times);
+        first = Some(first.map_or(start, |f| f.min(start)));
+        last = Some(last.map_or(end, |l| l.max(end)));
     }
-    Ok(all)
+    let window = match (first, last) {
+        (Some(f), Some(l)) => l.duration_since(f).as_secs_f64(),
+        _ => 0.0,
+    };
+    Ok((all, window))
 }
 
 /// Seven clients observe their own tabs, first alone, then while an eighth
 /// client's navigation hangs on a server that never answers.
 fn head_of_line(home: &Path, url: &str) -> BpResult<()> {
     let period = Duration::from_secs(3);
-    let mut quiet = observe_loop(home, url, 7, period)?;
+    let (mut quiet, _) = observe_loop(home, url, 7, period)?;
     let hole = black_hole()?;
     let (h, slow_home) = (hole, home.to_path_buf());
     let slow = std::thread::spawn(move || -> BpResult<()> {
@@ -266,7 +293,7 @@ fn head_of_line(home: &Path, url: &str) -> BpResult<()> {
         Ok(())
     });
     std::thread::sleep(Duration::from_millis(300));
-    let mut busy = observe_loop(home, url, 7, period)?;
+    let (mut busy, _) = observe_loop(home, url, 7, period)?;
     slow.join()
         .map_err(|_| BpError::internal("the slow client panicked"))??;
     let (q, b) = (median(&mut quiet), median(&mut busy));
@@ -283,12 +310,10 @@ fn throughput(home: &Path, url: &str) -> BpResult<()> {
     let period = Duration::from_secs(3);
     let mut line = String::from("throughput (observe, each client on its own tab):");
     for clients in [1, 4, 16] {
-        let start = Instant::now();
-        let calls = observe_loop(home, url, clients, period)?.len();
-        let secs = start.elapsed().as_secs_f64();
+        let (calls, secs) = observe_loop(home, url, clients, period)?;
         line.push_str(&format!(
             " {clients} client(s) {:.0}/s;",
-            calls as f64 / secs
+            calls.len() as f64 / secs
         ));
     }
     println!("{}", line.trim_end_matches(';'));
