@@ -17,8 +17,8 @@ use serde_json::json;
 
 /// The sum over the threads `pid` has now of one figure read from each
 /// thread's `/proc/PID/task/TID/FILE` by `field`; `None` where no thread
-/// gave one. A thread that ended between two readings takes its share
-/// with it, so a difference is a lower bound.
+/// gave one. A thread that ends between two readings takes its share
+/// with it, so a difference can come out short (callers saturate at 0).
 pub(crate) fn per_thread_sum(
     pid: u32,
     file: &str,
@@ -32,15 +32,25 @@ pub(crate) fn per_thread_sum(
         .reduce(u64::saturating_add)
 }
 
-/// CPU time, in ms, that the threads `pid` has now have used (the first
-/// field of each thread's `schedstat`, in nanoseconds; the broker's
-/// threads live as long as it does). `None` where the kernel does not
-/// keep these figures.
+/// CPU time, in ms, that process `pid` has used: its CPU-time clock,
+/// which counts threads that have ended as well as the running ones.
+/// `None` where the system does not give it.
 pub(crate) fn process_cpu_ms(pid: u32) -> Option<f64> {
-    let ns = per_thread_sum(pid, "schedstat", |text| {
-        text.split_whitespace().next()?.parse().ok()
-    })?;
-    Some(ns as f64 / 1e6)
+    let pid = libc::pid_t::try_from(pid).ok()?;
+    let mut clock: libc::clockid_t = 0;
+    // SAFETY: the out-pointer is valid for the call.
+    if unsafe { libc::clock_getcpuclockid(pid, &mut clock) } != 0 {
+        return None;
+    }
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: the out-pointer is valid for the call.
+    if unsafe { libc::clock_gettime(clock, &mut now) } != 0 {
+        return None;
+    }
+    Some(now.tv_sec as f64 * 1e3 + now.tv_nsec as f64 / 1e6)
 }
 
 /// The CPU the broker and the relay used over one step.
@@ -111,7 +121,7 @@ pub(crate) fn print(
             .map(|(step, t)| format!("{step} {:.2}", median(t)))
             .collect();
         if cells.is_empty() {
-            println!("{label}: not available here (no per-thread schedstat)");
+            println!("{label}: not available here (no process CPU-time clock)");
         } else {
             println!("{label}: {}", cells.join(", "));
         }

@@ -44,11 +44,14 @@ pub(crate) async fn run(home: &Path, url: &str) -> BpResult<()> {
     }
     std::thread::sleep(SETTLE);
     let floor = cpu_seconds(&home.join("profiles-idle-floor"), WINDOW);
+    let seconds = |s: Option<f64>| s.map_or("not available".into(), |s| format!("{s:.2} s"));
     println!(
-        "browser CPU while idle for {:.0} s: {broker:.2} s with {TABS} more workspaces open \
-         through the broker (a tab and a window each, beside the workflow's); floor {floor:.2} s \
+        "browser CPU while idle for {:.0} s: {} with {TABS} more workspaces open \
+         through the broker (a tab and a window each, beside the workflow's); floor {} \
          (a browser of the bench's own with {TABS} tabs in one window)",
-        WINDOW.as_secs_f64()
+        WINDOW.as_secs_f64(),
+        seconds(broker),
+        seconds(floor),
     );
     println!(
         "broker wake-ups over the same idle spell: {woken:.1} per s (its threads' voluntary \
@@ -74,20 +77,29 @@ fn wakeups(pid: u64) -> u64 {
 }
 
 /// CPU seconds that the browser processes with a profile in the
-/// directory `root` use over `window`.
-fn cpu_seconds(root: &Path, window: Duration) -> f64 {
+/// directory `root` use over `window`, process by process (one that ends
+/// during the window takes its share with it); `None` when no such
+/// process is running.
+fn cpu_seconds(root: &Path, window: Duration) -> Option<f64> {
     let before = cpu_ticks(root);
     std::thread::sleep(window);
     let after = cpu_ticks(root);
+    if after.is_empty() {
+        return None;
+    }
     // SAFETY: sysconf only reads a system constant.
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
-    after.saturating_sub(before) as f64 / hz
+    let used: u64 = after
+        .iter()
+        .map(|(pid, now)| now.saturating_sub(before.get(pid).copied().unwrap_or(0)))
+        .sum();
+    Some(used as f64 / hz)
 }
 
 /// User plus system clock ticks of every process whose profile
 /// (`--user-data-dir`) is a directory in `root`: a browser and all its
-/// children.
-fn cpu_ticks(root: &Path) -> u64 {
+/// children, by process ID.
+fn cpu_ticks(root: &Path) -> std::collections::HashMap<u32, u64> {
     let proc_root = Path::new("/proc");
     procfs::pids(proc_root)
         .into_iter()
@@ -102,7 +114,7 @@ fn cpu_ticks(root: &Path) -> u64 {
         .filter_map(|pid| {
             let stat =
                 std::fs::read_to_string(proc_root.join(pid.to_string()).join("stat")).ok()?;
-            procfs::parse_stat_cpu_ticks(&stat)
+            Some((pid, procfs::parse_stat_cpu_ticks(&stat)?))
         })
-        .sum()
+        .collect()
 }

@@ -178,7 +178,7 @@ pub async fn run(home: &Path, url: &str, iterations: usize) -> BpResult<()> {
     }
     let (a, af) = (median(&mut attach), median(&mut attach_floor));
     println!(
-        "attach (bp connect --browser ID, warm broker): {a:.1} ms; floor (bare DevTools connect): {af:.1} ms; {:.2}x",
+        "attach (a `bp connect --browser ID` process, warm broker): {a:.1} ms; floor (a DevTools connect and setDiscoverTargets inside the bench: no process start, none of the attach's checks): {af:.1} ms; {:.2}x",
         a / af
     );
     let (c, cf) = (median(&mut cleanup), median(&mut close_floor));
