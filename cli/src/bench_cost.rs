@@ -15,23 +15,6 @@ use crate::bench_workflow::Times;
 use browser_pilot_host::BpResult;
 use serde_json::json;
 
-/// The sum over the threads `pid` has now of one figure read from each
-/// thread's `/proc/PID/task/TID/FILE` by `field`; `None` where no thread
-/// gave one. A thread that ends between two readings takes its share
-/// with it, so a difference can come out short (callers saturate at 0).
-pub(crate) fn per_thread_sum(
-    pid: u32,
-    file: &str,
-    field: impl Fn(&str) -> Option<u64>,
-) -> Option<u64> {
-    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
-    tasks
-        .flatten()
-        .filter_map(|t| std::fs::read_to_string(t.path().join(file)).ok())
-        .filter_map(|text| field(&text))
-        .reduce(u64::saturating_add)
-}
-
 /// CPU time, in ms, that process `pid` has used: its CPU-time clock,
 /// which counts threads that have ended as well as the running ones.
 /// `None` where the system does not give it.

@@ -66,14 +66,23 @@ fn wakeups(pid: u64) -> u64 {
     let Ok(pid) = u32::try_from(pid) else {
         return 0;
     };
-    crate::bench_cost::per_thread_sum(pid, "status", |s| {
-        s.lines()
-            .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))?
-            .trim()
-            .parse()
-            .ok()
+    per_thread_sum(pid, "status", |s| {
+        procfs::parse_status_number(s, "voluntary_ctxt_switches")
     })
     .unwrap_or(0)
+}
+
+/// The sum over the threads `pid` has now of one figure read from each
+/// thread's `/proc/PID/task/TID/FILE` by `field`; `None` where no thread
+/// gave one. A thread that ends between two readings takes its share
+/// with it, so a difference can come out short (callers saturate at 0).
+fn per_thread_sum(pid: u32, file: &str, field: impl Fn(&str) -> Option<u64>) -> Option<u64> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join(file)).ok())
+        .filter_map(|text| field(&text))
+        .reduce(u64::saturating_add)
 }
 
 /// CPU seconds that the browser processes with a profile in the

@@ -5,6 +5,7 @@
 
 use crate::bench::{bp, exe, median, ms, raw_tab, serve_fixtures, short_exe, BridgeClient};
 use browser_pilot_host::cdp::Cdp;
+use browser_pilot_host::discovery::procfs;
 use browser_pilot_host::{BpError, BpResult};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -150,11 +151,10 @@ async fn full_tree_floor(home: &Path, url: &str, runs: usize) -> BpResult<(f64, 
     let mut first = Vec::new();
     // The document's first read builds its accessibility tree; the
     // timed reads are all reads again, as bp's are.
-    let nodes = cdp
-        .call("Accessibility.getFullAXTree", s, json!({}))
-        .await?["nodes"]
-        .as_array()
-        .map_or(0, Vec::len);
+    let nodes = node_count(
+        &cdp.call("Accessibility.getFullAXTree", s, json!({}))
+            .await?,
+    );
     for _ in 0..runs {
         let t = Instant::now();
         let tree = cdp
@@ -188,10 +188,14 @@ async fn full_tree_floor(home: &Path, url: &str, runs: usize) -> BpResult<(f64, 
     Ok((median(&mut again), median(&mut first), nodes))
 }
 
+fn node_count(tree: &Value) -> usize {
+    tree["nodes"].as_array().map_or(0, Vec::len)
+}
+
 /// A floor read that did not see the whole page is an error, not a
 /// quicker floor.
 fn same_tree(tree: &Value, nodes: usize) -> BpResult<()> {
-    let got = tree["nodes"].as_array().map_or(0, Vec::len);
+    let got = node_count(tree);
     if got == nodes {
         Ok(())
     } else {
@@ -324,13 +328,11 @@ fn head_of_line(home: &Path, url: &str) -> BpResult<()> {
         let sent = Instant::now();
         let _ = sent_tx.send(());
         // Bounded by the call's deadline; it fails, as intended.
-        let failed = b
-            .call(
-                "tools/call",
-                json!({"name": "browser.navigate", "arguments": {"url": format!("http://127.0.0.1:{h}/slow")},
-                       "workspaceId": ws, "leaseId": lease, "deadlineMs": HANG_MS}),
-            );
-        let failed = match failed {
+        let failed = match b.call(
+            "tools/call",
+            json!({"name": "browser.navigate", "arguments": {"url": format!("http://127.0.0.1:{h}/slow")},
+                   "workspaceId": ws, "leaseId": lease, "deadlineMs": HANG_MS}),
+        ) {
             Err(_) => true,
             Ok(r) => r.get("error").is_some(),
         };
@@ -390,12 +392,9 @@ pub(crate) fn broker_rss(home: &Path) -> BpResult<f64> {
     let pid = broker_pid(home)?;
     let text = std::fs::read_to_string(format!("/proc/{pid}/status"))
         .map_err(|e| BpError::internal(e.to_string()))?;
-    let kb: f64 = text
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+    let kb = procfs::parse_status_number(&text, "VmRSS")
         .ok_or_else(|| BpError::internal(format!("no VmRSS for the broker ({pid})")))?;
-    Ok(kb / 1024.0)
+    Ok(kb as f64 / 1024.0)
 }
 
 /// Broker RSS idle, with 10 workspaces, and after 10,000 component calls.

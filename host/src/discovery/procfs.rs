@@ -111,6 +111,17 @@ pub fn parse_stat_cpu_ticks(text: &str) -> Option<u64> {
     Some(utime + stime)
 }
 
+/// The number a `KEY:` line of `/proc/PID/status` starts with (`VmRSS`
+/// in KiB, `voluntary_ctxt_switches` as a count, ...).
+pub fn parse_status_number(text: &str, key: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
 pub fn read_status(proc_root: &Path, pid: u32) -> Option<Status> {
     parse_status(&fs::read_to_string(proc_root.join(pid.to_string()).join("status")).ok()?)
 }
@@ -237,6 +248,18 @@ pub fn parse_flags(args: &[String]) -> Flags {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn status_numbers_are_read_by_key_and_unit_left_off() {
+        let text = "Name:\tbp\nVmRSS:\t   61234 kB\nvoluntary_ctxt_switches:\t17\n";
+        assert_eq!(parse_status_number(text, "VmRSS"), Some(61234));
+        assert_eq!(
+            parse_status_number(text, "voluntary_ctxt_switches"),
+            Some(17)
+        );
+        assert_eq!(parse_status_number(text, "VmHWM"), None);
+        assert_eq!(parse_status_number("Vm:\t1\n", "V"), None);
+    }
 
     fn args(s: &[&str]) -> Vec<String> {
         s.iter().map(|a| a.to_string()).collect()

@@ -334,12 +334,7 @@ fn confine_paths(input: &[u8], dir: &Path) -> Vec<u8> {
 fn rss_kb() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|n| n.parse().ok())
-        })
+        .and_then(|s| crate::discovery::procfs::parse_status_number(&s, "VmRSS"))
         .unwrap_or(0)
 }
 
