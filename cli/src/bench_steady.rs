@@ -155,21 +155,24 @@ impl SteadyStep {
 
 /// Print each step: both medians, their ratio and its 95% interval.
 pub(crate) fn print(steps: &mut [SteadyStep]) {
-    println!("each step repeated on a settled page, the bridge and the careful floor on its tab taking turns call by call (medians, ms; the ratio's 95% bootstrap interval):");
+    println!("each step repeated on a settled page, the bridge and the careful floor on its tab taking turns call by call (medians, ms; the ratio's 95% bootstrap interval; bp's share is the bridge's median less the floor's, against the tenth of the floor's that 1.1x allows):");
     println!(
-        "{:<10} {:>6} {:>10} {:>10} {:>9}   interval",
-        "step", "each", "bridge", "CDP floor", "bridge"
+        "{:<10} {:>6} {:>10} {:>10} {:>9}   {:<18} {:>10} {:>10}",
+        "step", "each", "bridge", "CDP floor", "bridge", "interval", "bp's share", "1.1x room"
     );
     for s in steps.iter_mut() {
         // The interval first: the medians sort each side in place, which
         // breaks up the pairs.
         let (lo, hi) = ratio_interval(&s.bridge, &s.floor, RESAMPLES);
         let (b, f) = (median(&mut s.bridge), median(&mut s.floor));
+        let interval = format!("{lo:.2}x to {hi:.2}x");
         println!(
-            "{:<10} {:>6} {b:>10.2} {f:>10.2} {:>8.2}x   {lo:.2}x to {hi:.2}x",
+            "{:<10} {:>6} {b:>10.2} {f:>10.2} {:>8.2}x   {interval:<18} {:>10.2} {:>10.2}",
             s.step,
             s.bridge.len(),
-            b / f
+            b / f,
+            b - f,
+            f / 10.0
         );
     }
 }
