@@ -153,7 +153,9 @@ impl SteadyStep {
     }
 }
 
-/// Print each step: both medians, their ratio and its 95% interval.
+/// Print each step: both medians, their ratio and its 95% interval, and
+/// bp's share (the bridge's median less the floor's) beside the room 1.1x
+/// leaves it (a tenth of the floor's median).
 pub(crate) fn print(steps: &mut [SteadyStep]) {
     println!("each step repeated on a settled page, the bridge and the careful floor on its tab taking turns call by call (medians, ms; the ratio's 95% bootstrap interval; bp's share is the bridge's median less the floor's, against the tenth of the floor's that 1.1x allows):");
     println!(
