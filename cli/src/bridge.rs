@@ -10,7 +10,7 @@
 use crate::bridge_wire::{lock, pass_line, Shared};
 use browser_pilot_host::broker::framing::{over_limit, oversized_refusal};
 use browser_pilot_host::broker::rpc::{rpc_error, MAX_MESSAGE_BYTES};
-use browser_pilot_host::client::ensure_broker;
+use browser_pilot_host::client::{connect_stream, ensure_broker, Untrusted};
 use browser_pilot_host::paths::Paths;
 use browser_pilot_host::{BpError, BpResult, Code};
 use serde_json::{json, Value};
@@ -47,8 +47,7 @@ pub async fn run() -> BpResult<()> {
     // Start or find the broker, then relay over a plain Unix stream (its
     // write half can be shut down to signal end of input).
     drop(ensure_broker(&paths, &["broker", "serve"]).await?);
-    let stream = UnixStream::connect(&paths.socket)
-        .map_err(|e| BpError::internal(format!("cannot reach the broker: {e}")))?;
+    let stream = connect_stream(&paths).map_err(Untrusted::into_error)?;
     tokio::task::spawn_blocking(move || relay(stream))
         .await
         .map_err(|e| BpError::internal(format!("bridge relay: {e}")))?

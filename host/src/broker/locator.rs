@@ -46,7 +46,17 @@ impl Locator {
     }
 
     pub fn read(paths: &Paths) -> Option<Self> {
-        let text = std::fs::read(&paths.locator).ok()?;
+        // Never through a symlink: the locator decides which process a
+        // client trusts with its first byte.
+        use std::io::Read;
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&paths.locator)
+            .ok()?;
+        let mut text = Vec::new();
+        file.read_to_end(&mut text).ok()?;
         serde_json::from_slice(&text).ok()
     }
 }

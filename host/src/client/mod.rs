@@ -1,13 +1,15 @@
 //! A JSON-RPC client of the broker socket, and the startup protocol that
 //! makes concurrent invocations start exactly one broker.
 
+mod trust;
+
+pub use trust::{connect as connect_stream, Untrusted};
+
 use crate::broker::locator::{pid_alive, Locator};
-use crate::error::{BpError, BpResult, Code};
+use crate::error::{BpError, BpResult};
 use crate::paths::Paths;
-use interprocess::local_socket::tokio::Stream;
-use interprocess::local_socket::traits::tokio::Stream as _;
-use interprocess::local_socket::{GenericFilePath, ToFsName};
 use serde_json::{json, Value};
+use tokio::net::UnixStream as Stream;
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
@@ -39,18 +41,37 @@ impl Client {
     /// Connect without a health check: the caller's first request is the
     /// check (see [`Client::response_within`]).
     pub async fn open(paths: &Paths) -> BpResult<Self> {
-        let name = paths
-            .socket
-            .as_path()
-            .to_fs_name::<GenericFilePath>()
-            .map_err(|e| BpError::internal(format!("socket name: {e}")))?;
-        let stream = Stream::connect(name)
-            .await
-            .map_err(|e| BpError::new(Code::BrowserDisconnected, format!("no broker: {e}")))?;
+        Self::open_checked(paths).map_err(Untrusted::into_error)
+    }
+
+    /// [`Client::open`], telling why there is no connection.
+    fn open_checked(paths: &Paths) -> Result<Self, Untrusted> {
+        let stream = connect_stream(paths)?;
+        let stream = stream
+            .set_nonblocking(true)
+            .and_then(|()| Stream::from_std(stream))
+            .map_err(|e| Untrusted::Absent(format!("{}: {e}", paths.socket.display())))?;
         Ok(Self {
             reader: BufReader::new(stream),
             next_id: 1,
         })
+    }
+
+    /// [`Client::connect`], telling why there is no connection.
+    async fn connect_checked(paths: &Paths) -> Result<Self, Untrusted> {
+        let mut client = Self::open_checked(paths)?;
+        let checked = tokio::time::timeout(
+            Duration::from_secs(5),
+            client.request("broker/status", json!({})),
+        )
+        .await;
+        match checked {
+            Ok(Ok(_)) => Ok(client),
+            Ok(Err(e)) => Err(Untrusted::Absent(e.message)),
+            Err(_) => Err(Untrusted::Absent(
+                "the broker did not answer its health check".into(),
+            )),
+        }
     }
 
     /// Send a request and wait for its response (skipping notifications).
@@ -156,8 +177,10 @@ impl Drop for FileLock {
 /// clients race) if none answers. `serve_args` are the arguments that make
 /// the current executable serve.
 pub async fn ensure_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Client> {
-    if let Ok(c) = Client::connect(paths).await {
-        return Ok(c);
+    match Client::connect_checked(paths).await {
+        Ok(c) => return Ok(c),
+        Err(Untrusted::Refused(e)) => return Err(e),
+        Err(_) => {}
     }
     start_broker(paths, serve_args).await
 }
@@ -171,8 +194,10 @@ pub async fn ensure_broker_unchecked(
     exe: fn() -> BpResult<std::path::PathBuf>,
     serve_args: &[&str],
 ) -> BpResult<Client> {
-    if let Ok(c) = Client::open(paths).await {
-        return Ok(c);
+    match Client::open_checked(paths) {
+        Ok(c) => return Ok(c),
+        Err(Untrusted::Refused(e)) => return Err(e),
+        Err(_) => {}
     }
     start_broker_with(paths, &exe()?, serve_args).await
 }
@@ -185,7 +210,7 @@ async fn start_broker_with(paths: &Paths, exe: &Path, serve_args: &[&str]) -> Bp
     paths.prepare()?;
     let _lock = FileLock::acquire(&paths.lock, START_TIMEOUT).await?;
     // Someone may have started it while we waited for the lock.
-    if let Ok(c) = Client::connect(paths).await {
+    if let Some(c) = settled_broker(paths).await? {
         return Ok(c);
     }
     if let Some(loc) = Locator::read(paths) {
@@ -207,8 +232,10 @@ async fn start_broker_with(paths: &Paths, exe: &Path, serve_args: &[&str]) -> Bp
     spawn_broker(paths, exe, serve_args)?;
     let started = Instant::now();
     loop {
-        if let Ok(c) = Client::connect(paths).await {
-            return Ok(c);
+        match Client::connect_checked(paths).await {
+            Ok(c) => return Ok(c),
+            Err(Untrusted::Refused(e)) => return Err(e),
+            Err(_) => {}
         }
         if started.elapsed() > START_TIMEOUT {
             return Err(BpError::internal(format!(
@@ -218,6 +245,27 @@ async fn start_broker_with(paths: &Paths, exe: &Path, serve_args: &[&str]) -> Bp
             )));
         }
         tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+/// The broker that answers now, if any. A listener that is not the
+/// locator's broker is refused, except a `broker serve` process, which may
+/// have bound its socket and not yet written its locator: it gets until
+/// [`START_TIMEOUT`] to do so.
+async fn settled_broker(paths: &Paths) -> BpResult<Option<Client>> {
+    let started = Instant::now();
+    loop {
+        match Client::connect_checked(paths).await {
+            Ok(c) => return Ok(Some(c)),
+            Err(Untrusted::Absent(_)) => return Ok(None),
+            Err(Untrusted::Refused(e)) => return Err(e),
+            Err(Untrusted::Stranger { pid, error }) => {
+                if !is_broker_process(pid) || started.elapsed() > START_TIMEOUT {
+                    return Err(error);
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 
