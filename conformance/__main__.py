@@ -6,6 +6,7 @@ exits 1 if anything failed. Default adapters: every adapter in the repo
 failing fixtures.
 """
 import argparse
+import importlib
 import os
 import signal
 import sys
@@ -69,6 +70,19 @@ def run_adapter(name, bp, only):
     return results
 
 
+def missing_requirements(adapters):
+    """One line naming what to install, if an adapter's driver lacks a Python
+    module it needs; None when every one imports."""
+    for name in adapters:
+        for module, what, install in getattr(DRIVERS[name], "requires", ()):
+            try:
+                importlib.import_module(module)
+            except ImportError:
+                return (f"error: adapter `{name}` needs {what} (Python module `{module}`), "
+                        f"which is not installed: run `{install}`")
+    return None
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="scripts/conformance", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -86,6 +100,10 @@ def main(argv=None):
     bp = os.path.abspath(args.bp)
     if not os.access(bp, os.X_OK):
         p.error(f"no executable bp at {bp} (build it, or pass --bp / set BP)")
+    missing = missing_requirements(args.adapters or DEFAULT)
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     started = time.monotonic()
     results = []
     for name in args.adapters or DEFAULT:

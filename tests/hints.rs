@@ -317,6 +317,30 @@ fn a_results_page_with_filters_says_so_and_a_form_does_not() {
     b.finish();
 }
 
+/// Shops name the group, not each box: checkboxes in a fieldset whose
+/// legend says "Filter by brand", radios in a `role=group` labelled "Shop
+/// by size". The "Remember me" box of a sign-in fieldset is no filter.
+#[test]
+fn filters_named_by_their_group_count_and_a_sign_in_group_does_not() {
+    let (_env, mut b, s) = tab_on("shop-filters.html", "group-filters");
+    let obs = b.tool_ok(&s, "browser.observe", json!({}));
+    assert_eq!(codes(&obs), vec!["filter_controls"], "{obs}");
+    let expected = json!([
+        ref_named(&obs, "Search shoes"),
+        ref_named(&obs, "Sort by"),
+        ref_named(&obs, "Acme"),
+        ref_named(&obs, "Globex"),
+        ref_named(&obs, "41"),
+        ref_named(&obs, "42")
+    ]);
+    assert_eq!(obs["hints"][0]["refs"], expected, "{obs}");
+    assert_eq!(obs["hints"][0]["controls"], 6, "{obs}");
+    let remember = ref_named(&obs, "Remember me");
+    let refs = obs["hints"][0]["refs"].as_array().unwrap();
+    assert!(!refs.contains(&remember), "{obs}");
+    b.finish();
+}
+
 #[test]
 fn an_open_dialog_over_the_page_is_a_modal_overlay_and_a_toast_is_not() {
     let (env, mut b, s) = tab_on("overlay.html", "modal");

@@ -172,3 +172,36 @@ fn policy_removes_single_tools_before_any_browser_traffic() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("browser.teleport"));
 }
+
+/// Every tool, native or component, says what it acts on, and the
+/// broker's own tools say it right (issue 41: they listed no scope).
+#[test]
+fn every_listed_tool_declares_its_scope() {
+    let env = Env::new();
+    let tools = env.json(&["tool", "list"]);
+    let list = tools["tools"].as_array().unwrap();
+    assert!(list.len() > 20, "{tools}");
+    for t in list {
+        assert!(
+            matches!(
+                t["scope"].as_str(),
+                Some("browser" | "workspace" | "target")
+            ),
+            "{} has scope {}",
+            t["name"],
+            t["scope"]
+        );
+    }
+    let scope_of = |name: &str| {
+        list.iter()
+            .find(|t| t["name"] == name)
+            .map(|t| t["scope"].clone())
+            .unwrap_or_else(|| panic!("{name} not listed"))
+    };
+    for name in ["browser.status", "browser.connect", "browser.disconnect"] {
+        assert_eq!(scope_of(name), "browser", "{name}");
+    }
+    assert_eq!(scope_of("browser.tabs.list"), "workspace");
+    assert_eq!(scope_of("browser.tabs.acquire"), "target");
+    assert_eq!(scope_of("browser.tabs.release"), "target");
+}

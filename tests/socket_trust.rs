@@ -176,6 +176,10 @@ fn a_listener_with_another_pid_than_the_locator_gets_no_byte() {
 
     let (code, r) = env.err(&["tool", "list"]);
     assert_eq!(code, "internal_error", "{}", r.stderr());
-    assert!(r.stderr().contains("locator names (pid 1)"), "{}", r.stderr());
+    assert!(
+        r.stderr().contains("locator names (pid 1)"),
+        "{}",
+        r.stderr()
+    );
     assert_eq!(spy.bytes(), 0, "the client wrote to a stranger");
 }

@@ -12,16 +12,20 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 
 /// Print `value` as JSON or through `human`.
+/// A reader that stops early (`bp tool list | head`) ends the output, not
+/// the process with a panic.
 fn emit(json: bool, value: &Value, human: impl FnOnce(&Value) -> String) {
-    if json {
-        println!("{value}");
+    use std::io::Write;
+    let mut text = if json {
+        value.to_string()
     } else {
-        let text = human(value);
-        print!("{text}");
-        if !text.ends_with('\n') {
-            println!();
-        }
+        human(value)
+    };
+    if !text.ends_with('\n') {
+        text.push('\n');
     }
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
 /// A ref argument: a positive number.

@@ -64,6 +64,9 @@ class _ClientThread:
 class McpDriver:
     name = "mcp"
     mode = "legacy"  # the initialize handshake today's MCP hosts use
+    # Python modules the driver needs, each with the command that installs it.
+    requires = (("mcp", "the MCP Python SDK",
+                 "python3 -m pip install -r examples/mcp/requirements.txt"),)
 
     def __init__(self):
         self.c, self.info, self._pids = None, {}, {}

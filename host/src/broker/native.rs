@@ -33,6 +33,16 @@ pub fn is_native(name: &str) -> bool {
     NATIVE.contains(&name)
 }
 
+/// What a native tool acts on: the browser connection, the calling
+/// workspace's tab set, or one target.
+fn scope_of(name: &str) -> &'static str {
+    match name {
+        "browser.tabs.list" => "workspace",
+        "browser.tabs.acquire" | "browser.tabs.release" => "target",
+        _ => "browser",
+    }
+}
+
 fn entry(name: &str, description: &str, mutates: bool, input: Value) -> Value {
     json!({
         "name": name,
@@ -40,6 +50,7 @@ fn entry(name: &str, description: &str, mutates: bool, input: Value) -> Value {
         "inputSchema": input,
         "outputSchema": {"type": "object"},
         "capabilities": [],
+        "scope": scope_of(name),
         "mutates": mutates,
         "idempotency": if mutates { "not_idempotent" } else { "idempotent" },
         "cancellation": "before_dispatch",

@@ -106,7 +106,11 @@ impl TargetCall {
                     // count toward the limit. (A covering layer acts as a
                     // dialog, whatever its role.)
                     let counts = node.as_ref().is_some_and(|n| {
-                        !candidate.cover && !matches!(n.role.as_str(), "dialog" | "alertdialog")
+                        !candidate.cover
+                            && !matches!(
+                                n.role.as_str(),
+                                "dialog" | "alertdialog" | "group" | "radiogroup"
+                            )
                     });
                     // The node's identity, for the next observation.
                     if let (Some(b), false) = (backend, candidate.object.is_empty()) {

@@ -35,9 +35,18 @@ function (limit) {
     const r = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
     return r === 'dialog' || r === 'alertdialog' || el.getAttribute('aria-modal') === 'true';
   }
+  // A named group of controls (a fieldset, role=group or radiogroup): a
+  // surface like a dialog, read for its name and never counted, so that
+  // what it holds can be told apart (a "Filter by brand" fieldset).
+  function isGroup(el) {
+    if (el.localName === 'fieldset') return true;
+    const r = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+    return r === 'group' || r === 'radiogroup';
+  }
+  function isSurface(el) { return isDialog(el) || isGroup(el); }
   function isCandidate(el) {
     const t = el.localName;
-    if (isDialog(el)) return true;
+    if (isSurface(el)) return true;
     if (t === 'a' || t === 'area') return el.hasAttribute('href');
     if (t === 'button' || t === 'select' || t === 'textarea' || t === 'summary') return true;
     if (t === 'input') return el.type !== 'hidden';
@@ -80,21 +89,23 @@ function (limit) {
         depths.push(depth);
         plainAbove.push(plain);
         if (out.length >= limit) return true;
-        // What a dialog (or cover) contains is one level deeper.
-        if (isDialog(el)) nest = depth + 1;
+        // What a dialog (or cover, or group) contains is one level deeper.
+        if (isSurface(el)) nest = depth + 1;
       }
-      const keep = plain && (!candidate || isDialog(el)) && !el.hasAttribute('aria-hidden')
+      const keep = plain && (!candidate || isSurface(el)) && !el.hasAttribute('aria-hidden')
         && !el.hasAttribute('aria-disabled');
       if (walk(el, nest, keep)) return true;
     }
     return false;
   }
   walk(document, 0, true);
-  // How many dialogs enclose each candidate: a dialog's controls follow
-  // it, one deeper, and the first candidate outside is back at its level.
+  // How many surfaces enclose each candidate: a dialog's or group's
+  // controls follow it, one deeper, and the first candidate outside is
+  // back at its level.
   out.depths = depths.join(',');
-  // Which candidates are dialogs (or the cover): they do not count.
-  out.dlg = out.map((el, i) => isDialog(el) ? i : -1).filter(i => i >= 0).join(',');
+  // Which candidates are surfaces (dialogs, the cover, groups): they do
+  // not count.
+  out.dlg = out.map((el, i) => isSurface(el) ? i : -1).filter(i => i >= 0).join(',');
   out.cover = cover ? String(out.indexOf(cover)) : '-1';
   // The page facts travel with the list (one round trip less).
   out.href = location.href;

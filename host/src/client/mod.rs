@@ -9,12 +9,12 @@ use crate::broker::locator::{pid_alive, Locator};
 use crate::error::{BpError, BpResult};
 use crate::paths::Paths;
 use serde_json::{json, Value};
-use tokio::net::UnixStream as Stream;
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::UnixStream as Stream;
 
 /// How long a client waits for a new broker to become ready.
 const START_TIMEOUT: Duration = Duration::from_secs(20);

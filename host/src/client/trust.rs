@@ -32,9 +32,10 @@ impl Untrusted {
     /// The error to show when this is final.
     pub fn into_error(self) -> BpError {
         match self {
-            Untrusted::Absent(why) => {
-                BpError::new(crate::error::Code::BrowserDisconnected, format!("no broker: {why}"))
-            }
+            Untrusted::Absent(why) => BpError::new(
+                crate::error::Code::BrowserDisconnected,
+                format!("no broker: {why}"),
+            ),
             Untrusted::Stranger { error, .. } | Untrusted::Refused(error) => error,
         }
     }
@@ -88,7 +89,10 @@ fn lstat(path: &Path) -> Result<Option<Metadata>, Untrusted> {
 /// its own below).
 fn check_dir(dir: &Path) -> Result<(), Untrusted> {
     let Some(meta) = lstat(dir)? else {
-        return Err(Untrusted::Absent(format!("{} does not exist", dir.display())));
+        return Err(Untrusted::Absent(format!(
+            "{} does not exist",
+            dir.display()
+        )));
     };
     if meta.file_type().is_symlink() {
         return Err(refused(
@@ -113,18 +117,26 @@ fn check_dir(dir: &Path) -> Result<(), Untrusted> {
         return Err(refused(
             "state_foreign_owner",
             dir,
-            format!("{} belongs to uid {}, not to you", dir.display(), meta.uid()),
+            format!(
+                "{} belongs to uid {}, not to you",
+                dir.display(),
+                meta.uid()
+            ),
             "use a BROWSER_PILOT_HOME of your own".into(),
         ));
     }
     Ok(())
 }
 
-/// The socket path must hold a socket of ours with mode 0600, or nothing
-/// a broker cannot safely replace.
+/// The socket path must hold a socket of ours with mode 0600. Anything
+/// else of ours there is replaced when a broker starts; another user's
+/// socket is refused.
 fn check_socket(socket: &Path) -> Result<(), Untrusted> {
     let Some(meta) = lstat(socket)? else {
-        return Err(Untrusted::Absent(format!("{} does not exist", socket.display())));
+        return Err(Untrusted::Absent(format!(
+            "{} does not exist",
+            socket.display()
+        )));
     };
     let kind = meta.file_type();
     if kind.is_symlink() {
@@ -156,16 +168,13 @@ fn check_socket(socket: &Path) -> Result<(), Untrusted> {
         ));
     }
     if meta.mode() & 0o077 != 0 {
-        return Err(refused(
-            "socket_loose_mode",
-            socket,
-            format!(
-                "the broker socket {} has mode {:o}, not 600: a broker did not make it",
-                socket.display(),
-                meta.mode() & 0o777
-            ),
-            format!("stop what made it and remove it (rm {})", socket.display()),
-        ));
+        // Ours, but not as a broker makes it (0600): never connected to;
+        // starting a broker replaces it.
+        return Err(Untrusted::Absent(format!(
+            "{} has mode {:o}, not 600, not connected to",
+            socket.display(),
+            meta.mode() & 0o777
+        )));
     }
     Ok(())
 }

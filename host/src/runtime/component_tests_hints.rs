@@ -124,6 +124,38 @@ async fn filter_controls_need_a_results_page() {
     assert!(find(&hints(page(3)).await, "filter_controls").is_none());
 }
 
+/// A results page whose boxes sit in a group named `group`.
+fn grouped_boxes(group: &str) -> Vec<Value> {
+    let mut nodes: Vec<Value> = (0..12)
+        .map(|i| node(&format!("l{i}"), "link", &format!("Item {i}"), 10 + i, &[]))
+        .collect();
+    let mut fieldset = node("g", "group", group, 100, &[]);
+    fieldset["childIds"] = json!(["b1", "b2"]);
+    nodes.push(fieldset);
+    nodes.push(within(node("b1", "checkbox", "Acme", 101, &[]), "g"));
+    nodes.push(within(node("b2", "checkbox", "Globex", 102, &[]), "g"));
+    nodes.push(node("after", "checkbox", "Newsletter", 103, &[]));
+    nodes
+}
+
+#[tokio::test]
+async fn controls_in_a_group_named_for_filtering_are_filters() {
+    for name in [
+        "Filter by brand",
+        "Refine results",
+        "Narrow by size",
+        "Shop by brand",
+    ] {
+        let all = hints(grouped_boxes(name)).await;
+        let h = find(&all, "filter_controls").unwrap_or_else(|| panic!("{name}: {all:?}"));
+        // The two boxes in the group; not the one after it.
+        assert_eq!(h["refs"], json!([13, 14]), "{name}: {h}");
+    }
+    // A group that is not about filtering: "Remember me" on a sign-in form.
+    let all = hints(grouped_boxes("Sign-in options")).await;
+    assert!(find(&all, "filter_controls").is_none(), "{all:?}");
+}
+
 #[tokio::test]
 async fn a_password_field_is_an_auth_surface_without_its_value() {
     let mut password = node("p", "textbox", "Password", 11, &[]);

@@ -162,10 +162,12 @@ pub fn observe(mut args: Args) -> Result<Value, ToolError> {
 
     // Only as many interactive nodes as the limit needs (plus one, to see
     // the cut); the host falls back to the whole tree where it must.
-    // Dialogs too: not numbered, but they say what a modal covers.
+    // Dialogs and groups too: not numbered, but they say what a modal
+    // covers and which controls a group names as filters.
     let roles: Vec<String> = INTERACTIVE
         .iter()
         .chain(DIALOGS)
+        .chain(GROUP_ROLES)
         .map(|r| r.to_string())
         .collect();
     let snapshot = page_read::interactive_nodes(&roles, limit, MAX_DEPTH, NODE_BUDGET)?;
@@ -282,6 +284,44 @@ fn modal_overlay(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Value>
 
 /// Words that label a control as a filter or a sort order.
 const FILTER_WORDS: &[&str] = &["filter", "sort", "refine", "order by"];
+/// Words that name a group of controls as filters: shops label the
+/// fieldset ("Filter by brand", "Shop by price"), not each box in it.
+const FILTER_GROUP_WORDS: &[&str] = &["filter", "refine", "narrow", "shop by"];
+/// Roles of a group whose accessible name can make its controls filters
+/// (`fieldset` with a `legend`, `role=group` with `aria-labelledby`).
+const GROUP_ROLES: &[&str] = &["group", "radiogroup"];
+/// Controls that narrow a result list.
+const FILTER_ROLES: &[&str] = &[
+    "combobox",
+    "listbox",
+    "checkbox",
+    "radio",
+    "textbox",
+    "switch",
+    "slider",
+    "spinbutton",
+];
+
+/// The nodes inside a group whose name says filter: one pass over the
+/// pre-order tree, with the open groups on a stack.
+fn in_filter_group(nodes: &[AxNode]) -> Vec<bool> {
+    let mut open: Vec<(u32, bool)> = Vec::new();
+    nodes
+        .iter()
+        .map(|n| {
+            while open.last().is_some_and(|(d, _)| *d >= n.depth) {
+                open.pop();
+            }
+            let inside = open.iter().any(|(_, filter)| *filter);
+            if GROUP_ROLES.contains(&n.role.as_str()) {
+                let name = n.name.to_lowercase();
+                let filter = FILTER_GROUP_WORDS.iter().any(|w| name.contains(w));
+                open.push((n.depth, filter));
+            }
+            inside
+        })
+        .collect()
+}
 /// Links and buttons an observation needs to count as a results page.
 const RESULTS_PAGE: usize = 10;
 
@@ -297,19 +337,17 @@ fn filter_controls(nodes: &[AxNode], mapping: &[ObservedElement]) -> Option<Valu
     if results < RESULTS_PAGE {
         return None;
     }
+    let grouped = in_filter_group(nodes);
     let refs: Vec<u32> = mapping
         .iter()
         .filter(|m| {
-            node_of(m).is_some_and(|n| {
-                let name = n.name.to_lowercase();
-                let labelled = FILTER_WORDS.iter().any(|w| name.contains(w));
-                n.role == "searchbox"
-                    || (labelled
-                        && matches!(
-                            n.role.as_str(),
-                            "combobox" | "listbox" | "checkbox" | "radio" | "textbox"
-                        ))
-            })
+            let Some(i) = nodes.iter().position(|n| n.handle == Some(m.handle)) else {
+                return false;
+            };
+            let n = &nodes[i];
+            let name = n.name.to_lowercase();
+            let labelled = grouped[i] || FILTER_WORDS.iter().any(|w| name.contains(w));
+            n.role == "searchbox" || (labelled && FILTER_ROLES.contains(&n.role.as_str()))
         })
         .map(|m| m.ref_)
         .collect();
