@@ -472,7 +472,8 @@ async fn serve_broker(
         Some(d) => components::from_dir(&d)?,
         None => components::embedded(),
     };
-    let runtime = Runtime::load(sources, policy, Some(&paths.cache)).await?;
+    let natives = browser_pilot_host::broker::native_rows::rows();
+    let runtime = Runtime::load(sources, natives, policy, Some(&paths.cache)).await?;
     let broker = Broker::new(paths, runtime, &claim)?;
     serve(broker, claim).await
 }

@@ -57,7 +57,7 @@ impl Paths {
         let mut run_dir = home.join("run");
         if run_dir.join("broker.sock").as_os_str().len() > MAX_SOCKET_PATH {
             // Deterministic short fallback owned by this user.
-            let digest = crate::runtime::cache::hex_digest(home.as_os_str().as_encoded_bytes());
+            let digest = crate::ids::hex_digest(home.as_os_str().as_encoded_bytes());
             // SAFETY: getuid cannot fail.
             let uid = unsafe { libc::getuid() };
             run_dir = PathBuf::from(format!("/tmp/bp-{uid}-{}", &digest[..16]));

@@ -4,7 +4,7 @@
 //! any DevTools traffic, proven again on every reconnect, and then dialled
 //! at the literal address of the listener that was proven.
 
-use super::native::{bool_arg, object_args, only_keys, str_arg};
+use super::args::{bool_arg, object_args, only_keys, str_arg};
 use super::Broker;
 use crate::browser::connection::BrowserConn;
 use crate::browser::registry::Signal;

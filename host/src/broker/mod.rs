@@ -1,28 +1,28 @@
 //! The broker: owns the browser connection, workspaces, leases,
 //! observations and the component runtime, and serves JSON-RPC on an
 //! owner-only local socket.
-mod calls;
+mod args;
+mod call;
 mod claim;
 mod commands;
 pub mod connect;
-mod dispatch;
 mod events;
 pub mod framing;
 mod hints;
 mod identity;
 pub mod locator;
 pub mod native;
+pub mod native_rows;
 mod netflow;
+mod params;
 pub mod preference;
 mod progress;
 mod requests;
 pub mod rpc;
-mod scopes;
 mod server;
 mod signals;
 pub mod state;
 mod tabs;
-mod target_tools;
 mod workspaces;
 
 use crate::artifacts::ArtifactStore;
@@ -191,13 +191,6 @@ impl Broker {
             .as_ref()
             .map_or(0, |b| b.cdp.commands_sent());
         live + self.retired_commands.load(Ordering::Relaxed)
-    }
-
-    /// Whether a broker-native tool changes browser state.
-    pub fn runtime_native_mutates(&self, name: &str) -> bool {
-        native::manifest()
-            .iter()
-            .any(|t| t["name"] == name && t["mutates"] == true)
     }
 
     /// A new connection generation is about to be exposed: target

@@ -1,94 +1,16 @@
-//! Broker-native tools: browser lifecycle and the tab inventory. They
-//! need no component because the broker itself owns what they touch.
+//! The handlers of the broker-native tools: browser lifecycle and the tab
+//! inventory. They need no component because the broker itself owns what
+//! they touch; their registry rows are in `native_rows.rs`, and the call
+//! pipeline (`call/`) reaches them through its execute step only.
 
-use super::dispatch::CallScope;
+use super::args::{bool_arg, no_args, object_args, only_keys, str_arg};
+use super::call::types::{raw_target, CallScope};
 use super::Broker;
 use crate::browser::connection::BrowserConn;
 use crate::error::{BpError, BpResult, Code};
 use serde_json::{json, Value};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-
-/// Names of the broker-native tools.
-pub const NATIVE: &[&str] = &[
-    "browser.status",
-    "browser.connect",
-    "browser.disconnect",
-    "browser.tabs.list",
-    "browser.tabs.acquire",
-    "browser.tabs.release",
-];
-
-/// Native tools that act on the connection itself, whatever its
-/// generation.
-pub fn generation_free(name: &str) -> bool {
-    matches!(
-        name,
-        "browser.status" | "browser.connect" | "browser.disconnect"
-    )
-}
-
-/// Whether `name` is a broker-native tool.
-pub fn is_native(name: &str) -> bool {
-    NATIVE.contains(&name)
-}
-
-/// What a native tool acts on: the browser connection, the calling
-/// workspace's tab set, or one target.
-fn scope_of(name: &str) -> &'static str {
-    match name {
-        "browser.tabs.list" => "workspace",
-        "browser.tabs.acquire" | "browser.tabs.release" => "target",
-        _ => "browser",
-    }
-}
-
-fn entry(name: &str, description: &str, mutates: bool, input: Value) -> Value {
-    json!({
-        "name": name,
-        "description": description,
-        "inputSchema": input,
-        "outputSchema": {"type": "object"},
-        "capabilities": [],
-        "scope": scope_of(name),
-        "mutates": mutates,
-        "idempotency": if mutates { "not_idempotent" } else { "idempotent" },
-        "cancellation": "before_dispatch",
-        "sensitivity": {"input": [], "output": []},
-        "artifactKinds": [],
-    })
-}
-
-/// Manifest entries of the native tools.
-pub fn manifest() -> Vec<Value> {
-    let target = json!({"type": "object", "additionalProperties": false, "required": ["targetId"],
-        "properties": {"targetId": {"type": "string"}}});
-    let none = json!({"type": "object", "additionalProperties": false});
-    vec![
-        entry("browser.status", "Browser connection state.", false, none.clone()),
-        entry(
-            "browser.connect",
-            "Connect the broker to a browser: the one discovered browser with debugging on (no arguments), a discovered one by ID, a loopback DevTools endpoint, or a broker-launched Chromium.",
-            true,
-            json!({"type": "object", "additionalProperties": false, "properties": {
-                "launch": {"type": "object", "additionalProperties": false, "properties": {
-                    "headless": {"type": "boolean", "default": true}, "executable": {"type": "string"}}},
-                "endpoint": {"type": "string", "description": "http:// or ws:// URL on 127.0.0.1, localhost or ::1"},
-                "browser": {"type": "string", "description": "a candidate ID from browser.status; remembered as the preference"}}}),
-        ),
-        entry(
-            "browser.disconnect",
-            "Close this workspace's managed tabs and the browser connection (a broker-launched browser exits). Refused with broker_in_use while other workspaces hold live leases, unless keepIfInUse (keep the connection for them) or force (end their work too).",
-            true,
-            json!({"type": "object", "additionalProperties": false, "properties": {
-                "force": {"type": "boolean", "default": false},
-                "keepIfInUse": {"type": "boolean", "default": false}}}),
-        ),
-        entry("browser.tabs.list", "Managed tabs and eligible user tabs, with opaque per-workspace IDs.", false, none),
-        entry("browser.tabs.acquire", "Take control of a listed tab for the calling lease.", true, target.clone()),
-        entry("browser.tabs.release", "Release the calling lease's control of a tab.", true, target),
-    ]
-}
 
 fn connection_state(broker: &Broker, conn: Option<&BrowserConn>) -> Value {
     match conn {
@@ -107,52 +29,6 @@ fn connection_state(broker: &Broker, conn: Option<&BrowserConn>) -> Value {
         }),
         _ => json!({"state": "disconnected", "generation": broker.generation()}),
     }
-}
-
-pub(super) fn no_args(args: &Value) -> BpResult<()> {
-    match args.as_object() {
-        Some(m) if m.is_empty() => Ok(()),
-        None if args.is_null() => Ok(()),
-        _ => Err(BpError::invalid("this tool takes no arguments")),
-    }
-}
-
-pub(super) fn str_arg<'a>(args: &'a Value, key: &str) -> BpResult<Option<&'a str>> {
-    match args.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(BpError::invalid(format!("`{key}` must be a string"))),
-    }
-}
-
-pub(super) fn bool_arg(args: &Value, key: &str) -> BpResult<Option<bool>> {
-    match args.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(_) => Err(BpError::invalid(format!("`{key}` must be true or false"))),
-    }
-}
-
-/// Arguments must be an object (or absent).
-pub(super) fn object_args(args: &Value) -> BpResult<()> {
-    if args.is_object() || args.is_null() {
-        Ok(())
-    } else {
-        Err(BpError::invalid("`arguments` must be an object"))
-    }
-}
-
-pub(super) fn only_keys(args: &Value, keys: &[&str]) -> BpResult<()> {
-    if let Some(unknown) = args
-        .as_object()
-        .into_iter()
-        .flatten()
-        .map(|(k, _)| k)
-        .find(|k| !keys.contains(&k.as_str()))
-    {
-        return Err(BpError::invalid(format!("unknown argument `{unknown}`")));
-    }
-    Ok(())
 }
 
 /// Run a native tool.
@@ -181,7 +57,7 @@ pub async fn call(
             let public = str_arg(args, "targetId")?
                 .ok_or_else(|| BpError::invalid("`targetId` is required"))?;
             let mut st = broker.state();
-            let raw = super::dispatch::raw_target(&mut st, scope, public)?;
+            let raw = raw_target(&mut st, scope, public)?;
             if name == "browser.tabs.acquire" {
                 st.acquire(&scope.lease_id, &raw)?;
                 st.workspace(&scope.principal, &scope.workspace_id)?

@@ -2,10 +2,10 @@
 //! then routing each request to the tool-call queue, an overtaking
 //! control task, or the connection's own handler.
 
-use super::calls::{self, Intake, PendingCall};
+use super::call::{self, Intake, PendingCall};
 use super::framing;
+use super::rpc::response;
 use super::rpc::{self, rpc_error, Connection};
-use super::server::{forward_events, response, MAX_PENDING_CALLS};
 use super::Broker;
 use crate::error::BpError;
 use serde_json::{json, Value};
@@ -203,13 +203,13 @@ impl Reader<'_> {
         let conn = &self.conn;
         let intake = conn.principal().and_then(|p| {
             let session = conn.session.as_ref();
-            calls::accept(self.broker, &p, conn.eval_granted, session, &req.params)
+            call::accept(self.broker, &p, conn.eval_granted, session, &req.params)
         });
         match intake {
             Ok(Intake::Run(call)) if call.overtakes() => {
                 let (b, o) = (self.broker.clone(), self.out.clone());
                 tokio::spawn(async move {
-                    let reply = calls::execute(&b, *call).await;
+                    let reply = call::execute(&b, *call).await;
                     if let Some(id) = id {
                         let _ = o.send(response(&id, Ok(reply), max)).await;
                     }
@@ -240,7 +240,7 @@ impl Reader<'_> {
             "more than {MAX_PENDING_CALLS} calls pending; wait for replies"
         ))
         .with_context(json!({"reason": "too_many_pending", "limit": MAX_PENDING_CALLS}));
-        let reply = calls::refuse(self.broker, *call, e);
+        let reply = call::refuse(self.broker, *call, e);
         let max = self.max();
         self.reply(id.as_ref(), |id| response(id, Ok(reply), max))
             .await;
@@ -281,4 +281,33 @@ impl Reader<'_> {
             let _ = self.out.send(response(&req.id, result, self.max())).await;
         }
     }
+}
+
+/// Calls a connection may have accepted but not yet run.
+pub(super) const MAX_PENDING_CALLS: usize = 256;
+
+/// Push the principal's events as `events/event` notifications. Best
+/// effort: a slow client misses pushes and catches up with `events/poll`.
+pub(super) fn forward_events(
+    broker: &Arc<Broker>,
+    principal: String,
+    out: mpsc::Sender<String>,
+) -> tokio::task::JoinHandle<()> {
+    let mut rx = broker.events.subscribe();
+    tokio::spawn(async move {
+        loop {
+            match rx.recv().await {
+                Ok(n) if n.0 == principal => {
+                    let note = json!({"jsonrpc": "2.0", "method": "events/event", "params": n.1})
+                        .to_string();
+                    if out.try_send(note).is_err() && out.is_closed() {
+                        break;
+                    }
+                }
+                Ok(_) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(_) => break,
+            }
+        }
+    })
 }

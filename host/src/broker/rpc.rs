@@ -1,5 +1,5 @@
 //! JSON-RPC methods of the broker socket (shared by the one-shot CLI and
-//! `bp bridge --stdio`). `tools/call` lives in [`super::calls`].
+//! `bp bridge --stdio`). `tools/call` lives in [`super::call`].
 
 use super::identity;
 use super::state::DEFAULT_LEASE_TTL;
@@ -11,7 +11,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Principal of the one-shot CLI.
-pub const CLI_PRINCIPAL: &str = "browser-pilot-cli";
+pub use super::params::CLI_PRINCIPAL;
+use super::params::{opt_str, str_param};
 /// Largest message the service accepts or sends.
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 
@@ -63,17 +64,6 @@ impl Default for Connection {
     fn default() -> Self {
         Self::new()
     }
-}
-
-pub(super) fn str_param<'a>(params: &'a Value, key: &str) -> BpResult<&'a str> {
-    params
-        .get(key)
-        .and_then(Value::as_str)
-        .ok_or_else(|| BpError::invalid(format!("`{key}` is required")))
-}
-
-pub(super) fn opt_str<'a>(params: &'a Value, key: &str) -> Option<&'a str> {
-    params.get(key).and_then(Value::as_str)
 }
 
 fn parse_version(v: &str) -> Option<(u32, u32)> {
@@ -139,16 +129,7 @@ pub async fn handle(
             // are not listed.
             let eval_granted = conn.eval_granted;
             let granted = |g: &str| g == "developer.eval" && eval_granted;
-            let mut tools: Vec<Value> = super::native::manifest()
-                .into_iter()
-                .filter(|t| {
-                    t["name"]
-                        .as_str()
-                        .is_some_and(|n| broker.runtime.tool_allowed(n))
-                })
-                .collect();
-            tools.extend(broker.runtime.manifest(&granted));
-            Ok(json!({"tools": tools}))
+            Ok(json!({"tools": broker.runtime.manifest(&granted)}))
         }
         _ => handle_initialized(broker, &conn.principal()?, method, params).await,
     }
@@ -514,4 +495,38 @@ async fn status(broker: &Arc<Broker>) -> BpResult<Value> {
         "cdpCommandsSent": broker.cdp_commands_sent().await,
         "runtime": broker.runtime.describe(),
     }))
+}
+
+fn error_code(e: &BpError) -> i64 {
+    match e.code {
+        Code::InvalidArgument
+            if e.context
+                .as_ref()
+                .is_some_and(|c| c.get("method").is_some()) =>
+        {
+            -32601
+        }
+        Code::InvalidArgument => -32602,
+        _ => -32000,
+    }
+}
+
+/// A JSON-RPC response, or `result_too_large` when it exceeds the
+/// connection's negotiated result size.
+pub(super) fn response(id: &Value, result: BpResult<Value>, max_result: usize) -> String {
+    match result {
+        Ok(result) => {
+            let line = json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
+            if line.len() > max_result {
+                let e = BpError::new(
+                    Code::ResultTooLarge,
+                    format!("the result exceeds {max_result} bytes"),
+                );
+                rpc_error(id, -32000, &e)
+            } else {
+                line
+            }
+        }
+        Err(e) => rpc_error(id, error_code(&e), &e),
+    }
 }

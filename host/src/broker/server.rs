@@ -1,16 +1,18 @@
 //! The owner-only local socket: accept connections from the same user and
 //! speak newline-delimited JSON-RPC 2.0 on them.
 
-use super::calls::{self, PendingCall};
+use super::call::{self, PendingCall};
 use super::locator::Locator;
+use super::requests::MAX_PENDING_CALLS;
+use super::rpc::response;
 use super::rpc::MAX_MESSAGE_BYTES;
 use super::Broker;
-use crate::error::{BpError, BpResult, Code};
+use crate::error::{BpError, BpResult};
 use interprocess::local_socket::tokio::{Listener, Stream};
 use interprocess::local_socket::traits::tokio::Listener as _;
 use interprocess::local_socket::{GenericFilePath, ListenerOptions, ToFsName};
 use interprocess::os::unix::local_socket::ListenerOptionsExt as _;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -117,49 +119,10 @@ fn same_user(stream: &Stream) -> bool {
 /// How long a stopping broker waits for its clients to read their replies.
 const STOP_GRACE: Duration = Duration::from_millis(500);
 
-/// Calls a connection may have accepted but not yet run.
-pub(super) const MAX_PENDING_CALLS: usize = 256;
-
-use super::rpc::rpc_error;
-
-fn error_code(e: &BpError) -> i64 {
-    match e.code {
-        Code::InvalidArgument
-            if e.context
-                .as_ref()
-                .is_some_and(|c| c.get("method").is_some()) =>
-        {
-            -32601
-        }
-        Code::InvalidArgument => -32602,
-        _ => -32000,
-    }
-}
-
 /// Replies from this size on are followed by returning freed heap
 /// memory to the system (a large observation parses and builds several
 /// times its size).
 const TRIM_AFTER_BYTES: usize = 256 * 1024;
-
-/// A JSON-RPC response, or `result_too_large` when it exceeds the
-/// connection's negotiated result size.
-pub(super) fn response(id: &Value, result: BpResult<Value>, max_result: usize) -> String {
-    match result {
-        Ok(result) => {
-            let line = json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
-            if line.len() > max_result {
-                let e = BpError::new(
-                    Code::ResultTooLarge,
-                    format!("the result exceeds {max_result} bytes"),
-                );
-                rpc_error(id, -32000, &e)
-            } else {
-                line
-            }
-        }
-        Err(e) => rpc_error(id, error_code(&e), &e),
-    }
-}
 
 async fn serve_connection(broker: Arc<Broker>, stream: Stream) {
     if !same_user(&stream) {
@@ -203,7 +166,7 @@ where
     let worker = async move {
         while let Some((id, call)) = call_rx.recv().await {
             tracing::trace!("call started");
-            let reply = calls::execute(&worker_broker, *call).await;
+            let reply = call::execute(&worker_broker, *call).await;
             let Some(id) = id else { continue };
             let line = response(&id, Ok(reply), worker_max.load(Ordering::Relaxed));
             tracing::trace!(bytes = line.len(), "call answered");
@@ -215,30 +178,4 @@ where
     let reader = super::requests::read(&broker, input, out_tx, call_tx, max_result.clone());
     tokio::join!(reader, worker, writer);
     broker.connections.fetch_sub(1, Ordering::Relaxed);
-}
-
-/// Push the principal's events as `events/event` notifications. Best
-/// effort: a slow client misses pushes and catches up with `events/poll`.
-pub(super) fn forward_events(
-    broker: &Arc<Broker>,
-    principal: String,
-    out: mpsc::Sender<String>,
-) -> tokio::task::JoinHandle<()> {
-    let mut rx = broker.events.subscribe();
-    tokio::spawn(async move {
-        loop {
-            match rx.recv().await {
-                Ok(n) if n.0 == principal => {
-                    let note = json!({"jsonrpc": "2.0", "method": "events/event", "params": n.1})
-                        .to_string();
-                    if out.try_send(note).is_err() && out.is_closed() {
-                        break;
-                    }
-                }
-                Ok(_) => {}
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                Err(_) => break,
-            }
-        }
-    })
 }

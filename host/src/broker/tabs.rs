@@ -2,7 +2,7 @@
 //! ManagedTabSet. Tabs it opens belong to the workspace; bulk closing only
 //! touches that set, and a user tab closes only when named.
 
-use super::dispatch::{raw_target, CallScope};
+use super::call::types::{raw_target, CallScope, NestedCall};
 use super::Broker;
 use crate::error::{BpError, BpResult, Code, StaleReason};
 use crate::runtime::tabs::{OpenedTab, TabsFuture, TabsHost};
@@ -26,6 +26,9 @@ pub struct BrokerTabs {
     pub scope: CallScope,
     /// Set before the first browser mutation (shared with the command).
     pub dispatched: Arc<AtomicBool>,
+    /// How a navigation of the new tab runs (through the call pipeline,
+    /// which this file does not import).
+    pub nested: NestedCall,
 }
 
 impl BrokerTabs {
@@ -65,7 +68,7 @@ impl BrokerTabs {
         };
         if let Some(url) = url {
             let nav = json!({"targetId": public, "url": url});
-            let r = super::dispatch::run_component(broker, scope, "browser.navigate", nav).await?;
+            let r = (self.nested)(broker.clone(), scope.clone(), "browser.navigate", nav).await?;
             if let Some(u) = r["url"].as_str() {
                 opened.url = u.to_string();
             }

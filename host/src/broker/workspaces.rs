@@ -1,7 +1,7 @@
 //! The `workspaces/*` methods: create, resume (take over or watch), get,
 //! configure and release. Who may reach a workspace is `identity.rs`.
 
-use super::rpc::{opt_str, str_param};
+use super::params::{opt_str, str_param};
 use super::Broker;
 use crate::error::{BpError, BpResult};
 use serde_json::{json, Value};

@@ -120,15 +120,20 @@ impl Harness {
             .build()
             .map_err(|e| BpError::internal(format!("tokio: {e}")))?;
         let policy = crate::runtime::policy::Policy::load(None, &[], &["browser.connect".into()])?;
+        let natives = crate::broker::native_rows::rows();
+        let native_names: Vec<String> = natives.iter().map(|n| n.name.clone()).collect();
         let runtime = rt.block_on(crate::runtime::Runtime::load(
             crate::components::embedded(),
+            natives.clone(),
             policy,
             Some(&paths.cache),
         ))?;
         let tools = runtime
             .manifest(&|_| true)
             .into_iter()
-            .chain(crate::broker::native::manifest())
+            .filter(|t| !native_names.iter().any(|n| t["name"] == n.as_str()))
+            // Every native tool, the removed one too: its refusal is fuzzed.
+            .chain(natives.iter().map(|n| n.to_json()))
             .map(|t| ToolShape {
                 name: t["name"].as_str().unwrap_or_default().to_string(),
                 args: t["inputSchema"]["properties"]

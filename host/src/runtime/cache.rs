@@ -1,17 +1,10 @@
 //! Content hashes and the precompiled-component cache.
 
-use sha2::{Digest, Sha256};
 use std::path::Path;
 use wasmtime::component::Component;
 use wasmtime::Engine;
 
-/// Lower-case hex SHA-256 of `bytes`.
-pub fn hex_digest(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
+pub use crate::ids::hex_digest;
 
 /// How a component's native code was obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

@@ -20,6 +20,9 @@ pub struct ToolInfo {
     pub input_schema: Value,
     pub output_schema: Value,
     pub capabilities: Vec<Capability>,
+    /// What it acts on: a component tool's comes from its capabilities,
+    /// a broker-native tool states its own.
+    pub scope: capability::Reach,
     pub mutates: bool,
     pub idempotency: Idempotency,
     pub cancellation: Cancellation,
@@ -42,7 +45,7 @@ impl ToolInfo {
             "inputSchema": self.input_schema,
             "outputSchema": self.output_schema,
             "capabilities": self.capabilities,
-            "scope": capability::reach_of(&self.capabilities).as_str(),
+            "scope": self.scope.as_str(),
             "mutates": self.mutates,
             "idempotency": match self.idempotency {
                 Idempotency::Idempotent => "idempotent",
@@ -195,6 +198,7 @@ fn validate_tool(component: &str, t: &ToolManifest) -> BpResult<ToolInfo> {
         description: t.description.clone(),
         input_schema,
         output_schema,
+        scope: capability::reach_of(&capabilities),
         capabilities,
         mutates: t.mutates,
         idempotency: t.idempotency,

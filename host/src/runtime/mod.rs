@@ -85,10 +85,19 @@ struct Loaded {
     origin: cache::Origin,
 }
 
-/// A tool known to the runtime.
+/// What runs a tool: a component, or the broker itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Handler {
+    /// The index of its component.
+    Component(usize),
+    /// A broker-native handler (`broker/native.rs`).
+    Native,
+}
+
+/// A tool known to the runtime: one row of the registry, native or not.
 pub struct ToolEntry {
     pub info: ToolInfo,
-    component: usize,
+    pub handler: Handler,
     /// Capabilities the policy denies that this tool or its component needs.
     denied: Vec<Capability>,
     /// The policy removes this one tool.
@@ -100,6 +109,8 @@ pub struct Runtime {
     engine: Engine,
     components: Vec<Loaded>,
     tools: BTreeMap<String, ToolEntry>,
+    /// The broker-native tools, in the order they are listed (first).
+    natives: Vec<String>,
     policy: Policy,
     /// An instance of each component made ahead of its next call (before
     /// the ticker: a spare's store holds the engine, and the ticker's
@@ -135,11 +146,13 @@ fn new_engine() -> BpResult<(Engine, bool)> {
 }
 
 impl Runtime {
-    /// Load `(name, wasm)` components under `policy`. A component whose
-    /// manifest is invalid, or that imports anything outside the WIT
-    /// package and the WASI subset, is refused and start-up fails.
+    /// Load `(name, wasm)` components under `policy`, beside the rows of
+    /// the broker's own tools (`natives`). A component whose manifest is
+    /// invalid, or that imports anything outside the WIT package and the
+    /// WASI subset, is refused and start-up fails.
     pub async fn load(
         sources: Vec<crate::components::Source>,
+        natives: Vec<ToolInfo>,
         policy: Policy,
         cache_dir: Option<&Path>,
     ) -> BpResult<Self> {
@@ -151,12 +164,23 @@ impl Runtime {
             engine,
             components: Vec::new(),
             tools: BTreeMap::new(),
+            natives: Vec::new(),
             policy,
             reaper: reaper::Reaper::start()?,
             slots: slots::Slots::new(slots::INSTANCES),
             pooled,
             spares: spare::Spares::new(),
         };
+        for info in natives {
+            let entry = ToolEntry {
+                removed: !runtime.policy.allows_tool(&info.name),
+                handler: Handler::Native,
+                denied: Vec::new(),
+                info,
+            };
+            runtime.natives.push(entry.info.name.clone());
+            runtime.tools.insert(entry.info.name.clone(), entry);
+        }
         for source in sources {
             runtime.load_one(&granted, source, cache_dir).await?;
         }
@@ -165,7 +189,7 @@ impl Runtime {
             .policy
             .denied_tools()
             .into_iter()
-            .find(|t| !runtime.tools.contains_key(t) && !crate::broker::native::is_native(t))
+            .find(|t| !runtime.tools.contains_key(t))
         {
             return Err(BpError::invalid(format!(
                 "the policy removes `{unknown}`, which no loaded component or the broker offers"
@@ -238,7 +262,7 @@ impl Runtime {
     ) -> BpResult<()> {
         let index = self.components.len();
         for info in infos {
-            if self.tools.contains_key(&info.name) || crate::broker::native::is_native(&info.name) {
+            if self.tools.contains_key(&info.name) {
                 return Err(BpError::internal(format!(
                     "component `{name}` refused: tool `{}` is already provided",
                     info.name
@@ -253,7 +277,7 @@ impl Runtime {
             let removed = !self.policy.allows_tool(&info.name);
             let entry = ToolEntry {
                 info,
-                component: index,
+                handler: Handler::Component(index),
                 denied: tool_denied,
                 removed,
             };
@@ -313,12 +337,6 @@ impl Runtime {
         self.policy.allows(cap)
     }
 
-    /// Whether the policy leaves the tool `name` in place (component or
-    /// broker-native): the one checkpoint for single-tool removal.
-    pub fn tool_allowed(&self, name: &str) -> bool {
-        self.policy.allows_tool(name)
-    }
-
     /// The `capability_denied` error for a tool the policy removed.
     pub fn removal(name: &str) -> BpError {
         BpError::new(
@@ -357,9 +375,13 @@ impl Runtime {
 
     /// Manifest entries of the tools that can be called by a client
     /// holding the grants `granted` accepts.
+    /// The broker-native tools come first, in their own order; then the
+    /// component tools, by name.
     pub fn manifest(&self, granted: &dyn Fn(&str) -> bool) -> Vec<Value> {
-        self.tools
-            .values()
+        let natives = self.natives.iter().filter_map(|n| self.tools.get(n));
+        let components = self.tools.values().filter(|t| t.handler != Handler::Native);
+        natives
+            .chain(components)
             .filter(|t| self.callable(t))
             .filter(|t| {
                 capability::grants(&t.info.capabilities)
@@ -406,9 +428,14 @@ impl Runtime {
             .tools
             .get(tool)
             .ok_or_else(|| BpError::invalid(format!("unknown tool `{tool}`")))?;
+        let Handler::Component(index) = entry.handler else {
+            return Err(BpError::internal(format!(
+                "`{tool}` is the broker's own, not a component's"
+            )));
+        };
         let loaded = self
             .components
-            .get(entry.component)
+            .get(index)
             .ok_or_else(|| BpError::internal("component index"))?;
         let pre = match &loaded.pre {
             Some(pre) if self.callable(entry) => pre,
@@ -416,7 +443,7 @@ impl Runtime {
         };
         let running = self.ticker.running();
         let limits = self.policy.limits;
-        let spare = self.spares.take(entry.component);
+        let spare = self.spares.take(index);
         let (mut store, made) = match spare {
             Some(spare) => (spare.store, Some(spare.view)),
             None => {
@@ -430,7 +457,7 @@ impl Runtime {
         if let Some(slot) = self.slots.try_take() {
             let engine = self.engine.clone();
             self.spares.refill(
-                entry.component,
+                index,
                 pre,
                 move || fresh_store(&engine, limits, Some(slot)),
                 self.ticker.running(),

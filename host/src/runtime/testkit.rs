@@ -31,8 +31,10 @@ pub fn runtime() -> &'static Runtime {
             // Inside the target dir: tests leave nothing in /tmp.
             let cache =
                 std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/testkit-cache");
+            // The components alone: no broker-native rows.
             rt.block_on(Runtime::load(
                 crate::components::embedded(),
+                Vec::new(),
                 Policy::default(),
                 Some(&cache),
             ))

@@ -1,27 +1,51 @@
-//! The two scopes a component tool runs in. A workspace tool gets the
-//! calling workspace and no tab; a target tool gets one checked tab plus
-//! its workspace. Any lease of a workspace may run workspace tools, even
-//! one that controls no tab, and they work with no tab open.
+//! The workspace scope: the calling workspace as one call sees it. Any
+//! lease of a workspace may run workspace tools, even one that controls no
+//! tab, and they work with no tab open. A target call gets this view too,
+//! for its workspace.
 
-use super::dispatch::{call_component, CallScope};
-use super::Broker;
+use super::types::{fail, raw_target, Bound, CallScope, Failed, NestedCall};
+use crate::broker::tabs::BrokerTabs;
+use crate::broker::Broker;
 use crate::browser::call::{Caller, LeaseGuard};
 use crate::browser::connection::BrowserConn;
 use crate::browser::workspace_call::{WorkspaceCall, WorkspaceSetup};
 use crate::error::BpError;
 use crate::runtime::Scope;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+/// A workspace tool's scope: no target is selected or taken.
+pub(super) fn bind(
+    broker: &Arc<Broker>,
+    scope: &CallScope,
+    args: &Value,
+    dispatched: &Arc<AtomicBool>,
+    conn: Arc<BrowserConn>,
+    nested: NestedCall,
+) -> Result<Bound, Failed> {
+    broker
+        .state()
+        .commands
+        .start(&scope.workspace_id, &scope.command_id, true)
+        .map_err(fail)?;
+    let current = named_tab(broker, scope, args);
+    let call = workspace_call(broker, scope, &conn, current, dispatched, nested);
+    Ok(Bound::Workspace {
+        conn,
+        call: Some(Scope::Workspace(Box::new(call))),
+    })
+}
+
 /// The calling workspace as one call sees it. `current` is the tab "this
 /// tab only" filters name (never taken here).
-pub fn workspace_call(
+pub(super) fn workspace_call(
     broker: &Arc<Broker>,
     scope: &CallScope,
     conn: &BrowserConn,
     current: Result<Option<(String, String)>, BpError>,
     dispatched: &Arc<AtomicBool>,
+    nested: NestedCall,
 ) -> WorkspaceCall {
     let guard_broker = broker.clone();
     let guard_scope = scope.clone();
@@ -35,10 +59,11 @@ pub fn workspace_call(
             )
             .map(|_| ())
     });
-    let tabs = super::tabs::BrokerTabs {
+    let tabs = BrokerTabs {
         broker: broker.clone(),
         scope: scope.clone(),
         dispatched: dispatched.clone(),
+        nested,
     };
     WorkspaceCall::new(WorkspaceSetup {
         cdp: conn.cdp.clone(),
@@ -78,43 +103,14 @@ fn named_tab(
             let Some(public) = current else {
                 return Ok(None);
             };
-            return Ok(super::dispatch::raw_target(&mut st, scope, &public)
+            return Ok(raw_target(&mut st, scope, &public)
                 .ok()
                 .map(|raw| (raw, public)));
         }
         Some(_) => return Err(BpError::invalid("`targetId` must be a string")),
     };
-    let raw = super::dispatch::raw_target(&mut st, scope, &public)?;
+    let raw = raw_target(&mut st, scope, &public)?;
     Ok(Some((raw, public)))
-}
-
-/// A tool that acts on the caller's workspace (its rules, journal, dialogs
-/// and tab set), not on one tab: no target is selected or taken, and any
-/// lease of the workspace may call it.
-pub async fn run_workspace_tool(
-    broker: &Arc<Broker>,
-    scope: &CallScope,
-    name: &str,
-    args: &Value,
-    dispatched: Arc<AtomicBool>,
-    conn: &BrowserConn,
-) -> Result<(Value, bool), (BpError, bool)> {
-    broker
-        .state()
-        .commands
-        .start(&scope.workspace_id, &scope.command_id, true)
-        .map_err(|e| (e, false))?;
-    let current = named_tab(broker, scope, args);
-    let call = workspace_call(broker, scope, conn, current, &dispatched);
-    let call = Scope::Workspace(Box::new(call));
-    let (mut value, was_dispatched) =
-        call_component(broker, scope, name, args, call, &dispatched).await?;
-    if let Some(obj) = value.as_object_mut() {
-        obj.insert("workspaceId".into(), json!(scope.workspace_id));
-        obj.insert("leaseId".into(), json!(scope.lease_id));
-        obj.insert("generation".into(), json!(conn.generation));
-    }
-    Ok((value, was_dispatched))
 }
 
 /// Targets controlled by leases of the caller's workspace: (raw, public ID).
