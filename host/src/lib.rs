@@ -13,6 +13,8 @@ pub mod fuzz;
 pub mod heap;
 pub mod ids;
 pub mod janitor;
+#[cfg(test)]
+mod layering_tests;
 pub mod network;
 pub mod paths;
 pub mod redact;

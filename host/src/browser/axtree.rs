@@ -6,6 +6,7 @@
 
 use super::call::TargetCall;
 use super::types::{AxNode, AxSnapshot};
+use super::walk::normalize_name;
 use crate::error::{BpError, BpResult, StaleReason};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -223,29 +224,5 @@ impl TargetCall {
             expanded: prop("expanded").and_then(|v| v.as_bool()),
             focused: prop("focused").and_then(|v| v.as_bool()).unwrap_or(false),
         }
-    }
-}
-
-/// An accessible name as agents compare it: whitespace runs collapsed to
-/// one space and the ends trimmed (Chromium versions differ in whether a
-/// label's trailing space is kept).
-pub(super) fn normalize_name(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for word in name.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn names_are_whitespace_normalized() {
-        assert_eq!(super::normalize_name("Code "), "Code");
-        assert_eq!(super::normalize_name("  Sign\n  in\t now "), "Sign in now");
-        assert_eq!(super::normalize_name(""), "");
     }
 }

@@ -14,8 +14,8 @@
 //! DOM.
 
 use super::call::{node_state, TargetCall};
+use super::call_state::TypedBefore;
 use super::js;
-use super::typed_readback::TypedBefore;
 use super::types::{NodeHandle, NodeState};
 use crate::error::{BpError, BpResult, Code, StaleReason};
 use serde_json::{json, Value};

@@ -17,6 +17,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// Targets whose latest group is held at most (older ones are released).
 const MAX_HELD: usize = 256;
 
+/// Known elements passed to the page at most (each is one argument of a
+/// function call; beyond this the walk is done afresh, `rewalk.rs`, and
+/// an observation that identified more holds none for the next walk,
+/// `call_refs.rs`).
+pub(super) const MAX_KNOWN: usize = 20_000;
+
 /// A held object group: the observation it belongs to, the session its
 /// objects live in, its name, the elements the observation's walk
 /// identified in it, and the roles that walk was asked for.

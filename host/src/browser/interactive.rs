@@ -16,17 +16,13 @@
 //! full tree (`axtree.rs`), which splices frames in; so is any page where
 //! the walk fails.
 
-use super::axtree::normalize_name;
 use super::call::TargetCall;
 use super::held_refs::Known;
 use super::types::{AxNode, AxSnapshot, PageInfo};
+use super::walk::{normalize_name, page_unreachable, serialized_ids, Candidate, WalkFacts, Walked};
 use crate::error::BpResult;
 use serde_json::{json, Value};
 
-/// The page-side walk.
-pub(super) const WALK: &str = include_str!("interactive_walk.js");
-/// The page-side description of plain candidates.
-pub(super) const FAST: &str = include_str!("interactive_fast.js");
 /// Accessibility reads in flight at once.
 const BATCH: usize = 256;
 
@@ -66,7 +62,7 @@ impl TargetCall {
                         node_limited: false,
                     });
                 }
-                Err(e) if super::walk_agent::page_unreachable(&e) => return Err(e),
+                Err(e) if page_unreachable(&e) => return Err(e),
                 Err(e) => {
                     // Its objects may be gone with the walk's group.
                     self.agent = None;
@@ -209,7 +205,7 @@ impl TargetCall {
         let array = list["objectId"]
             .as_str()
             .ok_or_else(|| crate::error::BpError::internal("the page walk returned no list"))?;
-        let serialized = super::walk_agent::serialized_ids(list);
+        let serialized = serialized_ids(list);
         let props = self
             .send(
                 "Runtime.getProperties",
@@ -333,144 +329,5 @@ impl TargetCall {
         let wanted = candidate.cover
             || (!read["ignored"].as_bool().unwrap_or(false) && roles.iter().any(|r| r == role));
         wanted.then(|| self.ax_node(&read, candidate.depth, None, session))
-    }
-}
-
-/// One element the page-side walk picked.
-#[derive(Clone)]
-pub(super) struct Candidate {
-    /// Its remote object (empty for one a walk over known elements left
-    /// out because its role is not wanted).
-    object: String,
-    /// Its backend node, when a recent observation identified it.
-    backend: Option<i64>,
-    /// Its backend node as the walk's answer carried it.
-    serialized: Option<i64>,
-    /// An `<input type=password>`.
-    password: bool,
-    /// How many dialogs (or covering layers) enclose it.
-    depth: u32,
-    /// The layer covering most of the viewport.
-    cover: bool,
-    /// Role, name and state as the page described them, for a plain one.
-    plain: Option<Plain>,
-}
-
-/// What one page walk found.
-pub(super) struct Walked {
-    pub(super) elements: Vec<Candidate>,
-    /// The page's URL and title.
-    pub(super) facts: (String, String),
-    /// Whether the page may have more candidates than these.
-    pub(super) more: bool,
-    /// When these came from known elements only (`rewalk.rs`): how many
-    /// of them the page expects to count.
-    pub(super) page_counted: Option<usize>,
-}
-
-/// The facts the walk attaches to its list (as strings).
-pub(super) struct WalkFacts {
-    href: String,
-    title: String,
-    pw: std::collections::HashSet<usize>,
-    cover: Option<usize>,
-    fast: Vec<Value>,
-    depths: Vec<u32>,
-    /// `ix`: per candidate, its index among the known elements, or -1.
-    ix: String,
-}
-
-impl WalkFacts {
-    pub(super) fn read(fact: impl Fn(&str) -> String) -> Self {
-        Self {
-            href: fact("href"),
-            title: fact("title"),
-            pw: fact("pw")
-                .split(',')
-                .filter_map(|i| i.parse().ok())
-                .collect(),
-            cover: fact("cover").parse().ok(),
-            fast: serde_json::from_str(&fact("fast")).unwrap_or_default(),
-            depths: fact("depths")
-                .split(',')
-                .map(|d| d.parse().unwrap_or(0))
-                .collect(),
-            ix: fact("ix"),
-        }
-    }
-
-    /// Per candidate, its index among the known elements (`usize::MAX`
-    /// when it is not one).
-    pub(super) fn known_indices(&self) -> Vec<usize> {
-        self.ix
-            .split(',')
-            .filter(|i| !i.is_empty())
-            .map(|i| i.parse().unwrap_or(usize::MAX))
-            .collect()
-    }
-
-    pub(super) fn candidate(&self, i: usize, object: String, backend: Option<i64>) -> Candidate {
-        Candidate {
-            object,
-            backend,
-            serialized: None,
-            password: self.pw.contains(&i),
-            depth: self.depths.get(i).copied().unwrap_or(0),
-            cover: self.cover == Some(i),
-            plain: self.fast.get(i).and_then(Plain::from_page),
-        }
-    }
-
-    pub(super) fn page(&self) -> (String, String) {
-        (self.href.clone(), self.title.clone())
-    }
-}
-
-/// A candidate the page described itself (`interactive_fast.js`).
-#[derive(Clone, Debug, PartialEq)]
-struct Plain {
-    role: String,
-    name: String,
-    value: Option<String>,
-    checked: Option<String>,
-    disabled: bool,
-    focused: bool,
-}
-
-impl Plain {
-    /// `[role, name, value | null, checked | null, disabled, focused]`, or
-    /// `0` for a candidate the page left to Chromium.
-    fn from_page(v: &Value) -> Option<Self> {
-        let text = |i: usize| v.get(i).and_then(Value::as_str).map(str::to_string);
-        Some(Self {
-            role: text(0)?,
-            name: text(1)?,
-            value: text(2),
-            checked: text(3),
-            disabled: v.get(4).and_then(Value::as_i64)? != 0,
-            focused: v.get(5).and_then(Value::as_i64) == Some(1),
-        })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Plain;
-    use serde_json::json;
-
-    #[test]
-    fn page_descriptions_parse_or_fall_back() {
-        let p = Plain::from_page(&json!(["textbox", "Note 1", "x", null, 1, 0])).unwrap();
-        assert_eq!(p.role, "textbox");
-        assert!(!p.focused);
-        assert_eq!(p.value.as_deref(), Some("x"));
-        assert!(p.checked.is_none() && p.disabled);
-        let c = Plain::from_page(&json!(["checkbox", "Pick", null, "mixed", 0, 1])).unwrap();
-        assert_eq!(c.checked.as_deref(), Some("mixed"));
-        assert!(!c.disabled && c.focused);
-        // Left to Chromium, or malformed: no description.
-        assert!(Plain::from_page(&json!(0)).is_none());
-        assert!(Plain::from_page(&json!(["button"])).is_none());
-        assert!(Plain::from_page(&json!([1, "x", null, null, 0])).is_none());
     }
 }

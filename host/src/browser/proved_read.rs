@@ -30,26 +30,18 @@
 //! as without this. That saves a round trip on most of these actions.
 
 use super::call::TargetCall;
-use super::read_ahead::ReadAhead;
+use super::call_state::ReadAhead;
 use crate::cdp::{Cdp, Pending, COMMAND_TIMEOUT};
 use crate::error::BpResult;
 use serde_json::Value;
 
+/// Defined in `proof.rs`; `crate::browser::proved_read::Proof` still
+/// names it.
+pub use super::proof::Proof;
+
 /// Reads sent while an input is unanswered, at most: the one sent with
 /// it, and each one again as the one before comes back too early.
 pub(super) const READS_BEFORE_ANSWER: u32 = 3;
-
-/// What a read sent with an input has to show (its value indexes the
-/// registry's counters).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proof {
-    /// The typed text is in the field.
-    Typed,
-    /// The page has dispatched the click's release.
-    Clicked,
-    /// The focused element's document has dispatched the key's release.
-    Keyed,
-}
 
 /// A read in flight: its reply to come, and the count of commands sent
 /// once it went out (it is taken only if nothing was sent after it).
@@ -70,12 +62,6 @@ struct Raced {
     may_hold_objects: bool,
     /// Reads sent again before the input was answered.
     retried: u64,
-}
-
-/// A proof by one of the page's event counts: the read's `field` shows
-/// at least `want` (`js::POINTERUPS`, `js::KEYUPS_OF_THIS`).
-pub(super) fn count_reached(field: &'static str, want: u64) -> impl Fn(&Value) -> bool + Sync {
-    move |v| v[field].as_u64().is_some_and(|n| n >= want)
 }
 
 impl TargetCall {

@@ -16,29 +16,13 @@
 //!   does once the renderer has handled it.
 
 use super::call::{dialog_open, TargetCall};
+use super::call_state::{AheadReply, ReadAhead};
 use super::js::{ACTIVE_ELEMENT, KEYUPS_OF_THIS};
-use super::proved_read::Proof;
+use super::proof::Proof;
 use super::types::NodeHandle;
 use crate::cdp::{Cdp, Pending, COMMAND_TIMEOUT};
 use crate::error::BpResult;
 use serde_json::{json, Value};
-
-/// A read sent ahead on the page's own session.
-pub(super) struct ReadAhead {
-    method: &'static str,
-    params: Value,
-    /// Commands sent on the connection right after it.
-    sent: u64,
-    reply: AheadReply,
-}
-
-/// The reply of a read sent ahead: still to come, or already seen (a
-/// read sent with an input and answered after it, `proved_read.rs`).
-pub(super) enum AheadReply {
-    Pending(Pending),
-    /// Seen, and proved to have run after its input (`proved_read.rs`).
-    Ready(Value, Proof),
-}
 
 impl ReadAhead {
     /// A read sent, its reply to come, taken only by the same command

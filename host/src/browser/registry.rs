@@ -325,7 +325,7 @@ pub struct Registry {
     /// Page walks sent as source (making the walk agent), and calls of
     /// an agent made before, since the connection began.
     walks: [std::sync::atomic::AtomicU64; 2],
-    /// Per [`Proof`](super::proved_read::Proof): reads sent with an input
+    /// Per [`Proof`](super::proof::Proof): reads sent with an input
     /// and taken, those made again once the input was answered, and
     /// those sent again before that (`proved_read.rs`), since the
     /// connection began.
@@ -432,21 +432,21 @@ impl Registry {
     }
 
     /// A read sent with an input (`proved_read.rs`): taken, or made again.
-    pub fn count_readback(&self, proof: super::proved_read::Proof, taken: bool) {
+    pub fn count_readback(&self, proof: super::proof::Proof, taken: bool) {
         use std::sync::atomic::Ordering::Relaxed;
         self.readbacks[proof as usize][usize::from(!taken)].fetch_add(1, Relaxed);
     }
 
     /// Reads sent again with an input still unanswered, the one before
     /// having come back too early (`proved_read.rs`).
-    pub fn count_early_retries(&self, proof: super::proved_read::Proof, retried: u64) {
+    pub fn count_early_retries(&self, proof: super::proof::Proof, retried: u64) {
         use std::sync::atomic::Ordering::Relaxed;
         self.readbacks[proof as usize][2].fetch_add(retried, Relaxed);
     }
 
     /// (taken from a read sent with the input, read again once it was
     /// answered, sent again before that) since the connection began.
-    pub fn readback_counts(&self, proof: super::proved_read::Proof) -> [u64; 3] {
+    pub fn readback_counts(&self, proof: super::proof::Proof) -> [u64; 3] {
         use std::sync::atomic::Ordering::Relaxed;
         self.readbacks[proof as usize]
             .each_ref()

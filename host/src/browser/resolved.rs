@@ -12,27 +12,11 @@
 //! out of view, or covered, is aimed by its own page call (which scrolls).
 
 use super::call::TargetCall;
+use super::call_state::Resolved;
 use super::js;
 use super::types::{NodeHandle, Point};
 use crate::error::BpResult;
 use serde_json::{json, Value};
-
-/// What revalidating a ref read, and when.
-pub(super) struct Resolved {
-    handle: NodeHandle,
-    /// Commands sent on the connection when the read was answered.
-    sent: u64,
-    /// The document generation it was read in.
-    doc: u64,
-    /// `NODE_STATE`, or `{state, facts}` for a node of the main frame;
-    /// taken by the first read of the node.
-    value: Option<Value>,
-    /// Where a click would aim without scrolling (main frame, in view,
-    /// not covered); taken by the first aim.
-    aim: Option<Point>,
-    /// The page's `pointerup` count as read (`js::POINTERUPS`).
-    pointerups: Option<u64>,
-}
 
 impl TargetCall {
     /// Read the node of a ref just made into `handle`: whether it is still

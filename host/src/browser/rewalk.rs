@@ -19,14 +19,10 @@
 //! afresh from the start.
 
 use super::call::TargetCall;
-use super::held_refs::HeldGroup;
-use super::interactive::{WalkFacts, Walked};
+use super::held_refs::{HeldGroup, MAX_KNOWN};
+use super::walk::{WalkFacts, Walked};
 use crate::error::{BpError, BpResult};
 use serde_json::{json, Value};
-
-/// Known elements passed to the page at most (each is one argument of a
-/// function call; beyond this the walk is done afresh).
-pub(super) const MAX_KNOWN: usize = 20_000;
 
 impl TargetCall {
     /// The tab's latest observation's held group, if it was taken of the

@@ -18,20 +18,12 @@
 //! browser focuses it; its read-back is never sent ahead.
 
 use super::call::{node_state, TargetCall};
+use super::call_state::TypedBefore;
 use super::js;
-use super::proved_read::Proof;
+use super::proof::Proof;
 use super::types::{NodeHandle, NodeState};
 use crate::error::BpResult;
 use serde_json::json;
-
-/// The field a type action focused, as it stood once focused.
-pub(super) struct TypedBefore {
-    pub handle: NodeHandle,
-    pub value: Option<String>,
-    pub value_length: u32,
-    /// Its whole content is selected: the text replaces it.
-    pub replaced: bool,
-}
 
 impl TypedBefore {
     pub(super) fn of(handle: NodeHandle, state: &NodeState, replaced: bool) -> Self {

@@ -27,7 +27,7 @@
 //! twice, and its list names most candidates already.
 
 use super::call::TargetCall;
-use super::interactive::{FAST, WALK};
+use super::walk::{page_unreachable, FAST, WALK};
 use crate::error::{BpError, BpResult};
 use serde_json::{json, Value};
 
@@ -51,33 +51,12 @@ fn agent_source() -> String {
     )
 }
 
-/// Errors after which nothing else sent to the page would be answered
-/// (it is unresponsive, or its renderer crashed): no fallback is tried.
-pub(super) fn page_unreachable(e: &BpError) -> bool {
-    e.code == crate::error::Code::BrowserDisconnected
-        || e.stale == Some(crate::error::StaleReason::TargetCrashed)
-}
-
 /// How a fresh walk's list is serialized besides its remote object: its
 /// elements one level deep, as nodes with no children or shadow trees
 /// (Chromium's DOM serialization options).
 fn with_node_ids() -> Value {
     json!({"serialization": "deep", "maxDepth": 1,
            "additionalParameters": {"maxNodeDepth": 0, "includeShadowTree": "none"}})
-}
-
-/// Per element of a walk's list, its backend node ID as the list's deep
-/// serialization gave it (`None` where it did not).
-pub(super) fn serialized_ids(list: &Value) -> Vec<Option<i64>> {
-    list["deepSerializedValue"]["value"]
-        .as_array()
-        .map_or(&[][..], Vec::as_slice)
-        .iter()
-        .map(|v| match v["type"].as_str() {
-            Some("node") => v["value"]["backendNodeId"].as_i64(),
-            _ => None,
-        })
-        .collect()
 }
 
 impl TargetCall {
@@ -137,25 +116,5 @@ impl TargetCall {
             Err(_) => self.agent = None,
         }
         reply
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::serialized_ids;
-    use serde_json::json;
-
-    #[test]
-    fn node_ids_are_read_from_the_serialized_list_by_index() {
-        // As Chromium 156 answers a walk of two elements and a text node
-        // (a list never holds one; it would get no ID).
-        let list = json!({"objectId": "1.2.3", "deepSerializedValue": {"type": "array", "value": [
-            {"type": "node", "value": {"nodeType": 1, "backendNodeId": 7, "localName": "input"}},
-            {"type": "string", "value": "x"},
-            {"type": "node", "value": {"nodeType": 1, "backendNodeId": 9, "localName": "a"}},
-        ]}});
-        assert_eq!(serialized_ids(&list), vec![Some(7), None, Some(9)]);
-        // An answer without the serialization (an older browser): none.
-        assert!(serialized_ids(&json!({"objectId": "1.2.3"})).is_empty());
     }
 }

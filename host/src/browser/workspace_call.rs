@@ -5,7 +5,7 @@
 //! carries one of these too, for the workspace capabilities its tools use
 //! (a screenshot becoming an artifact).
 
-use super::call::{Caller, LeaseGuard};
+use super::caller::{Caller, LeaseGuard};
 use super::registry::Registry;
 use crate::cdp::Cdp;
 use crate::error::{BpError, BpResult};
