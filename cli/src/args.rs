@@ -208,6 +208,10 @@ pub enum Command {
         #[arg(long, required = true)]
         stdio: bool,
     },
+    /// Serve the Model Context Protocol on stdin/stdout: every tool the
+    /// broker's policy leaves, as MCP tools, for one workspace and lease
+    /// (released when stdin closes, on SIGTERM and on SIGINT).
+    Mcp(crate::mcp::McpArgs),
     /// Fuzz the broker's JSON-RPC boundary in process, with no browser:
     /// prints the count, the rate and any minimised failing input.
     Fuzz {

@@ -67,6 +67,7 @@ pub async fn run(command: Command, json: bool) -> BpResult<()> {
             arg,
         } => crate::bench_floor::one_step(&ws_url, &target, &step, arg.as_deref()).await,
         Command::Bridge { .. } => crate::bridge::run().await,
+        Command::Mcp(args) => crate::mcp::run(args).await,
         Command::Soak {
             clients,
             calls,
@@ -110,6 +111,7 @@ pub fn runs_in_alias(command: &Command) -> bool {
             | Command::Bench { .. }
             | Command::BenchFloor { .. }
             | Command::Bridge { .. }
+            | Command::Mcp(_)
             | Command::Soak { .. }
             | Command::Fuzz { .. }
             | Command::Janitor
@@ -348,6 +350,7 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
         | Command::Fuzz { .. }
         | Command::Soak { .. }
         | Command::Bridge { .. }
+        | Command::Mcp(_)
         | Command::Tool { .. }
         | Command::Browsers
         | Command::Doctor

@@ -18,6 +18,7 @@ mod dialog_commands;
 mod doctor;
 mod file_commands;
 mod fuzz;
+mod mcp;
 mod net_commands;
 mod output;
 mod progress;
@@ -42,7 +43,11 @@ pub fn run() -> ExitCode {
         return ExitCode::from(2);
     };
     // The bridge's stdout carries protocol messages only.
-    let json = cli.json && !matches!(command, args::Command::Bridge { .. });
+    let json = cli.json
+        && !matches!(
+            command,
+            args::Command::Bridge { .. } | args::Command::Mcp(_)
+        );
     let Ok(runtime) = runtime_for(&command) else {
         return no_runtime(json);
     };

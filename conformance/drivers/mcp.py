@@ -73,15 +73,15 @@ class McpDriver:
 
     def start(self, env):
         from mcp import StdioServerParameters
-        server = os.path.join(env.repo, "examples", "mcp", "server.py")
+        # `bp mcp`: the MCP server inside the bp executable.
         params = StdioServerParameters(
-            command=sys.executable,
-            args=[server, "--bp", env.bp, "--client-name", env.client_name,
+            command=env.bp,
+            args=["mcp", "--client-name", env.client_name,
                   "--lease-ttl-ms", str(env.lease_ttl_ms), "--expose-resume-secret"],
             env=env.process_env())
         self.c = _ClientThread(params, self.mode)
         self.info = self.session()
-        self._pids = {self.info["adapterPid"]: "server.py", self.info["bridgePid"]: "bridge"}
+        self._pids = {self.info["adapterPid"]: "mcp"}
 
     def _call(self, name, args=None, meta=None):
         return self.c.run(lambda cl: cl.call_tool(name, args or {}, meta=meta))

@@ -1,0 +1,328 @@
+//! The MCP side: an rmcp `ServerHandler` over one broker session. Tools
+//! are the broker's, listed live (so a policy's removals are never
+//! offered); a call runs as the session's workspace and lease, is
+//! cancelled in the broker when the client cancels it, and reports
+//! progress while it waits when the client gave a progress token.
+
+use super::results;
+use super::session::Session;
+use super::tools::{self, EVENTS_TOOL, META, SESSION_TOOL};
+use browser_pilot_host::{BpError, BpResult, Code};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Largest artifact `resources/read` returns.
+const MAX_RESOURCE_BYTES: u64 = 16 << 20;
+/// A call that waits longer than this reports progress (with a token).
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// What the command line asked of the server.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub full_size_images: bool,
+    pub expose_resume_secret: bool,
+    pub deny: Deny,
+}
+
+/// The tools this session leaves out on top of the broker's policy
+/// (`--deny CAPABILITY`, `--deny-tool NAME`): not listed, and refused.
+#[derive(Clone, Debug, Default)]
+pub struct Deny {
+    capabilities: Vec<String>,
+    tools: Vec<String>,
+}
+
+impl Deny {
+    /// Every denied tool must be one the broker lists (a typo is not a rule).
+    pub fn new(capabilities: &[String], tools: &[String], listed: &[Value]) -> BpResult<Self> {
+        if let Some(unknown) = tools
+            .iter()
+            .find(|t| !listed.iter().any(|l| l["name"] == t.as_str()))
+        {
+            return Err(BpError::invalid(format!(
+                "--deny-tool {unknown}: the broker offers no such tool"
+            )));
+        }
+        Ok(Self {
+            capabilities: capabilities.to_vec(),
+            tools: tools.to_vec(),
+        })
+    }
+
+    /// Whether a broker `tools/list` entry is offered.
+    pub fn allows(&self, tool: &Value) -> bool {
+        let name = tool["name"].as_str().unwrap_or_default();
+        let needs = tool["capabilities"].as_array();
+        !self.tools.iter().any(|t| t == name)
+            && !needs.is_some_and(|caps| {
+                caps.iter()
+                    .any(|c| self.capabilities.iter().any(|d| c == d.as_str()))
+            })
+    }
+
+    fn refusal(name: &str) -> BpError {
+        BpError::new(
+            Code::CapabilityDenied,
+            format!("`{name}` is not offered by this MCP server (--deny/--deny-tool)"),
+        )
+        .with_context(json!({"tool": name}))
+    }
+}
+
+pub struct Server {
+    session: Arc<Session>,
+    options: Options,
+    instructions: String,
+    /// MCP name -> broker name, as last listed.
+    names: Mutex<HashMap<String, String>>,
+    /// The broker's entries, as last listed (what `--deny` is judged on).
+    listed: Mutex<Vec<Value>>,
+}
+
+/// An rmcp value from its JSON (the types are `non_exhaustive`).
+fn from_json<T: DeserializeOwned>(v: Value) -> Result<T, McpError> {
+    serde_json::from_value(v)
+        .map_err(|e| McpError::internal_error(format!("building a reply: {e}"), None))
+}
+
+impl Server {
+    pub fn new(session: Arc<Session>, options: Options, instructions: String) -> Self {
+        Self {
+            session,
+            options,
+            instructions,
+            names: Mutex::default(),
+            listed: Mutex::default(),
+        }
+    }
+
+    /// The broker name of an MCP tool name. A name the broker did not list
+    /// still maps, so the broker answers it (`capability_denied`).
+    fn broker_name(&self, name: &str) -> String {
+        self.names
+            .lock()
+            .ok()
+            .and_then(|n| n.get(name).cloned())
+            .unwrap_or_else(|| name.replace('_', "."))
+    }
+
+    /// Whether `--deny` leaves the broker tool `name` out.
+    fn denied(&self, name: &str) -> bool {
+        let entry = self
+            .listed
+            .lock()
+            .ok()
+            .and_then(|l| l.iter().find(|t| t["name"] == name).cloned());
+        match entry {
+            Some(t) => !self.options.deny.allows(&t),
+            None => !self.options.deny.allows(&json!({"name": name})),
+        }
+    }
+
+    fn session_info(&self) -> Value {
+        let i = &self.session.info;
+        let mut info = json!({"clientName": i.client_name, "protocolVersion": i.protocol_version,
+            "workspaceId": i.workspace_id, "leaseId": i.lease_id, "leaseTtlMs": i.lease_ttl_ms,
+            "eventCursor": i.event_cursor, "granted": i.granted,
+            "adapterPid": std::process::id(), "bridgePid": std::process::id()});
+        if self.options.expose_resume_secret {
+            info["resumeSecret"] = json!(i.resume_secret);
+        }
+        info
+    }
+
+    async fn events(&self, args: &Value) -> Value {
+        let limit = args["limit"].as_u64().unwrap_or(100);
+        let cursor = args.get("cursor").filter(|c| !c.is_null()).cloned();
+        match self.session.poll_events(cursor, limit).await {
+            Ok(page) => results::plain(page),
+            Err(e) => results::failure(&e, &Value::Null),
+        }
+    }
+
+    /// Run a broker tool; the result as the JSON of a `CallToolResult`.
+    async fn broker_call(
+        &self,
+        name: &str,
+        args: Value,
+        meta: &Value,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Value {
+        let key = |k: &str| meta.get(format!("{META}{k}"));
+        let command_id = key("commandId")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| self.session.new_command_id());
+        let idempotency = key("idempotencyKey").and_then(Value::as_str);
+        let deadline = key("deadlineMs").and_then(Value::as_u64);
+        let progress = meta
+            .get("progressToken")
+            .cloned()
+            .and_then(|t| serde_json::from_value::<ProgressToken>(t).ok())
+            .map(|token| tokio::spawn(report_progress(ctx.clone(), token, name.to_string())));
+        let call = self
+            .session
+            .call(name, args, &command_id, idempotency, deadline);
+        tokio::pin!(call);
+        let called = tokio::select! {
+            called = &mut call => called,
+            () = ctx.ct.cancelled() => {
+                // The client gave up: the broker stops the command at its
+                // current wait, and answers for it.
+                self.session.cancel(&command_id).await;
+                call.await
+            }
+        };
+        if let Some(p) = progress {
+            p.abort();
+        }
+        match called.result {
+            Ok(result) => results::success(result, &called.command, self.options.full_size_images),
+            Err(e) => results::failure(&e, &called.command),
+        }
+    }
+}
+
+/// Progress notifications every second while a call waits.
+async fn report_progress(ctx: RequestContext<RoleServer>, token: ProgressToken, tool: String) {
+    let started = Instant::now();
+    loop {
+        tokio::time::sleep(PROGRESS_EVERY).await;
+        let waited = started.elapsed().as_secs_f64();
+        let mut note = ProgressNotificationParam::new(token.clone(), waited);
+        note.message = Some(format!("{tool}: {waited:.0} s"));
+        if ctx.peer.notify_progress(note).await.is_err() {
+            return;
+        }
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        let config = json!({
+            "protocolVersion": rmcp::model::ProtocolVersion::default(),
+            "capabilities": {"tools": {"listChanged": true}, "resources": {}},
+            "serverInfo": {"name": "browser-pilot", "title": "Browser Pilot",
+                           "version": browser_pilot_host::broker::VERSION},
+            "instructions": self.instructions,
+        });
+        serde_json::from_value(config).unwrap_or_else(|_| {
+            ServerConfig::new(Default::default()).with_instructions(self.instructions.clone())
+        })
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let listed = self.session.tools().await.map_err(|e| {
+            McpError::internal_error(format!("error[{}]: {}", e.code.as_str(), e.message), None)
+        })?;
+        let names: HashMap<String, String> = listed
+            .iter()
+            .filter_map(|t| t["name"].as_str())
+            .map(|n| (tools::mcp_name(n), n.to_string()))
+            .collect();
+        if let Ok(mut known) = self.names.lock() {
+            *known = names;
+        }
+        let deny = &self.options.deny;
+        let mut all: Vec<Value> = listed
+            .iter()
+            .filter(|t| deny.allows(t))
+            .map(tools::to_mcp)
+            .collect();
+        if let Ok(mut last) = self.listed.lock() {
+            *last = listed;
+        }
+        all.extend(tools::session_tools());
+        from_json(json!({"tools": all}))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let args = request.arguments.map(Value::Object).unwrap_or(json!({}));
+        let mut meta = serde_json::to_value(&request.meta).unwrap_or(Value::Null);
+        if !meta.is_object() {
+            meta = serde_json::to_value(&context.meta).unwrap_or(json!({}));
+        }
+        let out = match request.name.as_ref() {
+            SESSION_TOOL => results::plain(self.session_info()),
+            EVENTS_TOOL => self.events(&args).await,
+            name => {
+                let broker = self.broker_name(name);
+                if self.denied(&broker) {
+                    results::failure(&Deny::refusal(&broker), &Value::Null)
+                } else {
+                    self.broker_call(&broker, args, &meta, &context).await
+                }
+            }
+        };
+        let result: CallToolResult = from_json(out)?;
+        Ok(result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        // Artifacts are reached by the links in tool results, not listed.
+        from_json(json!({"resources": []}))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let Some(id) = request.uri.strip_prefix("bp-artifact://") else {
+            return Err(McpError::resource_not_found(
+                format!("no such resource {}", request.uri),
+                None,
+            ));
+        };
+        let descriptor = self
+            .session
+            .link
+            .request("artifacts/get", json!({"artifactId": id}))
+            .await
+            .map_err(|e| not_found(&request.uri, &e))?;
+        let bytes = descriptor["bytes"].as_u64().unwrap_or(0);
+        if bytes > MAX_RESOURCE_BYTES {
+            return Err(McpError::invalid_params(
+                format!("error[result_too_large]: the artifact holds {bytes} bytes; resources/read serves up to {MAX_RESOURCE_BYTES}"),
+                None,
+            ));
+        }
+        let path = descriptor["path"].as_str().unwrap_or_default();
+        let data = std::fs::read(path)
+            .map_err(|e| McpError::internal_error(format!("reading the artifact: {e}"), None))?;
+        use base64::Engine as _;
+        let blob = base64::engine::general_purpose::STANDARD.encode(&data);
+        let result: ReadResourceResult = from_json(json!({"contents": [
+            {"uri": request.uri, "mimeType": descriptor["mime"], "blob": blob}]}))?;
+        Ok(result.into())
+    }
+}
+
+fn not_found(uri: &str, e: &BpError) -> McpError {
+    McpError::resource_not_found(
+        format!("error[{}]: {} ({uri})", e.code.as_str(), e.message),
+        Some(e.to_json()),
+    )
+}
