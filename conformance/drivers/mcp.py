@@ -66,7 +66,7 @@ class McpDriver:
     mode = "legacy"  # the initialize handshake today's MCP hosts use
     # Python modules the driver needs, each with the command that installs it.
     requires = (("mcp", "the MCP Python SDK",
-                 "python3 -m pip install -r examples/mcp/requirements.txt"),)
+                 "python3 -m pip install -r tests/mcp/requirements.txt"),)
 
     def __init__(self):
         self.c, self.info, self._pids = None, {}, {}

@@ -28,7 +28,7 @@ class KitWithoutSdk(unittest.TestCase):
         lines = (run.stdout + run.stderr).strip().splitlines()
         self.assertNotEqual(run.returncode, 0, lines)
         self.assertEqual(len(lines), 1, lines)
-        self.assertIn("pip install -r examples/mcp/requirements.txt", lines[0])
+        self.assertIn("pip install -r tests/mcp/requirements.txt", lines[0])
         self.assertIn("mcp", lines[0])
 
     def test_the_default_set_stops_before_any_adapter_runs(self):

@@ -89,8 +89,13 @@ pub struct Server {
     listed: Mutex<Vec<Value>>,
 }
 
-/// An rmcp value from its JSON (the types are `non_exhaustive`).
-fn from_json<T: DeserializeOwned>(v: Value) -> Result<T, McpError> {
+/// An rmcp result from its JSON (the types are `non_exhaustive`). Every
+/// result here is complete (`resultType`, which rmcp drops again for a
+/// client of an older protocol revision).
+fn from_json<T: DeserializeOwned>(mut v: Value) -> Result<T, McpError> {
+    if let Some(obj) = v.as_object_mut() {
+        obj.entry("resultType").or_insert(json!("complete"));
+    }
     serde_json::from_value(v)
         .map_err(|e| McpError::internal_error(format!("building a reply: {e}"), None))
 }
@@ -170,6 +175,12 @@ impl Server {
             .cloned()
             .and_then(|t| serde_json::from_value::<ProgressToken>(t).ok())
             .map(|token| tokio::spawn(report_progress(ctx.clone(), token, name.to_string())));
+        // The client gave up (a cancel, or rmcp dropping this request): the
+        // broker stops the command at its current wait.
+        let mut guard = CancelOnDrop {
+            session: self.session.clone(),
+            command_id: Some(command_id.clone()),
+        };
         let call = self
             .session
             .call(name, args, &command_id, idempotency, deadline);
@@ -177,18 +188,32 @@ impl Server {
         let called = tokio::select! {
             called = &mut call => called,
             () = ctx.ct.cancelled() => {
-                // The client gave up: the broker stops the command at its
-                // current wait, and answers for it.
                 self.session.cancel(&command_id).await;
                 call.await
             }
         };
+        guard.command_id = None;
         if let Some(p) = progress {
             p.abort();
         }
         match called.result {
             Ok(result) => results::success(result, &called.command, self.options.full_size_images),
             Err(e) => results::failure(&e, &called.command),
+        }
+    }
+}
+
+/// Cancels its command in the broker if dropped while still armed.
+struct CancelOnDrop {
+    session: Arc<Session>,
+    command_id: Option<String>,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if let Some(id) = self.command_id.take() {
+            let session = self.session.clone();
+            tokio::spawn(async move { session.cancel(&id).await });
         }
     }
 }
