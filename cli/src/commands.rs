@@ -65,7 +65,7 @@ pub async fn run(command: Command, json: bool) -> BpResult<()> {
             target,
             step,
             arg,
-        } => crate::bench_floor::one_step(&ws_url, &target, &step, arg.as_deref()).await,
+        } => crate::bench::one_step(&ws_url, &target, &step, arg.as_deref()).await,
         Command::Bridge { .. } => crate::bridge::run().await,
         Command::Mcp(args) => crate::mcp::run(args).await,
         Command::Soak {

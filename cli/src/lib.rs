@@ -4,13 +4,6 @@
 mod about;
 mod args;
 mod bench;
-mod bench_cost;
-mod bench_floor;
-mod bench_idle;
-mod bench_own;
-mod bench_speed;
-mod bench_steady;
-mod bench_workflow;
 mod bridge;
 mod bridge_wire;
 mod commands;

@@ -165,7 +165,7 @@ fn footprint(home: &Path) -> BpResult<Footprint> {
         .count();
     let targets = &status["browser"]["targets"];
     Ok(Footprint {
-        rss_mib: crate::bench_speed::broker_rss(home)?,
+        rss_mib: crate::bench::broker_rss(home)?,
         fds,
         open_tabs: targets["open"].as_u64().unwrap_or(0),
         sessions: targets["attached"].as_u64().unwrap_or(0),

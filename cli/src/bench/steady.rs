@@ -12,8 +12,8 @@
 //! loaded 60 times each way, for about ±6%. What one step leaves for the
 //! next is left to the workflow's rows.
 
-use crate::bench::{find_ref_number, median, ms, BridgeClient};
-use crate::bench_floor::FloorTab;
+use super::floor::FloorTab;
+use super::{find_ref_number, median, ms, BridgeClient};
 use browser_pilot_host::BpResult;
 use serde_json::{json, Value};
 use std::time::Instant;

@@ -3,7 +3,7 @@
 //! head-of-line blocking between clients, throughput, broker memory and the
 //! executable's size. Prints numbers beside their floors; asserts nothing.
 
-use crate::bench::{bp, exe, median, ms, raw_tab, serve_fixtures, short_exe, BridgeClient};
+use super::{bp, exe, median, ms, raw_tab, serve_fixtures, short_exe, BridgeClient};
 use browser_pilot_host::cdp::Cdp;
 use browser_pilot_host::discovery::procfs;
 use browser_pilot_host::{BpError, BpResult};
@@ -27,7 +27,7 @@ pub async fn run(home: &Path, form_url: &str, iterations: usize) -> BpResult<()>
         "broker RSS: {idle:.1} MiB before the large page, {after_large:.1} MiB after observing it"
     );
     memory(home)?;
-    crate::bench_idle::run(home, form_url).await?;
+    super::idle::run(home, form_url).await?;
     let mib =
         |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0) as f64 / (1 << 20) as f64;
     println!(

@@ -2,7 +2,7 @@
 //! user browsers running, attach time (`bp connect` to a running browser)
 //! and the janitor's cleanup latency after the broker is `SIGKILL`ed.
 
-use super::bench::{bp, median, ms};
+use super::{bp, median, ms};
 use browser_pilot_host::cdp::Cdp;
 use browser_pilot_host::discovery;
 use browser_pilot_host::{BpError, BpResult};

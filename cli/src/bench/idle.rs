@@ -5,7 +5,7 @@
 //! many tabs in one window. The broker's own wake-ups are counted over the
 //! same spell.
 
-use crate::bench::{raw_target, BridgeClient};
+use super::{raw_target, BridgeClient};
 use browser_pilot_host::discovery::procfs;
 use browser_pilot_host::BpResult;
 use serde_json::json;
@@ -27,7 +27,7 @@ pub(crate) async fn run(home: &Path, url: &str) -> BpResult<()> {
         clients.push((b, ws));
     }
     std::thread::sleep(SETTLE);
-    let pid = crate::bench_speed::broker_pid(home)?;
+    let pid = super::speed::broker_pid(home)?;
     let woken = wakeups(pid);
     let broker = cpu_seconds(&home.join("profiles"), WINDOW);
     let woken = wakeups(pid).saturating_sub(woken) as f64 / WINDOW.as_secs_f64();

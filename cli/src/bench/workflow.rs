@@ -3,11 +3,11 @@
 //! floor, plain and checking as bp does), taking turns one iteration each
 //! so that a drift in the machine's speed weighs on all of them alike.
 
-use crate::bench::{
+use super::floor::{ax_node, FloorTab};
+use super::{
     bp, exe, find_ref, find_ref_number, ms, raw_tab, raw_target, run_exe, short_exe, BridgeClient,
     STEPS,
 };
-use crate::bench_floor::{ax_node, FloorTab};
 use browser_pilot_host::cdp::endpoint::Endpoint;
 use browser_pilot_host::cdp::launch::LaunchedBrowser;
 use browser_pilot_host::cdp::Cdp;
@@ -48,11 +48,11 @@ pub(crate) struct Rounds {
     pub broker_cpu: Times,
     pub relay_cpu: Times,
     /// A trivial call over the bridge and from the floor on its tab,
-    /// taking turns (`bench_cost.rs`).
+    /// taking turns (`bench/cost.rs`).
     pub calls: (Vec<f64>, Vec<f64>),
     /// Each step repeated on a settled page over the bridge and by the
-    /// careful floor on its tab, taking turns (`bench_steady.rs`).
-    pub steady: Vec<crate::bench_steady::SteadyStep>,
+    /// careful floor on its tab, taking turns (`bench/steady.rs`).
+    pub steady: Vec<super::steady::SteadyStep>,
 }
 
 /// How many trivial calls each way measure the fixed cost of a call.
@@ -69,7 +69,7 @@ pub(crate) async fn interleaved(
     iterations: usize,
 ) -> BpResult<Rounds> {
     // `developer.eval` for the trivial call that measures a call's own
-    // cost (`bench_cost.rs`); the workflow's tools do not use it.
+    // cost (`bench/cost.rs`); the workflow's tools do not use it.
     let (mut b, ws, lease) = BridgeClient::session_with(home, "bench", &["developer.eval"])?;
     b.tool(&ws, &lease, "browser.tabs.open", json!({"url": url}))?;
     let same_tab = Floor::on_tab_at(endpoint, url).await?;
@@ -119,9 +119,8 @@ pub(crate) async fn interleaved(
         floor.with_journal(url, &mut journal).await?;
         floor_one_shot.iteration(home, url, &mut processes)?;
     }
-    let calls =
-        crate::bench_cost::per_call(&mut b, (&ws, &lease), same_tab.tab(), TRIVIAL_CALLS).await?;
-    let steady = crate::bench_steady::run(&mut b, (&ws, &lease), same_tab.tab(), url).await?;
+    let calls = super::cost::per_call(&mut b, (&ws, &lease), same_tab.tab(), TRIVIAL_CALLS).await?;
+    let steady = super::steady::run(&mut b, (&ws, &lease), same_tab.tab(), url).await?;
     Ok(Rounds {
         one_shot: cli,
         one_shot_full: full,
@@ -167,7 +166,7 @@ fn over_bridge(
 ) -> BpResult<()> {
     let mut refs = BridgeRefs::default();
     for (i, times) in out.iter_mut().enumerate().take(STEPS.len()) {
-        let counting = crate::bench_cost::StepCpu::start(b);
+        let counting = super::cost::StepCpu::start(b);
         times.push(bridge_step(b, session, url, i, &mut refs)?);
         counting.finish(i, cpu.0, cpu.1);
     }
@@ -284,7 +283,7 @@ impl Floor {
                 pages.len()
             )));
         };
-        let session = crate::bench_floor::attach(&cdp, target).await?;
+        let session = super::floor::attach(&cdp, target).await?;
         cdp.call("Page.enable", Some(&session), json!({})).await?;
         Ok(Self {
             _browser: None,

@@ -9,9 +9,9 @@
 //! figures move far less, so they show what a change to bp's own path
 //! saves or costs.
 
-use crate::bench::{median, BridgeClient};
-use crate::bench_floor::FloorTab;
-use crate::bench_workflow::Times;
+use super::floor::FloorTab;
+use super::workflow::Times;
+use super::{median, BridgeClient};
 use browser_pilot_host::BpResult;
 use serde_json::json;
 
@@ -77,7 +77,7 @@ pub(crate) async fn per_call(
     floor: FloorTab<'_>,
     calls: usize,
 ) -> BpResult<(Vec<f64>, Vec<f64>)> {
-    crate::bench_steady::taking_turns(
+    super::steady::taking_turns(
         calls,
         |_| {
             b.tool(ws, lease, "browser.eval", json!({"expression": "1"}))

@@ -1,10 +1,23 @@
 //! `bp bench`: the broker's cold start, the form workflow (navigate,
 //! observe, type, click, observe) through the one-shot CLI, the bridge and
-//! direct CDP as the floor (`bench_workflow.rs`), then the speed goals
-//! (`bench_speed.rs`) and the user's own browser (`bench_own.rs`). Prints
+//! direct CDP as the floor (`bench/workflow.rs`), then the speed goals
+//! (`bench/speed.rs`) and the user's own browser (`bench/own.rs`). Prints
 //! numbers; asserts nothing.
 
-use crate::bench_workflow::Times;
+mod cost;
+mod floor;
+mod idle;
+mod own;
+mod speed;
+mod steady;
+mod workflow;
+
+// The only ways in from outside the bench: the internal floor step and
+// the soak command's measurements.
+pub(crate) use floor::one_step;
+pub(crate) use speed::broker_rss;
+
+use self::workflow::Times;
 use browser_pilot_host::cdp::launch;
 use browser_pilot_host::cdp::Cdp;
 use browser_pilot_host::client::Client;
@@ -216,8 +229,7 @@ pub async fn run(
     let endpoint = connected["connection"]["endpoint"]
         .as_str()
         .ok_or_else(|| BpError::internal("connect named no endpoint"))?;
-    let rounds =
-        crate::bench_workflow::interleaved(&home, endpoint, &url, iterations.max(1)).await?;
+    let rounds = self::workflow::interleaved(&home, endpoint, &url, iterations.max(1)).await?;
     // Per-iteration sums, taken before the medians below sort the steps'
     // times: a step can leave the page work that the next step pays for
     // (layout after typing, say), so steps are also compared together.
@@ -229,7 +241,7 @@ pub async fn run(
     let (mut cli, mut bridge, direct) = (rounds.one_shot, rounds.bridge, rounds.floor);
     let mut keyboard = bridge_keyboard(&home, &url, iterations.max(1))?;
     if !workflow_only {
-        crate::bench_speed::run(&home, &url, iterations.max(1)).await?;
+        self::speed::run(&home, &url, iterations.max(1)).await?;
     }
     bp(&home, &["broker", "stop", "--force"]).ok();
 
@@ -274,9 +286,9 @@ pub async fn run(
     against_floor(&STEPS[1..], &rounds.floor_takeover, &mut cli, &mut bridge);
     let (mut broker_cpu, mut relay_cpu, mut calls) =
         (rounds.broker_cpu, rounds.relay_cpu, rounds.calls);
-    crate::bench_cost::print(&STEPS, &mut broker_cpu, &mut relay_cpu, &mut calls);
+    self::cost::print(&STEPS, &mut broker_cpu, &mut relay_cpu, &mut calls);
     let mut steady = rounds.steady;
-    crate::bench_steady::print(&mut steady);
+    self::steady::print(&mut steady);
     let (mut full, mut processes) = (rounds.one_shot_full, rounds.floor_one_shot);
     one_shot_floor(&mut cli, &mut full, &mut processes);
     let k = median(&mut keyboard);
@@ -286,7 +298,7 @@ pub async fn run(
         k / KEYS.len() as f64
     );
     if !workflow_only {
-        crate::bench_own::run(&home, &url, iterations.max(1)).await?;
+        self::own::run(&home, &url, iterations.max(1)).await?;
     }
     drop(cleanup);
     Ok(())
@@ -302,7 +314,7 @@ struct Together {
 }
 
 impl Together {
-    fn of(label: &'static str, steps: &[usize], rounds: &crate::bench_workflow::Rounds) -> Self {
+    fn of(label: &'static str, steps: &[usize], rounds: &self::workflow::Rounds) -> Self {
         Self {
             label,
             one_shot: per_round_sums(&rounds.one_shot, steps),
@@ -550,7 +562,7 @@ pub(crate) async fn raw_tab(
     url: &str,
 ) -> BpResult<(launch::LaunchedBrowser, Cdp, String)> {
     let (browser, cdp, target) = raw_target(home, profiles, url).await?;
-    let session = crate::bench_floor::attach(&cdp, &target).await?;
+    let session = self::floor::attach(&cdp, &target).await?;
     Ok((browser, cdp, session))
 }
 
