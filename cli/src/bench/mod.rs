@@ -7,6 +7,7 @@
 mod cost;
 mod floor;
 mod idle;
+mod mcp;
 mod own;
 mod speed;
 mod steady;

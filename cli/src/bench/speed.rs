@@ -23,6 +23,7 @@ pub async fn run(home: &Path, form_url: &str, iterations: usize) -> BpResult<()>
     let after_large = broker_rss(home)?;
     head_of_line(home, form_url)?;
     throughput(home, form_url)?;
+    super::mcp::run(home, form_url, iterations)?;
     println!(
         "broker RSS: {idle:.1} MiB before the large page, {after_large:.1} MiB after observing it"
     );

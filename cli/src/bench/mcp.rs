@@ -1,0 +1,203 @@
+//! `bp bench`, the MCP server: the cold start of `bp mcp` to its
+//! `tools/list` answer with the broker warm, beside the bridge's start to
+//! the same answer and a bare process start; and observe, type and click
+//! through `bp mcp` against the same calls through `bp bridge --stdio`,
+//! taking turns, each client on its own tab of the same page.
+
+use super::{exe, find_ref_number, median, ms, BridgeClient};
+use browser_pilot_host::{BpError, BpResult};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Instant;
+
+/// A `bp mcp` process spoken to on its pipes.
+struct McpClient {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    next: u64,
+}
+
+impl McpClient {
+    fn start(home: &Path) -> BpResult<Self> {
+        let mut child = Command::new(exe())
+            .args(["mcp", "--client-name", "bench-mcp"])
+            .env("BROWSER_PILOT_HOME", home)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| BpError::internal(format!("bp mcp: {e}")))?;
+        let stdin = child.stdin.take();
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| BpError::internal("bp mcp stdout"))?;
+        let mut c = Self {
+            child,
+            stdin,
+            stdout: BufReader::new(stdout),
+            next: 1,
+        };
+        c.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "bench", "version": "1"}}),
+        )?;
+        c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
+        Ok(c)
+    }
+
+    fn send(&mut self, msg: &Value) -> BpResult<()> {
+        let mut line = msg.to_string();
+        line.push('\n');
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| BpError::internal("bp mcp stdin closed"))?;
+        stdin
+            .write_all(line.as_bytes())
+            .map_err(|e| BpError::internal(format!("bp mcp: {e}")))
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> BpResult<Value> {
+        let id = self.next;
+        self.next += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        loop {
+            let mut line = String::new();
+            let n = self
+                .stdout
+                .read_line(&mut line)
+                .map_err(|e| BpError::internal(format!("bp mcp: {e}")))?;
+            if n == 0 {
+                return Err(BpError::internal("bp mcp closed its output"));
+            }
+            let v: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+            if v["id"] == json!(id) {
+                if let Some(e) = v.get("error") {
+                    return Err(BpError::internal(format!("{method}: {e}")));
+                }
+                return Ok(v["result"].clone());
+            }
+        }
+    }
+
+    /// A broker tool through MCP; its structured content.
+    fn tool(&mut self, name: &str, args: Value) -> BpResult<Value> {
+        let r = self.request(
+            "tools/call",
+            json!({"name": name.replace('.', "_"), "arguments": args}),
+        )?;
+        if r["isError"] == true {
+            return Err(BpError::internal(format!("{name}: {}", r["content"])));
+        }
+        Ok(r["structuredContent"].clone())
+    }
+
+    /// Close stdin (the session ends and releases) and wait for the exit.
+    fn finish(mut self) {
+        self.stdin.take();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for McpClient {
+    fn drop(&mut self) {
+        if self.stdin.is_some() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+pub fn run(home: &Path, form_url: &str, iterations: usize) -> BpResult<()> {
+    cold_start(home, iterations.max(5))?;
+    per_call(home, form_url, iterations.max(20))
+}
+
+/// Spawn to the `tools/list` answer, broker warm.
+fn cold_start(home: &Path, n: usize) -> BpResult<()> {
+    let (mut mcp, mut bridge, mut process) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..n {
+        let t = Instant::now();
+        let mut c = McpClient::start(home)?;
+        c.request("tools/list", json!({}))?;
+        mcp.push(ms(t.elapsed()));
+        c.finish();
+        let t = Instant::now();
+        let (mut b, _, _) = BridgeClient::session(home, "bench-cold")?;
+        b.call("tools/list", json!({}))?;
+        bridge.push(ms(t.elapsed()));
+        drop(b);
+        let t = Instant::now();
+        Command::new(exe())
+            .arg("--version")
+            .output()
+            .map_err(|e| BpError::internal(e.to_string()))?;
+        process.push(ms(t.elapsed()));
+    }
+    println!(
+        "bp mcp cold start to tools/list (broker warm; session made): {:.1} ms; bridge start + \
+         session + tools/list {:.1} ms; process start alone {:.1} ms; goal < 100 ms \
+         (npx @playwright/mcp: not installed here, not measured)",
+        median(&mut mcp),
+        median(&mut bridge),
+        median(&mut process)
+    );
+    Ok(())
+}
+
+/// Observe, type and click through each client, taking turns.
+fn per_call(home: &Path, form_url: &str, n: usize) -> BpResult<()> {
+    let mut mcp = McpClient::start(home)?;
+    mcp.tool("browser.tabs.open", json!({"url": form_url}))?;
+    let (mut bridge, ws, lease) = BridgeClient::session(home, "bench-mcp-floor")?;
+    bridge.tool(&ws, &lease, "browser.tabs.open", json!({"url": form_url}))?;
+    let mut times = [
+        [Vec::new(), Vec::new(), Vec::new()],
+        [Vec::new(), Vec::new(), Vec::new()],
+    ];
+    for _ in 0..n {
+        for (side, row) in times.iter_mut().enumerate() {
+            let mut call = |name: &str, args: Value| -> BpResult<(f64, Value)> {
+                let t = Instant::now();
+                let v = if side == 0 {
+                    mcp.tool(name, args)?
+                } else {
+                    bridge.tool(&ws, &lease, name, args)?
+                };
+                Ok((ms(t.elapsed()), v))
+            };
+            let (t_obs, obs) = call("browser.observe", json!({}))?;
+            let id = obs["observationId"].clone();
+            let name = find_ref_number(&obs, "textbox", "Name")?;
+            let button = find_ref_number(&obs, "button", "Sign in")?;
+            let (t_type, _) = call(
+                "browser.type",
+                json!({"observationId": id, "ref": name, "text": "Ada", "clear": true}),
+            )?;
+            let (t_click, _) = call("browser.click", json!({"observationId": id, "ref": button}))?;
+            row[0].push(t_obs);
+            row[1].push(t_type);
+            row[2].push(t_click);
+        }
+    }
+    mcp.finish();
+    let [mut m, mut b] = times;
+    let mut line = Vec::new();
+    for (i, step) in ["observe", "type", "click"].iter().enumerate() {
+        let (mm, bb) = (median(&mut m[i]), median(&mut b[i]));
+        line.push(format!(
+            "{step} {mm:.2} vs {bb:.2} ms ({:.2}x)",
+            mm / bb.max(1e-9)
+        ));
+    }
+    println!(
+        "bp mcp per call against the bridge (median of {n}): {}; goal <= 1.05x",
+        line.join(", ")
+    );
+    Ok(())
+}
