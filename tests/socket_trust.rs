@@ -76,21 +76,36 @@ fn mode(p: &Path, m: u32) {
     std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap();
 }
 
+/// The home at `home_mode` with its `run/` at `run_mode`, and nothing
+/// else: no broker, no locator. Returns `run/`.
+fn bare_state(env: &Env, home_mode: u32, run_mode: u32) -> PathBuf {
+    let run = env.home.join("run");
+    std::fs::create_dir_all(&run).unwrap();
+    mode(&env.home, home_mode);
+    mode(&run, run_mode);
+    assert!(!env.home.join("broker.json").exists());
+    run
+}
+
+/// A spy listening at `run/broker.sock` with mode `m`.
+fn spy_socket(run: &Path, m: u32) -> (Spy, PathBuf) {
+    let sock = run.join("broker.sock");
+    let spy = Spy::listen(&sock);
+    mode(&sock, m);
+    (spy, sock)
+}
+
 /// `run/broker.sock` is a symlink to another process's listener outside
 /// the home: the client does not connect through it, replaces the link
 /// with its own broker's socket and leaves the listener's socket alone.
 #[test]
 fn a_symlinked_socket_is_never_followed() {
     let env = Env::new();
-    let run = env.home.join("run");
-    std::fs::create_dir_all(&run).unwrap();
-    mode(&env.home, 0o700);
-    mode(&run, 0o700);
+    let run = bare_state(&env, 0o700, 0o700);
     let elsewhere = std::env::temp_dir().join(format!("bp-spy-{}.sock", std::process::id()));
     let _ = std::fs::remove_file(&elsewhere);
     let spy = Spy::listen(&elsewhere);
     std::os::unix::fs::symlink(&elsewhere, run.join("broker.sock")).unwrap();
-    assert!(!env.home.join("broker.json").exists());
 
     let out = env.json(&["tool", "list"]);
     assert!(out.to_string().contains("browser.status"), "{out}");
@@ -110,13 +125,8 @@ fn a_symlinked_socket_is_never_followed() {
 #[test]
 fn a_socket_planted_by_another_user_is_refused() {
     let env = Env::new();
-    let run = env.home.join("run");
-    std::fs::create_dir_all(&run).unwrap();
-    mode(&env.home, 0o770);
-    mode(&run, 0o777);
-    let sock = run.join("broker.sock");
-    let spy = Spy::listen(&sock);
-    mode(&sock, 0o777);
+    let run = bare_state(&env, 0o770, 0o777);
+    let (spy, sock) = spy_socket(&run, 0o777);
     let nobody = 65534;
     std::os::unix::fs::chown(&sock, Some(nobody), Some(nobody)).unwrap();
 
@@ -136,13 +146,8 @@ fn a_socket_planted_by_another_user_is_refused() {
 #[test]
 fn a_listener_the_locator_does_not_name_gets_no_byte() {
     let env = Env::new();
-    let run = env.home.join("run");
-    std::fs::create_dir_all(&run).unwrap();
-    mode(&env.home, 0o700);
-    mode(&run, 0o700);
-    let sock = run.join("broker.sock");
-    let spy = Spy::listen(&sock);
-    mode(&sock, 0o600);
+    let run = bare_state(&env, 0o700, 0o700);
+    let (spy, sock) = spy_socket(&run, 0o600);
 
     let (code, r) = env.err(&["tool", "list"]);
     assert_eq!(code, "internal_error", "{}", r.stderr());
@@ -159,13 +164,8 @@ fn a_listener_the_locator_does_not_name_gets_no_byte() {
 #[test]
 fn a_listener_with_another_pid_than_the_locator_gets_no_byte() {
     let env = Env::new();
-    let run = env.home.join("run");
-    std::fs::create_dir_all(&run).unwrap();
-    mode(&env.home, 0o700);
-    mode(&run, 0o700);
-    let sock = run.join("broker.sock");
-    let spy = Spy::listen(&sock);
-    mode(&sock, 0o600);
+    let run = bare_state(&env, 0o700, 0o700);
+    let (spy, sock) = spy_socket(&run, 0o600);
     let locator = serde_json::json!({
         "locatorVersion": 1, "pid": 1, "socket": sock, "startedAtMs": 0,
         "serviceVersion": "0", "executable": "/bin/true",
