@@ -121,6 +121,26 @@ impl Server {
             .unwrap_or_else(|| name.replace('_', "."))
     }
 
+    /// After the connection changed: if the broker now lists other tools
+    /// than the client was last given, say so (`tools/list_changed`).
+    async fn tell_if_tools_changed(&self, ctx: &RequestContext<RoleServer>) {
+        let Ok(now) = self.session.tools().await else {
+            return;
+        };
+        let names = |l: &[Value]| -> Vec<String> {
+            l.iter()
+                .filter_map(|t| t["name"].as_str().map(str::to_string))
+                .collect()
+        };
+        let before = self.listed.lock().map(|l| names(&l)).unwrap_or_default();
+        if !before.is_empty() && before != names(&now) {
+            if let Ok(mut last) = self.listed.lock() {
+                *last = now;
+            }
+            let _ = ctx.peer.notify_tool_list_changed().await;
+        }
+    }
+
     /// Whether `--deny` leaves the broker tool `name` out.
     fn denied(&self, name: &str) -> bool {
         let entry = self
@@ -293,7 +313,11 @@ impl ServerHandler for Server {
                 if self.denied(&broker) {
                     results::failure(&Deny::refusal(&broker), &Value::Null)
                 } else {
-                    self.broker_call(&broker, args, &meta, &context).await
+                    let out = self.broker_call(&broker, args, &meta, &context).await;
+                    if broker == "browser.connect" || broker == "browser.disconnect" {
+                        self.tell_if_tools_changed(&context).await;
+                    }
+                    out
                 }
             }
         };
