@@ -109,7 +109,8 @@ fn finish(
 }
 
 /// The broker and the commands that run many calls at once (fuzz, soak,
-/// bench) get worker threads; the bridge relays on threads of its own.
+/// bench, and `bp mcp`, whose calls, heartbeats and cancels overlap) get
+/// worker threads; the bridge relays on threads of its own.
 /// Every other command mostly makes a request and waits, so it runs on
 /// the calling thread and starts no workers: a one-shot step saves their
 /// start and their joining at exit.
@@ -122,6 +123,7 @@ fn runtime_for(command: &args::Command) -> std::io::Result<tokio::runtime::Runti
         } | Command::Fuzz { .. }
             | Command::Soak { .. }
             | Command::Bench { .. }
+            | Command::Mcp(_)
     );
     if concurrent {
         tokio::runtime::Builder::new_multi_thread()
