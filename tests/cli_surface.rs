@@ -77,14 +77,34 @@ fn completions_man_page_and_agents_guide_come_from_the_executable() {
         String::from_utf8_lossy(&man.stdout).contains(".TH"),
         "not roff"
     );
-    let guide = Command::new(&bp).args(["help", "agents"]).output().unwrap();
-    let text = String::from_utf8_lossy(&guide.stdout);
+    let env = support::Env::new();
+    let text = env.ok(&["help", "agents"]);
     assert!(
-        text.contains("stale_ref") && text.contains("bp snapshot"),
+        text.contains("stale_ref") && text.contains("## Dialogs"),
         "{text}"
     );
-    let (code, _) = support::Env::new().err(&["help", "no-such-topic"]);
+    assert!(
+        !text.contains("<!--"),
+        "markers must not be printed: {text}"
+    );
+    let (code, _) = env.err(&["help", "no-such-topic"]);
     assert_eq!(code, "invalid_argument");
+}
+
+#[test]
+fn the_agents_guide_leaves_out_the_tools_the_policy_removes() {
+    let mut env = support::Env::new();
+    env.serve(&["--deny", "dialogs"]);
+    let text = env.ok(&["help", "agents"]);
+    assert!(
+        !text.contains("## Dialogs"),
+        "denied dialogs still described: {text}"
+    );
+    assert!(!text.contains("bp dialog accept"), "{text}");
+    assert!(
+        text.contains("## The loop") && text.contains("## Tabs and frames"),
+        "{text}"
+    );
 }
 
 #[test]

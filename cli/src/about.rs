@@ -8,9 +8,6 @@ use browser_pilot_host::{components, BpError, BpResult};
 use clap::CommandFactory;
 use serde_json::json;
 
-/// The guide for LLM agents (`docs/agents.md`), built into the executable.
-pub const AGENTS_GUIDE: &str = include_str!("../../docs/agents.md");
-
 /// The WIT package the embedded components and this host speak.
 const WIT_PACKAGE: &str = "browser-pilot:tools@0.1.0";
 
@@ -40,12 +37,12 @@ pub fn version(json: bool) {
 }
 
 /// `bp help [TOPIC]`.
-pub fn help(topic: Option<&str>) -> BpResult<()> {
+pub async fn help(topic: Option<&str>) -> BpResult<()> {
     let mut cmd = Cli::command();
     let printed = match topic {
         None => cmd.print_help(),
         Some("agents") => {
-            print!("{AGENTS_GUIDE}");
+            print!("{}", crate::guide::live().await);
             Ok(())
         }
         Some(name) => match cmd.find_subcommand_mut(name) {

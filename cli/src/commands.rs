@@ -48,7 +48,7 @@ pub async fn run(command: Command, json: bool) -> BpResult<()> {
         return run_session(command, json).await;
     }
     match command {
-        Command::Help { topic } => crate::about::help(topic.as_deref()),
+        Command::Help { topic } => crate::about::help(topic.as_deref()).await,
         Command::Completions { shell } => {
             crate::about::completions(shell);
             Ok(())
