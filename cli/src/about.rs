@@ -36,15 +36,21 @@ pub fn version(json: bool) {
     );
 }
 
-/// `bp help [TOPIC]`.
+/// `bp help [TOPIC]`; the agents guide asks the broker which tools it
+/// offers, so this one is async.
 pub async fn help(topic: Option<&str>) -> BpResult<()> {
+    if topic == Some("agents") {
+        print!("{}", crate::guide::live().await);
+        return Ok(());
+    }
+    help_now(topic)
+}
+
+/// `bp help [COMMAND]`, from the clap definition alone.
+pub fn help_now(topic: Option<&str>) -> BpResult<()> {
     let mut cmd = Cli::command();
     let printed = match topic {
         None => cmd.print_help(),
-        Some("agents") => {
-            print!("{}", crate::guide::live().await);
-            Ok(())
-        }
         Some(name) => match cmd.find_subcommand_mut(name) {
             Some(sub) => sub.print_help(),
             None => {

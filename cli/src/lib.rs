@@ -33,7 +33,7 @@ pub fn run() -> ExitCode {
     }
     let Some(command) = cli.command else {
         // arg_required_else_help covers a bare `bp`; `bp --json` lands here.
-        let _ = about::help(None);
+        let _ = about::help_now(None);
         return ExitCode::from(2);
     };
     // The bridge's stdout carries protocol messages only.
