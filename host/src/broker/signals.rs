@@ -143,6 +143,17 @@ fn publish(broker: &Broker, st: &mut State, signal: Signal) {
                 st.publish(&ws, kind, Some(&lease), Some(&raw), payload);
             }
         }
+        Signal::PageTools {
+            raw,
+            added,
+            removed,
+        } => {
+            if let Some((lease, ws)) = st.controller_of(&raw) {
+                let payload = json!({"added": added.len(), "removed": removed.len(),
+                                     "addedRefs": added, "removedRefs": removed});
+                st.publish(&ws, "page_tools.changed", Some(&lease), Some(&raw), payload);
+            }
+        }
         Signal::FrameDetached { raw, frame } => {
             for (ws, frame_id) in broker.frames.detached(&raw, &frame) {
                 let payload = json!({"frameId": frame_id, "reason": "frame_detached"});

@@ -25,6 +25,10 @@ fn auto_attach() -> Value {
                       {}]})
 }
 
+/// How long `WebMCP.enable` may take before the browser is taken not to
+/// serve the domain (it never answers then).
+const PAGE_TOOLS_ENABLE_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// `Fetch.enable` for request interception (request stage, with auth).
 pub fn fetch_params() -> Value {
     json!({"patterns": [{"urlPattern": "*", "requestStage": "Request"}], "handleAuthRequests": true})
@@ -98,6 +102,7 @@ impl BrowserConn {
         self.registry.set_session(raw_id, &session);
         let s = Some(session.as_str());
         self.cdp.call("Page.enable", s, json!({})).await?;
+        self.enable_page_tools(raw_id, &session, true);
         self.stage_downloads(raw_id, &session).await;
         // The request journal; header values and bodies are never kept.
         self.cdp
@@ -126,11 +131,34 @@ impl BrowserConn {
         Ok(session)
     }
 
+    /// Ask for the tools the page's frames declare (`WebMCP.enable`, which
+    /// replays those already there). A browser without the domain never
+    /// answers, so the answer is awaited off the attach path, bounded.
+    /// `report`: record whether it answered (the page's session).
+    fn enable_page_tools(&self, raw_id: &str, session: &str, report: bool) {
+        let registry = self.registry.clone();
+        let raw = raw_id.to_string();
+        let pending = self.cdp.send_now("WebMCP.enable", Some(session), json!({}));
+        tokio::spawn(async move {
+            let on = match pending {
+                Ok(rx) => Cdp::reply("WebMCP.enable", rx, PAGE_TOOLS_ENABLE_WAIT)
+                    .await
+                    .is_ok(),
+                Err(_) => false,
+            };
+            if report {
+                registry.set_page_tool_support(&raw, on);
+            }
+        });
+    }
+
     /// Enable what an out-of-process frame's new session needs: its frame
     /// events, its requests in the journal, and its own nested frames.
     pub async fn enable_frame_session(&self, raw_id: &str, session: &str) {
         let s = Some(session);
         let _ = self.cdp.call("Page.enable", s, json!({})).await;
+        // The page's own enable says whether the browser serves it.
+        self.enable_page_tools(raw_id, session, false);
         let _ = self
             .cdp
             .call("Network.enable", s, json!({"maxPostDataSize": 0}))

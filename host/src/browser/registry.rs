@@ -8,6 +8,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::watch;
 
 mod page_events;
+mod page_tools;
+
+pub use page_tools::{DeclaredTool, Gone as PageToolGone, Support as PageToolSupport};
 
 /// Live state of one physical target.
 #[derive(Debug)]
@@ -50,6 +53,8 @@ pub struct TargetState {
     pub dialog: Option<PendingDialog>,
     /// Fetch interception is enabled on the current session.
     pub intercepting: bool,
+    /// The tools the page's frames declare (WebMCP).
+    pub page_tools: page_tools::PageTools,
     /// Child frames (not the main frame) by raw frame ID.
     pub frames: HashMap<String, FrameState>,
     /// Recently removed frames, which a late snapshot must not revive.
@@ -84,6 +89,7 @@ impl TargetState {
             download_dir: None,
             dialog: None,
             intercepting: false,
+            page_tools: Default::default(),
             frames: HashMap::new(),
             gone_frames: Default::default(),
             changed: watch::channel(0).0,
@@ -242,6 +248,12 @@ pub enum Signal {
         raw: String,
         session: String,
         event: NetEvent,
+    },
+    /// Tools declared by the page's frames appeared or went away (refs).
+    PageTools {
+        raw: String,
+        added: Vec<String>,
+        removed: Vec<String>,
     },
     /// A child frame went away (removed, or its parent navigated).
     FrameDetached { raw: String, frame: String },
@@ -494,6 +506,7 @@ impl Registry {
             t.session = Some(session.to_string());
             t.session_serial += 1;
             t.intercepting = false;
+            t.page_tools.session_replaced();
         }
         t.bump();
     }

@@ -20,6 +20,9 @@ const FLAGS: &[&str] = &[
     // renderers; headless, with one window per workspace, they kept about
     // half a core busy while the browser was otherwise idle.
     "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup",
+    // Tools pages declare for agents (`document.modelContext`) and the
+    // DevTools domain that lists and calls them.
+    "--enable-features=WebMCP,DevToolsWebMCPSupport",
     "--metrics-recording-only",
     "--disable-back-forward-cache",
     "--password-store=basic",

@@ -6,8 +6,14 @@ use crate::cdp::CdpEvent;
 use serde_json::Value;
 
 /// Events an out-of-process frame's session reports for the page: its
-/// requests and its dialogs (which pause the page's work as well).
-const FRAME_LEVEL: [&str; 3] = ["Network.", "Fetch.", "Page.javascriptDialog"];
+/// requests, its dialogs (which pause the page's work as well) and the
+/// tools it declares.
+const FRAME_LEVEL: [&str; 4] = [
+    "Network.",
+    "Fetch.",
+    "Page.javascriptDialog",
+    "WebMCP.tools",
+];
 
 impl Registry {
     /// Apply an event of a page or frame session.
@@ -146,6 +152,8 @@ impl Registry {
                 }
             }
             "Page.javascriptDialogOpening" => self.dialog_opening(raw, session, p),
+            "WebMCP.toolsAdded" => self.page_tools_added(raw, session, p),
+            "WebMCP.toolsRemoved" => self.page_tools_removed(raw, p),
             "Page.javascriptDialogClosed" => {
                 self.update(&raw, |t| {
                     t.dialog_open = false;

@@ -1,0 +1,232 @@
+//! Tools the frames of a page declare for agents (WebMCP), as the CDP
+//! `WebMCP` domain reports them. Each declared tool gets an opaque ref for
+//! the document that declared it; a ref whose tool was unregistered, or
+//! whose frame has since loaded another document, is remembered for a
+//! while so a call through it is refused with the reason.
+
+use super::{s, Registry, Signal, TargetState};
+use serde_json::Value;
+use std::collections::VecDeque;
+
+/// Refs of gone tools remembered per target at most.
+const MAX_GONE: usize = 256;
+
+/// Whether the page's browser serves the `WebMCP` domain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Support {
+    /// `WebMCP.enable` has not answered (yet).
+    #[default]
+    Unknown,
+    /// The domain is enabled on the page's session.
+    On,
+    /// `WebMCP.enable` was refused or never answered.
+    Missing,
+}
+
+/// One tool a frame of the page declares.
+#[derive(Debug, Clone)]
+pub struct DeclaredTool {
+    /// Opaque, per document: the same tool in the same document keeps it.
+    pub tool_ref: String,
+    pub name: String,
+    /// Page content, unbounded here: bounded where it leaves the broker.
+    pub description: String,
+    pub input_schema: Value,
+    pub annotations: Value,
+    pub frame_id: String,
+    /// Set for a declarative (`<form toolname>`) tool.
+    pub backend_node_id: Option<i64>,
+    /// The CDP session the frame reports on (the page's or an
+    /// out-of-process frame's): invocations go there.
+    pub session: String,
+    /// The frame's document when the tool was declared.
+    loader: Option<String>,
+}
+
+/// Why a ref no longer names a declared tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gone {
+    /// The frame loaded another document (or went away).
+    DocumentChanged,
+    /// The page unregistered the tool.
+    ToolRemoved,
+    /// Never issued on this target (or forgotten).
+    Unknown,
+}
+
+/// The declared tools of one target.
+#[derive(Debug, Default)]
+pub struct PageTools {
+    pub support: Support,
+    live: Vec<DeclaredTool>,
+    gone: VecDeque<(String, Gone)>,
+}
+
+impl PageTools {
+    /// The session changed: what the old one reported is not trusted
+    /// (`WebMCP.enable` on the new one replays what is still there).
+    pub(super) fn session_replaced(&mut self) {
+        for t in std::mem::take(&mut self.live) {
+            self.forget(t.tool_ref, Gone::DocumentChanged);
+        }
+        self.support = Support::Unknown;
+    }
+
+    fn forget(&mut self, tool_ref: String, why: Gone) {
+        if self.gone.len() >= MAX_GONE {
+            self.gone.pop_front();
+        }
+        self.gone.push_back((tool_ref, why));
+    }
+}
+
+impl TargetState {
+    /// The current document of `frame` (the main frame's, or a child's).
+    fn frame_loader(&self, frame: &str) -> Option<Option<String>> {
+        if self.main_frame.as_deref() == Some(frame) {
+            return Some(self.loader.clone());
+        }
+        self.frames.get(frame).map(|f| f.loader.clone())
+    }
+
+    /// Move the tools whose frame has another document now to the gone
+    /// list; returns their refs.
+    fn purge_tools(&mut self) -> Vec<String> {
+        let (keep, stale): (Vec<_>, Vec<_>) = std::mem::take(&mut self.page_tools.live)
+            .into_iter()
+            .partition(|t| self.frame_loader(&t.frame_id) == Some(t.loader.clone()));
+        self.page_tools.live = keep;
+        let refs: Vec<String> = stale.into_iter().map(|t| t.tool_ref).collect();
+        for r in &refs {
+            self.page_tools.forget(r.clone(), Gone::DocumentChanged);
+        }
+        refs
+    }
+}
+
+impl Registry {
+    /// `WebMCP.enable` answered (`true`) or was refused / timed out.
+    pub fn set_page_tool_support(&self, raw: &str, on: bool) {
+        self.update(raw, |t| {
+            t.page_tools.support = if on { Support::On } else { Support::Missing }
+        });
+    }
+
+    /// `WebMCP.toolsAdded` on `session` of `raw`.
+    pub(super) fn page_tools_added(&self, raw: String, session: &str, p: &Value) {
+        let mut added = Vec::new();
+        let mut removed = Vec::new();
+        self.update(&raw, |t| {
+            removed = t.purge_tools();
+            for tool in p["tools"].as_array().into_iter().flatten() {
+                let (Some(name), Some(frame_id)) = (s(tool, "name"), s(tool, "frameId")) else {
+                    continue;
+                };
+                let Some(loader) = t.frame_loader(&frame_id) else {
+                    continue;
+                };
+                // Reported again for the same document (a replay, or a
+                // second session reporting the frame): it keeps its ref.
+                let known = t
+                    .page_tools
+                    .live
+                    .iter()
+                    .position(|d| d.name == name && d.frame_id == frame_id)
+                    .map(|i| t.page_tools.live.remove(i));
+                let tool_ref = match known {
+                    Some(old) => old.tool_ref,
+                    None => {
+                        let r = crate::ids::new_id("pt");
+                        added.push(r.clone());
+                        r
+                    }
+                };
+                let declared = DeclaredTool {
+                    tool_ref,
+                    name,
+                    description: s(tool, "description").unwrap_or_default(),
+                    input_schema: schema_of(&tool["inputSchema"]),
+                    annotations: tool.get("annotations").cloned().unwrap_or(Value::Null),
+                    frame_id,
+                    backend_node_id: tool["backendNodeId"].as_i64(),
+                    session: session.to_string(),
+                    loader,
+                };
+                t.page_tools.live.push(declared);
+            }
+        });
+        self.page_tools_changed(raw, added, removed);
+    }
+
+    /// `WebMCP.toolsRemoved` of `raw`.
+    pub(super) fn page_tools_removed(&self, raw: String, p: &Value) {
+        let mut removed = Vec::new();
+        self.update(&raw, |t| {
+            removed = t.purge_tools();
+            for tool in p["tools"].as_array().into_iter().flatten() {
+                let name = s(tool, "name").or_else(|| tool.as_str().map(str::to_string));
+                let frame = s(tool, "frameId");
+                let hit = t.page_tools.live.iter().position(|d| {
+                    Some(&d.name) == name.as_ref()
+                        && frame.as_ref().is_none_or(|f| *f == d.frame_id)
+                });
+                if let Some(i) = hit {
+                    let old = t.page_tools.live.remove(i);
+                    t.page_tools.forget(old.tool_ref.clone(), Gone::ToolRemoved);
+                    removed.push(old.tool_ref);
+                }
+            }
+        });
+        self.page_tools_changed(raw, Vec::new(), removed);
+    }
+
+    fn page_tools_changed(&self, raw: String, added: Vec<String>, removed: Vec<String>) {
+        if !added.is_empty() || !removed.is_empty() {
+            self.signal(Signal::PageTools {
+                raw,
+                added,
+                removed,
+            });
+        }
+    }
+
+    /// Whether `raw`'s browser serves WebMCP, and the tools its frames
+    /// declare now.
+    pub fn page_tools(&self, raw: &str) -> (Support, Vec<DeclaredTool>) {
+        let mut out = (Support::Unknown, Vec::new());
+        let mut removed = Vec::new();
+        self.update(raw, |t| {
+            removed = t.purge_tools();
+            out = (t.page_tools.support, t.page_tools.live.clone());
+        });
+        self.page_tools_changed(raw.to_string(), Vec::new(), removed);
+        out
+    }
+
+    /// The tool `tool_ref` names on `raw` now, or why it names none.
+    pub fn page_tool(&self, raw: &str, tool_ref: &str) -> Result<DeclaredTool, Gone> {
+        let (_, live) = self.page_tools(raw);
+        if let Some(t) = live.into_iter().find(|t| t.tool_ref == tool_ref) {
+            return Ok(t);
+        }
+        let why = self.with(raw, |t| {
+            t.page_tools
+                .gone
+                .iter()
+                .rev()
+                .find(|(r, _)| r == tool_ref)
+                .map(|(_, why)| *why)
+        });
+        Err(why.flatten().unwrap_or(Gone::Unknown))
+    }
+}
+
+/// A declared input schema: Chromium sends it as JSON text or as an
+/// object; anything else is no schema (an empty object schema).
+fn schema_of(v: &Value) -> Value {
+    match v {
+        Value::String(text) => serde_json::from_str(text).unwrap_or(Value::Null),
+        Value::Object(_) => v.clone(),
+        _ => Value::Null,
+    }
+}
