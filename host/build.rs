@@ -57,6 +57,7 @@ fn main() {
         "eval",
         "dialogs",
         "tabs",
+        "page_tools",
     ];
     // Precompile for the machine we build on when it is the target; a
     // cross build ships wasm only, compiled at first start instead.

@@ -54,7 +54,7 @@ impl Session {
 
     fn initialize_params(secret: Option<String>) -> Value {
         json!({"client": {"name": rpc_principal::CLI_PRINCIPAL, "version": VERSION, "instanceId": std::process::id().to_string()},
-               "protocol": {"min": "1.0", "max": "1.1"}, "capabilities": ["developer.eval"], "launchMode": "one_shot",
+               "protocol": {"min": "1.0", "max": "1.1"}, "capabilities": ["developer.eval", "page.consequential"], "launchMode": "one_shot",
                "require": {"serviceVersion": VERSION},
                "session": {"workspaceKey": KEY, "leaseKey": KEY, "leaseTtlMs": LEASE_TTL_MS, "resumeSecret": secret}})
     }

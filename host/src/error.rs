@@ -29,12 +29,16 @@ pub enum Code {
     ArtifactExpired,
     CursorExpired,
     ResultTooLarge,
+    /// The page ran the action and reported that it failed.
+    ActionFailed,
+    /// The browser lacks a feature the operation needs.
+    FeatureUnavailable,
     InvalidArgument,
     InternalError,
 }
 
 /// The one table of error codes: wire spelling and retryability.
-const CODES: [(Code, &str, bool); 22] = [
+const CODES: [(Code, &str, bool); 24] = [
     (Code::ProtocolIncompatible, "protocol_incompatible", false),
     (Code::NotInitialized, "not_initialized", false),
     (Code::CapabilityDenied, "capability_denied", false),
@@ -55,6 +59,8 @@ const CODES: [(Code, &str, bool); 22] = [
     (Code::ArtifactExpired, "artifact_expired", false),
     (Code::CursorExpired, "cursor_expired", false),
     (Code::ResultTooLarge, "result_too_large", false),
+    (Code::ActionFailed, "action_failed", false),
+    (Code::FeatureUnavailable, "feature_unavailable", false),
     (Code::InvalidArgument, "invalid_argument", false),
     (Code::InternalError, "internal_error", false),
 ];
@@ -120,6 +126,10 @@ pub enum StaleReason {
     NotFound,
     FocusChanged,
     DialogOpened,
+    /// A page tool's frame loaded another document since it was listed.
+    DocumentChanged,
+    /// The page unregistered the tool a page-tool ref named.
+    ToolRemoved,
 }
 
 impl StaleReason {
@@ -141,6 +151,8 @@ impl StaleReason {
             StaleReason::Expired => "expired",
             StaleReason::FocusChanged => "focus_changed",
             StaleReason::DialogOpened => "dialog_opened",
+            StaleReason::DocumentChanged => "document_changed",
+            StaleReason::ToolRemoved => "tool_removed",
             StaleReason::NotFound => return None,
         })
     }
@@ -187,7 +199,16 @@ impl BpError {
     }
 
     pub fn stale(reason: StaleReason) -> Self {
+        let page_tool = matches!(
+            reason,
+            StaleReason::DocumentChanged | StaleReason::ToolRemoved
+        );
         let mut e = match reason.as_str() {
+            Some(r) if page_tool => Self::new(
+                Code::StaleRef,
+                "the page tool ref no longer resolves; list the page's tools again",
+            )
+            .with_context(json!({ "reason": r })),
             Some(r) => Self::new(Code::StaleRef, "the ref no longer resolves; observe again")
                 .with_context(json!({ "reason": r })),
             None => Self::new(Code::StaleRef, "the ref does not resolve; observe again"),

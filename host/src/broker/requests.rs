@@ -203,7 +203,7 @@ impl Reader<'_> {
         let conn = &self.conn;
         let intake = conn.principal().and_then(|p| {
             let session = conn.session.as_ref();
-            call::accept(self.broker, &p, conn.eval_granted, session, &req.params)
+            call::accept(self.broker, &p, conn.grants, session, &req.params)
         });
         match intake {
             Ok(Intake::Run(call)) if call.overtakes() => {

@@ -4,6 +4,7 @@
 use super::identity;
 use super::state::DEFAULT_LEASE_TTL;
 use super::{Broker, PROTOCOL_MAX, PROTOCOL_MIN, VERSION};
+use crate::browser::caller::{Grants, PageToolLevel};
 use crate::browser::proved_read::Proof;
 use crate::error::{BpError, BpResult, Code};
 use serde_json::{json, Value};
@@ -33,8 +34,8 @@ pub struct Connection {
     /// Negotiated limits (service ceilings until `initialize` lowers them).
     pub max_message: usize,
     pub max_result: usize,
-    /// `developer.eval` was requested and the policy allows it.
-    pub eval_granted: bool,
+    /// The grants requested at `initialize` that the policy offers.
+    pub grants: Grants,
     /// The keyed workspace and lease `initialize` opened (`session`), used
     /// by a `tools/call` that names neither.
     pub session: Option<(String, String)>,
@@ -47,7 +48,7 @@ impl Connection {
             principal: None,
             max_message: MAX_MESSAGE_BYTES,
             max_result: MAX_MESSAGE_BYTES,
-            eval_granted: false,
+            grants: Grants::default(),
             session: None,
         }
     }
@@ -96,12 +97,9 @@ pub async fn handle(
 ) -> BpResult<Value> {
     match method {
         "initialize" => {
-            // The grant is offered when the capability that needs it is linked.
-            let eval_allowed = broker
-                .runtime
-                .allows(crate::runtime::capability::Capability::Script);
-            let before = (conn.max_message, conn.max_result, conn.eval_granted);
-            let mut result = initialize(conn, &params, eval_allowed)?;
+            let offered = offered_grants(broker);
+            let before = (conn.max_message, conn.max_result, conn.grants);
+            let mut result = initialize(conn, &params, &offered)?;
             if let Some(session) = params.get("session") {
                 match open_session(broker, conn, session) {
                     Ok(opened) => result["session"] = opened,
@@ -109,7 +107,7 @@ pub async fn handle(
                         // All or nothing: the connection stays uninitialized,
                         // with the limits it had.
                         conn.principal = None;
-                        (conn.max_message, conn.max_result, conn.eval_granted) = before;
+                        (conn.max_message, conn.max_result, conn.grants) = before;
                         return Err(e);
                     }
                 }
@@ -127,8 +125,8 @@ pub async fn handle(
             conn.principal()?;
             // Tools the policy removed, or whose grants this client lacks,
             // are not listed.
-            let eval_granted = conn.eval_granted;
-            let granted = |g: &str| g == "developer.eval" && eval_granted;
+            let grants = conn.grants;
+            let granted = |g: &str| grants.has(g);
             Ok(json!({"tools": broker.runtime.manifest(&granted)}))
         }
         _ => handle_initialized(broker, &conn.principal()?, method, params).await,
@@ -324,7 +322,24 @@ fn lowered(params: &Value, key: &str, current: usize) -> BpResult<usize> {
     }
 }
 
-fn initialize(conn: &mut Connection, params: &Value, eval_allowed: bool) -> BpResult<Value> {
+/// The grants this broker offers: each only where the policy lets the
+/// tools that need it run (`developer.eval` with `script` linked,
+/// `page.consequential` with `page-tools` linked at level `all`).
+fn offered_grants(broker: &Broker) -> Vec<&'static str> {
+    use crate::runtime::capability::Capability;
+    let mut offered = Vec::new();
+    if broker.runtime.allows(Capability::Script) {
+        offered.push(Grants::EVAL);
+    }
+    if broker.runtime.allows(Capability::PageTools)
+        && broker.runtime.page_tool_level() == PageToolLevel::All
+    {
+        offered.push(Grants::PAGE_CONSEQUENTIAL);
+    }
+    offered
+}
+
+fn initialize(conn: &mut Connection, params: &Value, offered: &[&'static str]) -> BpResult<Value> {
     if conn.principal.is_some() {
         return Err(BpError::invalid(
             "`initialize` was already called on this connection",
@@ -379,11 +394,7 @@ fn initialize(conn: &mut Connection, params: &Value, eval_allowed: bool) -> BpRe
         .flatten()
         .filter_map(Value::as_str)
         .collect();
-    let supported: Vec<&str> = if eval_allowed {
-        vec!["developer.eval"]
-    } else {
-        Vec::new()
-    };
+    let supported: Vec<&str> = offered.to_vec();
     let granted: Vec<&str> = requested
         .iter()
         .copied()
@@ -392,7 +403,7 @@ fn initialize(conn: &mut Connection, params: &Value, eval_allowed: bool) -> BpRe
     // Nothing fails from here on: a failed `initialize` changed nothing.
     conn.max_message = max_message;
     conn.max_result = max_result;
-    conn.eval_granted = granted.contains(&"developer.eval");
+    conn.grants = Grants::from_names(&granted);
     conn.principal = Some(identity::principal_of(name, &conn.id));
     Ok(json!({
         "service": {"version": VERSION},

@@ -2,7 +2,7 @@
 //! creation. Opening one never attaches to user tabs; a target is attached
 //! only when a lease first acts on it.
 
-use super::registry::Registry;
+use super::registry::{PageToolPath, Registry};
 use crate::cdp::launch::LaunchedBrowser;
 use crate::cdp::{Cdp, CdpEvent};
 use crate::error::{BpError, BpResult};
@@ -28,6 +28,25 @@ fn auto_attach() -> Value {
 /// How long `WebMCP.enable` may take before the browser is taken not to
 /// serve the domain (it never answers then).
 const PAGE_TOOLS_ENABLE_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Whether the browser's WebMCP domain can call tools itself: a command
+/// it does not have is refused as not found (JSON-RPC -32601); any other
+/// answer to an invocation of no tool means it has it.
+async fn invoke_path(cdp: &Cdp, session: &str) -> PageToolPath {
+    let probe = json!({"toolName": "", "frameId": "", "input": {}});
+    match cdp
+        .call_timeout(
+            "WebMCP.invokeTool",
+            Some(session),
+            probe,
+            PAGE_TOOLS_ENABLE_WAIT,
+        )
+        .await
+    {
+        Err(e) if e.message.contains("wasn't found") => PageToolPath::Testing,
+        _ => PageToolPath::Domain,
+    }
+}
 
 /// `Fetch.enable` for request interception (request stage, with auth).
 pub fn fetch_params() -> Value {
@@ -139,6 +158,8 @@ impl BrowserConn {
         let registry = self.registry.clone();
         let raw = raw_id.to_string();
         let pending = self.cdp.send_now("WebMCP.enable", Some(session), json!({}));
+        let cdp = self.cdp.clone();
+        let session = session.to_string();
         tokio::spawn(async move {
             let on = match pending {
                 Ok(rx) => Cdp::reply("WebMCP.enable", rx, PAGE_TOOLS_ENABLE_WAIT)
@@ -146,9 +167,13 @@ impl BrowserConn {
                     .is_ok(),
                 Err(_) => false,
             };
-            if report {
-                registry.set_page_tool_support(&raw, on);
+            if !report {
+                return;
             }
+            if on && registry.page_tool_path() == PageToolPath::Unknown {
+                registry.set_page_tool_path(invoke_path(&cdp, &session).await);
+            }
+            registry.set_page_tool_support(&raw, on);
         });
     }
 

@@ -25,6 +25,8 @@ mod nav_facts;
 mod navigate;
 mod netops;
 pub mod observations;
+pub mod page_tool_invoke;
+pub mod page_tools;
 pub mod proof;
 pub mod proved_read;
 mod read_ahead;

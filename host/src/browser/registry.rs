@@ -10,7 +10,9 @@ use tokio::sync::watch;
 mod page_events;
 mod page_tools;
 
-pub use page_tools::{DeclaredTool, Gone as PageToolGone, Support as PageToolSupport};
+pub use page_tools::{
+    DeclaredTool, Gone as PageToolGone, InvokePath as PageToolPath, Support as PageToolSupport,
+};
 
 /// Live state of one physical target.
 #[derive(Debug)]
@@ -325,6 +327,8 @@ pub struct PendingDialog {
 #[derive(Default)]
 pub struct Registry {
     inner: Mutex<Inner>,
+    /// How the browser calls page tools (`page_tools.rs`).
+    page_tool_path: Mutex<page_tools::InvokePath>,
     signals: Option<tokio::sync::mpsc::UnboundedSender<Signal>>,
     /// Observed elements described by the page itself, and by Chromium's
     /// accessibility tree, since the connection began; those whose node

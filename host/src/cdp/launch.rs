@@ -20,9 +20,10 @@ const FLAGS: &[&str] = &[
     // renderers; headless, with one window per workspace, they kept about
     // half a core busy while the browser was otherwise idle.
     "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup",
-    // Tools pages declare for agents (`document.modelContext`) and the
-    // DevTools domain that lists and calls them.
-    "--enable-features=WebMCP,DevToolsWebMCPSupport",
+    // Tools pages declare for agents (`navigator.modelContext`), the
+    // DevTools domain that lists them, and the browser's own invocation
+    // API for browsers whose domain cannot call them (see page-tools.md).
+    "--enable-features=WebMCP,WebMCPTesting,DevToolsWebMCPSupport",
     "--metrics-recording-only",
     "--disable-back-forward-cache",
     "--password-store=basic",

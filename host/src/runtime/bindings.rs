@@ -13,6 +13,6 @@ wasmtime::component::bindgen!({
 });
 pub use browser_pilot::tools::{
     artifacts, capture, cookies_read, cookies_write, dialogs, input, navigation, network_modify,
-    network_read, page_read, script, tabs_manage, types, upload,
+    network_read, page_read, page_tools, script, tabs_manage, types, upload,
 };
 pub use exports::browser_pilot::tools::tool;

@@ -7,7 +7,7 @@
 
 use super::bindings::{
     artifacts, capture, cookies_read, cookies_write, dialogs, input, navigation, network_modify,
-    network_read, page_read, script, tabs_manage, upload,
+    network_read, page_read, page_tools, script, tabs_manage, upload,
 };
 use super::views::{TargetScope, WorkspaceScope};
 use super::HostState;
@@ -53,6 +53,7 @@ pub enum Capability {
     Script,
     Dialogs,
     TabsManage,
+    PageTools,
 }
 
 /// Adds one capability interface to a linker.
@@ -96,7 +97,7 @@ macro_rules! scoped {
 
 impl Capability {
     /// Every capability, in WIT order.
-    pub const ALL: [Capability; 13] = [
+    pub const ALL: [Capability; 14] = [
         Capability::PageRead,
         Capability::Navigation,
         Capability::Input,
@@ -110,6 +111,7 @@ impl Capability {
         Capability::Script,
         Capability::Dialogs,
         Capability::TabsManage,
+        Capability::PageTools,
     ];
 
     /// This capability's row.
@@ -141,6 +143,7 @@ impl Capability {
                 ..row("dialogs", scoped!(Workspace, dialogs))
             },
             Capability::TabsManage => row("tabs-manage", scoped!(Workspace, tabs_manage)),
+            Capability::PageTools => row("page-tools", scoped!(Target, page_tools)),
         }
     }
 

@@ -25,6 +25,8 @@ impl From<StaleReason> for Reason {
             StaleReason::NotFound => Reason::NotFound,
             StaleReason::FocusChanged => Reason::FocusChanged,
             StaleReason::DialogOpened => Reason::DialogOpened,
+            StaleReason::DocumentChanged => Reason::DocumentChanged,
+            StaleReason::ToolRemoved => Reason::ToolRemoved,
         }
     }
 }
@@ -47,6 +49,8 @@ impl From<Reason> for StaleReason {
             Reason::NotFound => StaleReason::NotFound,
             Reason::FocusChanged => StaleReason::FocusChanged,
             Reason::DialogOpened => StaleReason::DialogOpened,
+            Reason::DocumentChanged => StaleReason::DocumentChanged,
+            Reason::ToolRemoved => StaleReason::ToolRemoved,
         }
     }
 }
@@ -74,6 +78,8 @@ pub fn to_tool_error(e: BpError) -> ToolError {
         }),
         Code::BrowserDisconnected => ToolError::BrowserDisconnected,
         Code::ResultTooLarge => ToolError::ResultTooLarge(e.message),
+        Code::ActionFailed => ToolError::ActionFailed(e.message),
+        Code::FeatureUnavailable => ToolError::Unavailable(e.message),
         _ => ToolError::Internal(e.message),
     }
 }
@@ -95,6 +101,8 @@ pub fn from_tool_error(e: ToolError) -> BpError {
         ToolError::UnknownOutcome(i) => unknown_outcome(i),
         ToolError::BrowserDisconnected => BpError::disconnected(),
         ToolError::ResultTooLarge(m) => BpError::new(Code::ResultTooLarge, m),
+        ToolError::ActionFailed(m) => BpError::new(Code::ActionFailed, m),
+        ToolError::Unavailable(m) => BpError::new(Code::FeatureUnavailable, m),
         ToolError::Internal(m) => BpError::internal(m),
     }
 }

@@ -1,6 +1,8 @@
 //! Linking by policy: the linker gets the WASI subset every Rust guest
-//! needs (io streams and cli stdio/env, with an empty context) and exactly
-//! the capability interfaces the policy grants.
+//! needs (io streams and cli stdio/env, with an empty context; clocks and
+//! random numbers, which hash maps and validators ask for) and exactly the
+//! capability interfaces the policy grants. No filesystem, sockets or
+//! environment reach a component.
 use super::capability::Capability;
 use super::policy::Policy;
 use super::HostState;
@@ -12,8 +14,10 @@ use wasmtime_wasi::cli::WasiCliView;
 
 /// Package prefix of our capability interfaces.
 const PACKAGE: &str = "browser-pilot:tools/";
-/// WASI interfaces a component may import (all given an empty context).
-const WASI_ALLOWED: &[&str] = &["wasi:io/", "wasi:cli/"];
+/// WASI interfaces a component may import: io and cli (with an empty
+/// context), clocks and random. None of them reaches a file, a socket or
+/// the broker's environment.
+const WASI_ALLOWED: &[&str] = &["wasi:io/", "wasi:cli/", "wasi:clocks/", "wasi:random/"];
 
 struct IoTable;
 
@@ -45,6 +49,19 @@ pub fn build(engine: &Engine, policy: &Policy) -> BpResult<Linker<HostState>> {
         c::terminal_stdin::add_to_linker::<HostState, WasiCli>(&mut l, get).map_err(err)?;
         c::terminal_stdout::add_to_linker::<HostState, WasiCli>(&mut l, get).map_err(err)?;
         c::terminal_stderr::add_to_linker::<HostState, WasiCli>(&mut l, get).map_err(err)?;
+    }
+    {
+        use wasmtime_wasi::clocks::{WasiClocks, WasiClocksView};
+        use wasmtime_wasi::p2::bindings::{clocks, random};
+        use wasmtime_wasi::random::{WasiRandom, WasiRandomView};
+        let get = <HostState as WasiClocksView>::clocks;
+        clocks::wall_clock::add_to_linker::<HostState, WasiClocks>(&mut l, get).map_err(err)?;
+        clocks::monotonic_clock::add_to_linker::<HostState, WasiClocks>(&mut l, get)
+            .map_err(err)?;
+        let rng = <HostState as WasiRandomView>::random;
+        random::random::add_to_linker::<HostState, WasiRandom>(&mut l, rng).map_err(err)?;
+        random::insecure::add_to_linker::<HostState, WasiRandom>(&mut l, rng).map_err(err)?;
+        random::insecure_seed::add_to_linker::<HostState, WasiRandom>(&mut l, rng).map_err(err)?;
     }
     super::bindings::types::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
         .map_err(err)?;

@@ -15,6 +15,7 @@ mod convert;
 mod engine_config;
 mod errors;
 mod host_impl;
+mod host_page_tools;
 mod host_target;
 mod host_workspace;
 mod limits;
@@ -335,6 +336,11 @@ impl Runtime {
     /// Whether the policy links `cap`.
     pub fn allows(&self, cap: Capability) -> bool {
         self.policy.allows(cap)
+    }
+
+    /// The launch policy's `page-tools` level.
+    pub fn page_tool_level(&self) -> crate::browser::caller::PageToolLevel {
+        self.policy.page_tools
     }
 
     /// The `capability_denied` error for a tool the policy removed.

@@ -3,6 +3,7 @@
 //! never changes while a broker runs.
 
 use super::capability::Capability;
+use crate::browser::caller::PageToolLevel;
 use crate::error::{BpError, BpResult};
 use serde::Deserialize;
 use std::collections::BTreeSet;
@@ -92,6 +93,9 @@ struct PolicyFile {
     deny_tools: Vec<String>,
     #[serde(default)]
     limits: Option<Limits>,
+    /// `read-only`, `write` (the default) or `all`.
+    #[serde(default, rename = "page-tools")]
+    page_tools: Option<String>,
 }
 
 /// A validated policy.
@@ -100,6 +104,8 @@ pub struct Policy {
     denied: BTreeSet<Capability>,
     denied_tools: BTreeSet<String>,
     pub limits: Limits,
+    /// What page-declared tools may do at most.
+    pub page_tools: PageToolLevel,
 }
 
 impl Policy {
@@ -150,7 +156,11 @@ impl Policy {
             denied: BTreeSet::new(),
             denied_tools: BTreeSet::new(),
             limits,
+            page_tools: PageToolLevel::default(),
         };
+        if let Some(level) = &parsed.page_tools {
+            policy.set_page_tools(level)?;
+        }
         for cap in parsed.deny.iter().chain(deny_flags) {
             policy.deny(cap)?;
         }
@@ -163,6 +173,16 @@ impl Policy {
     fn parse_file(text: &str) -> BpResult<PolicyFile> {
         toml::from_str(text)
             .map_err(|e| BpError::invalid(format!("invalid policy: {}", e.message())))
+    }
+
+    /// Set the `page-tools` level (`read-only`, `write` or `all`).
+    pub fn set_page_tools(&mut self, level: &str) -> BpResult<()> {
+        self.page_tools = PageToolLevel::parse(level).ok_or_else(|| {
+            BpError::invalid(format!(
+                "page-tools must be read-only, write or all, not `{level}`"
+            ))
+        })?;
+        Ok(())
     }
 
     fn deny(&mut self, capability: &str) -> BpResult<()> {

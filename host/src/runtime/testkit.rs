@@ -245,6 +245,7 @@ fn caller() -> Caller {
     Caller {
         workspace_id: "ws_test".into(),
         lease_id: "lease_test".into(),
+        page_tools: Default::default(),
     }
 }
 

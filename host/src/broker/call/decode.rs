@@ -18,7 +18,7 @@ const MAX_DEADLINE_MS: u64 = 10 * 60 * 1000;
 pub fn accept(
     broker: &Arc<Broker>,
     principal: &str,
-    eval_granted: bool,
+    grants: crate::browser::caller::Grants,
     session: Option<&(String, String)>,
     params: &Value,
 ) -> BpResult<Intake> {
@@ -66,7 +66,7 @@ pub fn accept(
                 workspace_id: ws,
                 lease_id: lease,
                 compat: crate::broker::identity::client_name(principal) == CLI_PRINCIPAL,
-                eval_granted,
+                grants,
                 command_id: id,
                 generation: broker.generation(),
             },

@@ -73,6 +73,10 @@ pub(super) fn workspace_call(
         caller: Caller {
             workspace_id: scope.workspace_id.clone(),
             lease_id: scope.lease_id.clone(),
+            page_tools: crate::browser::caller::PageToolAccess {
+                level: broker.runtime.page_tool_level(),
+                consequential_granted: scope.grants.page_consequential,
+            },
         },
         controlled: controlled_targets(broker, scope),
         current,

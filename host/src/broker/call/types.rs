@@ -6,6 +6,7 @@
 use crate::broker::commands::CancelSignal;
 use crate::broker::state::State;
 use crate::broker::Broker;
+use crate::browser::caller::Grants;
 use crate::browser::connection::BrowserConn;
 use crate::error::{BpError, BpResult, Code};
 use serde_json::{json, Value};
@@ -24,8 +25,8 @@ pub struct CallScope {
     /// The one-shot CLI's compatibility principal: bare refs resolve
     /// against the latest observation of the target.
     pub compat: bool,
-    /// The connection was granted `developer.eval`.
-    pub eval_granted: bool,
+    /// What the connection was granted at `initialize`.
+    pub grants: Grants,
     pub command_id: String,
     /// The browser connection generation when the command was accepted: a
     /// command never reaches a later generation.
@@ -35,10 +36,7 @@ pub struct CallScope {
 impl CallScope {
     /// Whether the client was granted `grant` at initialize.
     pub fn granted(&self, grant: &str) -> bool {
-        match grant {
-            "developer.eval" => self.eval_granted,
-            _ => false,
-        }
+        self.grants.has(grant)
     }
 
     /// Refuse a command accepted under an earlier connection generation.

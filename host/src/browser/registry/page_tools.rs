@@ -23,6 +23,29 @@ pub enum Support {
     Missing,
 }
 
+/// How the browser calls page tools (learned once per connection).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InvokePath {
+    /// Not learned yet.
+    #[default]
+    Unknown,
+    /// The domain's own `WebMCP.invokeTool` and `cancelInvocation`; this
+    /// revision of the domain also reports the page's annotations.
+    Domain,
+    /// The domain only reports tools and invocations (Chromium 148): tools
+    /// are called through the browser's invocation API
+    /// (`navigator.modelContextTesting.executeTool`) from an isolated
+    /// world, and annotations are not reported.
+    Testing,
+}
+
+impl InvokePath {
+    /// Whether the page's annotations reach the broker.
+    pub fn reports_annotations(self) -> bool {
+        self == InvokePath::Domain
+    }
+}
+
 /// One tool a frame of the page declares.
 #[derive(Debug, Clone)]
 pub struct DeclaredTool {
@@ -105,6 +128,21 @@ impl TargetState {
 }
 
 impl Registry {
+    /// How this connection's browser calls page tools.
+    pub fn page_tool_path(&self) -> InvokePath {
+        *self
+            .page_tool_path
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn set_page_tool_path(&self, path: InvokePath) {
+        *self
+            .page_tool_path
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = path;
+    }
+
     /// `WebMCP.enable` answered (`true`) or was refused / timed out.
     pub fn set_page_tool_support(&self, raw: &str, on: bool) {
         self.update(raw, |t| {
