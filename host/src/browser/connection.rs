@@ -29,20 +29,12 @@ fn auto_attach() -> Value {
 /// serve the domain (it never answers then).
 const PAGE_TOOLS_ENABLE_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
 
-/// Whether the browser's WebMCP domain can call tools itself: a command
-/// it does not have is refused as not found (JSON-RPC -32601); any other
-/// answer to an invocation of no tool means it has it.
-async fn invoke_path(cdp: &Cdp, session: &str) -> PageToolPath {
-    let probe = json!({"toolName": "", "frameId": "", "input": {}});
-    match cdp
-        .call_timeout(
-            "WebMCP.invokeTool",
-            Some(session),
-            probe,
-            PAGE_TOOLS_ENABLE_WAIT,
-        )
-        .await
-    {
+/// Whether the browser's WebMCP domain can call tools itself, from its
+/// answer to an invocation of no tool: a command it does not have is
+/// refused as not found (JSON-RPC -32601); any other answer means it has
+/// it.
+async fn invoke_path(rx: crate::cdp::Pending) -> PageToolPath {
+    match Cdp::reply("WebMCP.invokeTool", rx, PAGE_TOOLS_ENABLE_WAIT).await {
         Err(e) if e.message.contains("wasn't found") => PageToolPath::Testing,
         _ => PageToolPath::Domain,
     }
@@ -158,8 +150,14 @@ impl BrowserConn {
         let registry = self.registry.clone();
         let raw = raw_id.to_string();
         let pending = self.cdp.send_now("WebMCP.enable", Some(session), json!({}));
-        let cdp = self.cdp.clone();
-        let session = session.to_string();
+        // Sent now, with the enable, so no command of this set-up goes
+        // out later, in the middle of some other call.
+        let probe =
+            (report && self.registry.page_tool_path() == PageToolPath::Unknown).then(|| {
+                let params = json!({"toolName": "", "frameId": "", "input": {}});
+                self.cdp
+                    .send_now("WebMCP.invokeTool", Some(session), params)
+            });
         tokio::spawn(async move {
             let on = match pending {
                 Ok(rx) => Cdp::reply("WebMCP.enable", rx, PAGE_TOOLS_ENABLE_WAIT)
@@ -170,8 +168,8 @@ impl BrowserConn {
             if !report {
                 return;
             }
-            if on && registry.page_tool_path() == PageToolPath::Unknown {
-                registry.set_page_tool_path(invoke_path(&cdp, &session).await);
+            if let (true, Some(Ok(rx))) = (on, probe) {
+                registry.set_page_tool_path(invoke_path(rx).await);
             }
             registry.set_page_tool_support(&raw, on);
         });

@@ -1,0 +1,280 @@
+//! Page-declared tools (WebMCP) through the broker, on real Chromium: a
+//! shop page declares its actions; clients list and call them under the
+//! launch policy and their grants, and the failures a page can cause
+//! each get their stable code.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+mod support;
+
+use serde_json::{json, Value};
+use support::bridge::{Bridge, Session};
+use support::{poll_for, Env, POLL_LIMIT};
+
+/// A broker whose policy allows every page-tool effect.
+fn broker_allowing_all() -> Env {
+    let mut env = Env::new();
+    let policy = env.home.join("page-tools-all.toml");
+    std::fs::write(&policy, "page-tools = \"all\"\n").unwrap();
+    env.serve(&["--policy", policy.to_str().unwrap()]);
+    env
+}
+
+/// A bridge client asking for `grants`, with its own workspace and lease.
+fn client(env: &Env, name: &str, grants: &[&str]) -> (Bridge, Session) {
+    let mut b = Bridge::start(env);
+    let init = b.call(
+        "initialize",
+        json!({"client": {"name": name, "version": "1", "instanceId": name},
+               "protocol": {"min": "1.0", "max": "1.1"}, "capabilities": grants}),
+    );
+    assert!(init.get("error").is_none(), "{init}");
+    let ws = b.call("workspaces/create", json!({"label": name}));
+    let workspace = ws["workspaceId"].as_str().unwrap().to_string();
+    let lease = b.call(
+        "leases/create",
+        json!({"workspaceId": workspace, "ttlMs": 60_000}),
+    );
+    let s = Session {
+        workspace,
+        lease: lease["leaseId"].as_str().unwrap().to_string(),
+        cursor: ws["eventCursor"].as_str().unwrap().to_string(),
+    };
+    (b, s)
+}
+
+/// Open the shop and wait until its tools are listed.
+fn open_shop(env: &Env, b: &mut Bridge, s: &Session, page: &str) -> Value {
+    b.tool_ok(s, "browser.tabs.open", json!({"url": env.url(page)}));
+    poll_for(POLL_LIMIT, "the shop's tools", || {
+        let listed = b.tool_ok(s, "browser.page_tools.list", json!({}));
+        let n = listed["tools"].as_array().map_or(0, Vec::len)
+            + listed["hidden"]["byPolicy"].as_u64().unwrap_or(0) as usize
+            + listed["hidden"]["byGrant"].as_u64().unwrap_or(0) as usize;
+        (n >= 4).then_some(listed)
+    })
+}
+
+fn tool_ref(listed: &Value, name: &str) -> String {
+    listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["pageData"]["name"] == name)
+        .unwrap_or_else(|| panic!("{name} not listed: {listed}"))["ref"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+fn page_text(b: &mut Bridge, s: &Session) -> String {
+    b.tool_ok(s, "browser.read", json!({}))["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn shop_tools_are_listed_called_and_change_the_page() {
+    let env = broker_allowing_all();
+    env.launch();
+    let (mut b, s) = client(&env, "shopper", &["page.consequential"]);
+    let listed = open_shop(&env, &mut b, &s, "page-tools.html");
+    let names: Vec<&str> = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["pageData"]["name"].as_str())
+        .collect();
+    for n in ["search_products", "add_to_cart", "place_order", "subscribe"] {
+        assert!(names.contains(&n), "{n} missing: {listed}");
+    }
+    let form = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["pageData"]["name"] == "subscribe")
+        .unwrap();
+    assert_eq!(form["kind"], "declarative", "{form}");
+    assert!(form["origin"]
+        .as_str()
+        .unwrap()
+        .starts_with("http://127.0.0.1:"));
+
+    let add = tool_ref(&listed, "add_to_cart");
+    let r = b.tool_ok(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": add, "input": {"product": "tea", "qty": 2}}),
+    );
+    assert_eq!(r["pageData"]["output"]["cart"]["tea"], 2, "{r}");
+    assert_eq!(r["outcome"]["changed"], true, "{r}");
+    assert!(r["evidence"]["signals"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("document_changed")));
+    assert!(page_text(&mut b, &s).contains("Cart: tea x2"));
+
+    // A read that changes nothing is not claimed as a change.
+    let search = tool_ref(&listed, "search_products");
+    let r = b.tool_ok(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": search, "input": {"query": "co"}}),
+    );
+    assert_eq!(
+        r["pageData"]["output"]["matches"],
+        json!(["coffee", "cocoa"])
+    );
+    assert_eq!(r["outcome"]["changed"], Value::Null, "{r}");
+
+    let order = tool_ref(&listed, "place_order");
+    let r = b.tool_ok(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": order, "input": {}}),
+    );
+    assert_eq!(r["pageData"]["output"]["orderId"], "order-1", "{r}");
+    assert!(page_text(&mut b, &s).contains("Order placed: order-1"));
+}
+
+#[test]
+fn a_client_without_the_grant_sees_and_calls_nothing_it_may_not() {
+    let env = broker_allowing_all();
+    env.launch();
+    let (mut b, s) = client(&env, "no-grant", &[]);
+    let listed = open_shop(&env, &mut b, &s, "page-tools.html");
+    // This browser reports no annotations: every effect is unknown, so
+    // every tool needs the grant.
+    assert_eq!(listed["tools"], json!([]), "{listed}");
+    assert!(
+        listed["hidden"]["byGrant"].as_u64().unwrap() >= 4,
+        "{listed}"
+    );
+    // The default policy (`write`) hides them all by policy instead.
+    let mut plain = Env::new();
+    plain.serve(&[]);
+    plain.launch();
+    let (mut c, t) = client(&plain, "plain", &["page.consequential"]);
+    let listed = open_shop(&plain, &mut c, &t, "page-tools.html");
+    assert_eq!(listed["tools"], json!([]), "{listed}");
+    assert!(
+        listed["hidden"]["byPolicy"].as_u64().unwrap() >= 4,
+        "{listed}"
+    );
+}
+
+#[test]
+fn bad_input_throws_and_removed_tools_get_their_codes() {
+    let env = broker_allowing_all();
+    env.launch();
+    let (mut b, s) = client(&env, "faults", &["page.consequential"]);
+    let listed = open_shop(&env, &mut b, &s, "page-tools.html?faults=1");
+    let add = tool_ref(&listed, "add_to_cart");
+    // A schema violation never reaches the page.
+    let before = env.cdp_commands_sent();
+    let code = b.tool_code(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": add, "input": {"product": "tea", "qty": "two"}}),
+    );
+    assert_eq!(code, "invalid_argument");
+    assert_eq!(
+        env.cdp_commands_sent(),
+        before,
+        "a refused call sent CDP commands"
+    );
+    assert!(page_text(&mut b, &s).contains("Cart: empty"));
+
+    let explode = tool_ref(&listed, "explode");
+    let code = b.tool_code(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": explode, "input": {}}),
+    );
+    assert_eq!(code, "action_failed");
+
+    // Unregistered between list and call.
+    let drop = tool_ref(&listed, "drop_tool");
+    b.tool_ok(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": drop, "input": {"name": "add_to_cart"}}),
+    );
+    let r = b.tool(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": add, "input": {"product": "tea", "qty": 1}}),
+    );
+    assert_eq!(r["error"]["code"], "stale_ref", "{r}");
+    assert_eq!(r["error"]["context"]["reason"], "tool_removed", "{r}");
+
+    // The injection attempt is data only, without its hidden characters.
+    let helpful = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["pageData"]["name"] == "helpful")
+        .unwrap();
+    let desc = helpful["pageData"]["description"].as_str().unwrap();
+    assert!(desc.contains("Ignore all previous instructions"));
+    assert!(
+        !desc.contains('\u{202e}') && !desc.contains('\u{0}'),
+        "{desc:?}"
+    );
+
+    // Oversized output is cut and says so.
+    let big = tool_ref(&listed, "big_output");
+    let r = b.tool_ok(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": big, "input": {}}),
+    );
+    assert_eq!(r["outputTruncated"], true);
+    assert!(r["pageData"]["output"].is_null());
+
+    // A reload makes every ref stale with its reason.
+    let search = tool_ref(&listed, "search_products");
+    b.tool_ok(&s, "browser.navigate", json!({"action": "reload"}));
+    let r = b.tool(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": search, "input": {"query": "t"}}),
+    );
+    assert_eq!(r["error"]["code"], "stale_ref", "{r}");
+    assert_eq!(r["error"]["context"]["reason"], "document_changed", "{r}");
+}
+
+#[test]
+fn a_tool_that_never_answers_ends_at_the_deadline_and_navigation_is_unknown() {
+    let env = broker_allowing_all();
+    env.launch();
+    let (mut b, s) = client(&env, "hang", &["page.consequential"]);
+    let listed = open_shop(&env, &mut b, &s, "page-tools.html?faults=1");
+    let hang = tool_ref(&listed, "hang");
+    let id = b.send_tool(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": hang, "input": {}}),
+        json!({"deadlineMs": 1500}),
+    );
+    let v = b.wait(id);
+    let code = &v["result"]["error"]["code"];
+    assert!(
+        code == "command_expired" || code == "unknown_outcome",
+        "{v}"
+    );
+    // The tab still works afterwards.
+    let search = tool_ref(&listed, "search_products");
+    b.tool_ok(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": search, "input": {"query": "t"}}),
+    );
+    let leave = tool_ref(&listed, "leave");
+    let r = b.tool(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": leave, "input": {}}),
+    );
+    assert_eq!(r["error"]["code"], "unknown_outcome", "{r}");
+}
