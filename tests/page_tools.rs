@@ -137,30 +137,134 @@ fn shop_tools_are_listed_called_and_change_the_page() {
     assert!(page_text(&mut b, &s).contains("Order placed: order-1"));
 }
 
+fn names(listed: &Value) -> Vec<String> {
+    let mut n: Vec<String> = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["pageData"]["name"].as_str().unwrap().to_string())
+        .collect();
+    n.sort();
+    n
+}
+
+fn effect_of(listed: &Value, name: &str) -> String {
+    listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["pageData"]["name"] == name)
+        .unwrap_or_else(|| panic!("{name} not listed: {listed}"))["effect"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// One user tab, first held by a client with the grant, then by one
+/// without: the second cannot reach the tab while the first holds it,
+/// and once it holds it, neither sees nor may call `place_order`, even
+/// with the ref the first was shown.
 #[test]
 fn a_client_without_the_grant_sees_and_calls_nothing_it_may_not() {
     let env = broker_allowing_all();
     env.launch();
-    let (mut b, s) = client(&env, "no-grant", &[]);
-    let listed = open_shop(&env, &mut b, &s, "page-tools.html");
-    // This browser reports no annotations: every effect is unknown, so
-    // every tool needs the grant.
-    assert_eq!(listed["tools"], json!([]), "{listed}");
-    assert!(
-        listed["hidden"]["byGrant"].as_u64().unwrap() >= 4,
+    let (mut a, sa) = client(&env, "granted", &["page.consequential"]);
+    let (mut b, sb) = client(&env, "no-grant", &[]);
+    let tab_a = support::bridge::user_blank_tab(&mut a, &sa);
+    let tab_b = support::bridge::user_blank_tab(&mut b, &sb);
+    a.tool_ok(&sa, "browser.tabs.acquire", json!({"targetId": tab_a}));
+    a.tool_ok(
+        &sa,
+        "browser.navigate",
+        json!({"targetId": tab_a, "url": env.url("page-tools.html")}),
+    );
+    let listed = poll_for(POLL_LIMIT, "the shop's tools", || {
+        let l = a.tool_ok(&sa, "browser.page_tools.list", json!({"targetId": tab_a}));
+        (l["tools"].as_array().map_or(0, Vec::len) >= 4).then_some(l)
+    });
+    assert_eq!(
+        names(&listed),
+        ["add_to_cart", "place_order", "search_products", "subscribe"],
         "{listed}"
     );
-    // The default policy (`write`) hides them all by policy instead.
+    assert_eq!(effect_of(&listed, "search_products"), "read");
+    assert_eq!(effect_of(&listed, "add_to_cart"), "write");
+    assert_eq!(effect_of(&listed, "subscribe"), "write");
+    assert_eq!(effect_of(&listed, "place_order"), "consequential");
+    assert_eq!(listed["hidden"]["byGrant"], 0, "{listed}");
+    let order = tool_ref(&listed, "place_order");
+
+    // Another workspace can neither list nor call the held tab's tools.
+    for (tool, args) in [
+        ("browser.page_tools.list", json!({"targetId": tab_b})),
+        (
+            "browser.page_tools.call",
+            json!({"targetId": tab_b, "ref": order, "input": {}}),
+        ),
+    ] {
+        assert_eq!(b.tool_code(&sb, tool, args), "target_busy", "{tool}");
+    }
+
+    // Handed over, the client without the grant sees all but place_order.
+    a.tool_ok(&sa, "browser.tabs.release", json!({"targetId": tab_a}));
+    b.tool_ok(&sb, "browser.tabs.acquire", json!({"targetId": tab_b}));
+    let listed = b.tool_ok(&sb, "browser.page_tools.list", json!({"targetId": tab_b}));
+    assert_eq!(
+        names(&listed),
+        ["add_to_cart", "search_products", "subscribe"],
+        "{listed}"
+    );
+    assert_eq!(listed["hidden"]["byGrant"], 1, "{listed}");
+    assert_eq!(listed["hidden"]["byPolicy"], 0, "{listed}");
+    let refused = b.tool(
+        &sb,
+        "browser.page_tools.call",
+        json!({"targetId": tab_b, "ref": order, "input": {}}),
+    );
+    assert_eq!(refused["error"]["code"], "capability_denied", "{refused}");
+    let context = &refused["error"]["context"];
+    assert_eq!(context["effect"], "consequential", "{refused}");
+    assert_eq!(context["reason"], "grant", "{refused}");
+    assert!(!page_text(&mut b, &sb).contains("Order placed"));
+}
+
+/// The `read-only` level lists only what is marked read-only and says how
+/// many it hid; the default `write` level hides only consequential tools.
+#[test]
+fn the_launch_level_decides_which_effects_are_listed() {
+    let mut ro = Env::new();
+    let policy = ro.home.join("page-tools-ro.toml");
+    std::fs::write(&policy, "page-tools = \"read-only\"\n").unwrap();
+    ro.serve(&["--policy", policy.to_str().unwrap()]);
+    ro.launch();
+    let (mut b, s) = client(&ro, "reader", &["page.consequential"]);
+    let listed = open_shop(&ro, &mut b, &s, "page-tools.html");
+    assert_eq!(names(&listed), ["search_products"], "{listed}");
+    assert_eq!(listed["hidden"]["byPolicy"], 3, "{listed}");
+    let search = tool_ref(&listed, "search_products");
+    let r = b.tool_ok(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": search, "input": {"query": "co"}}),
+    );
+    assert_eq!(
+        r["pageData"]["output"]["matches"],
+        json!(["coffee", "cocoa"]),
+        "{r}"
+    );
+
     let mut plain = Env::new();
     plain.serve(&[]);
     plain.launch();
-    let (mut c, t) = client(&plain, "plain", &["page.consequential"]);
+    let (mut c, t) = client(&plain, "default", &["page.consequential"]);
     let listed = open_shop(&plain, &mut c, &t, "page-tools.html");
-    assert_eq!(listed["tools"], json!([]), "{listed}");
-    assert!(
-        listed["hidden"]["byPolicy"].as_u64().unwrap() >= 4,
+    assert_eq!(
+        names(&listed),
+        ["add_to_cart", "search_products", "subscribe"],
         "{listed}"
     );
+    assert_eq!(listed["hidden"]["byPolicy"], 1, "{listed}");
+    assert_eq!(listed["hidden"]["byGrant"], 0, "{listed}");
 }
 
 #[test]

@@ -26,15 +26,17 @@ pub enum Effect {
 }
 
 impl Effect {
-    /// `consequential` when the page marks it so (or destructive), `read`
-    /// when read-only, else `write`; `unknown` when the browser does not
-    /// report annotations at all (`reported` false).
+    /// `consequential` when the page marks it so, `read` when read-only,
+    /// else `write` (a tool with no annotations is `write`); `unknown` when
+    /// the browser does not report annotations at all (`reported` false).
+    /// Chromium reports the page's `consequentialHint`/`readOnlyHint` as
+    /// `consequential`/`readOnly`; the page-side names are read too.
     pub fn of(annotations: &Value, reported: bool) -> Self {
         if !reported {
             return Effect::Unknown;
         }
         let flag = |keys: &[&str]| keys.iter().any(|k| annotations[*k] == Value::Bool(true));
-        if flag(&["consequential", "destructiveHint", "destructive"]) {
+        if flag(&["consequential", "consequentialHint"]) {
             Effect::Consequential
         } else if flag(&["readOnly", "readOnlyHint"]) {
             Effect::Read

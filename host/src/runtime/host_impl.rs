@@ -22,10 +22,14 @@ pub(super) fn typed<T>(r: BpResult<T>) -> Res<T> {
     }
 }
 
+/// Errors no component may recover from go out as traps, whole: a policy
+/// refusal (`capability_denied`) keeps its context (the page tool's
+/// effect, which grant or level refused it) that way.
 fn carried_as_trap(code: Code) -> bool {
     matches!(
         code,
-        Code::UnknownOutcome
+        Code::CapabilityDenied
+            | Code::UnknownOutcome
             | Code::BrowserDisconnected
             | Code::LeaseExpired
             | Code::WorkspaceNotFound
