@@ -137,6 +137,16 @@ fn shop_tools_are_listed_called_and_change_the_page() {
     assert!(page_text(&mut b, &s).contains("Order placed: order-1"));
 }
 
+fn page_tools_hint(b: &mut Bridge, s: &Session) -> Option<Value> {
+    let o = b.tool_ok(s, "browser.observe", json!({}));
+    o["hints"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|h| h["code"] == "page_tools")
+        .cloned()
+}
+
 fn names(listed: &Value) -> Vec<String> {
     let mut n: Vec<String> = listed["tools"]
         .as_array()
@@ -252,6 +262,14 @@ fn the_launch_level_decides_which_effects_are_listed() {
         json!(["coffee", "cocoa"]),
         "{r}"
     );
+    // An observation says the page has tools, by effect, as counts only.
+    let hint = page_tools_hint(&mut b, &s).expect("a page_tools hint");
+    assert_eq!(hint["count"], 1, "{hint}");
+    assert_eq!(hint["effects"]["read"], 1, "{hint}");
+    assert_eq!(hint["hidden"], 3, "{hint}");
+    assert!(!hint.to_string().contains("search"), "no page text: {hint}");
+    b.tool_ok(&s, "browser.navigate", json!({"url": ro.url("form.html")}));
+    assert_eq!(page_tools_hint(&mut b, &s), None, "a page without tools");
 
     let mut plain = Env::new();
     plain.serve(&[]);

@@ -25,6 +25,7 @@ mod nav_facts;
 mod navigate;
 mod netops;
 pub mod observations;
+pub mod page_tool_hint;
 pub mod page_tool_invoke;
 pub mod page_tools;
 pub mod proof;

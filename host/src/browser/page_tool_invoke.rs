@@ -171,7 +171,15 @@ impl TargetCall {
                     .cdp
                     .call("WebMCP.invokeTool", Some(&session), params)
                     .await
-                    .map_err(|e| self.after_send(e))?;
+                    .map_err(|e| {
+                        // The page dropped the tool after the registry last
+                        // heard of it (Chromium 156: -32602 "Tool not found").
+                        if e.message.contains("Tool not found") {
+                            BpError::stale(StaleReason::ToolRemoved)
+                        } else {
+                            self.after_send(e)
+                        }
+                    })?;
                 reply["invocationId"]
                     .as_str()
                     .ok_or_else(|| BpError::internal("WebMCP.invokeTool returned no invocationId"))?

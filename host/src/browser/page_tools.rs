@@ -291,6 +291,15 @@ mod tests {
         );
         assert_eq!(Effect::of(&json!({"readOnly": "yes"}), true), Effect::Write);
         assert_eq!(
+            Effect::of(&json!({"consequentialHint": true}), true),
+            Effect::Consequential
+        );
+        // Not a WebMCP annotation: the browser drops it, and so do we.
+        assert_eq!(
+            Effect::of(&json!({"destructiveHint": true}), true),
+            Effect::Write
+        );
+        assert_eq!(
             Effect::of(&json!({"readOnly": true}), false),
             Effect::Unknown
         );

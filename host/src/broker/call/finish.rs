@@ -9,7 +9,9 @@ use crate::broker::hints;
 use crate::broker::progress::Verdict;
 use crate::broker::Broker;
 use crate::browser::connection::BrowserConn;
+use crate::browser::page_tool_hint;
 use crate::error::{BpError, BpResult};
+use crate::runtime::capability::Capability;
 use serde_json::{json, Value};
 
 /// The result of `name` as the caller gets it.
@@ -57,6 +59,7 @@ pub(super) fn complete(
                 broker
                     .auth_states
                     .observe(&scope.workspace_id, raw, &mut value);
+                page_tools_hint(broker, scope, conn, raw, &mut value);
             }
             watch_progress(broker, scope, raw, name, &mut value);
             // Whoever made them (component or broker), hints stay within
@@ -68,6 +71,24 @@ pub(super) fn complete(
             }
             Ok((value, dispatched))
         }
+    }
+}
+
+/// An observed tab whose frames declare tools gets the `page_tools` hint,
+/// when the broker offers the page-tools family at all.
+fn page_tools_hint(
+    broker: &Broker,
+    scope: &CallScope,
+    conn: &BrowserConn,
+    raw: &str,
+    value: &mut Value,
+) {
+    if !broker.runtime.allows(Capability::PageTools) {
+        return;
+    }
+    let access = scope.page_tool_access(broker);
+    if let Some(hint) = page_tool_hint::page_tools_hint(&conn.registry, raw, access) {
+        hints::add(value, hint);
     }
 }
 

@@ -6,7 +6,7 @@
 use crate::broker::commands::CancelSignal;
 use crate::broker::state::State;
 use crate::broker::Broker;
-use crate::browser::caller::Grants;
+use crate::browser::caller::{Grants, PageToolAccess};
 use crate::browser::connection::BrowserConn;
 use crate::error::{BpError, BpResult, Code};
 use serde_json::{json, Value};
@@ -37,6 +37,15 @@ impl CallScope {
     /// Whether the client was granted `grant` at initialize.
     pub fn granted(&self, grant: &str) -> bool {
         self.grants.has(grant)
+    }
+
+    /// Which page-declared tools this caller may see and call: the launch
+    /// policy's level and its `page.consequential` grant.
+    pub fn page_tool_access(&self, broker: &Broker) -> PageToolAccess {
+        PageToolAccess {
+            level: broker.runtime.page_tool_level(),
+            consequential_granted: self.grants.page_consequential,
+        }
     }
 
     /// Refuse a command accepted under an earlier connection generation.
