@@ -400,3 +400,69 @@ fn a_tool_that_never_answers_ends_at_the_deadline_and_navigation_is_unknown() {
     );
     assert_eq!(r["error"]["code"], "unknown_outcome", "{r}");
 }
+
+/// The one-shot CLI under the default policy: a table of what it may call,
+/// a call with `--input JSON` and one with `--input -`, and bad input
+/// refused with its code before anything runs.
+#[test]
+fn the_cli_lists_and_calls_page_tools() {
+    let env = Env::new();
+    env.launch();
+    env.open("page-tools.html");
+    let listed = poll_for(POLL_LIMIT, "the shop's tools", || {
+        let l = env.json(&["page-tools"]);
+        (l["tools"].as_array().map_or(0, Vec::len) >= 3).then_some(l)
+    });
+    let table = env.ok(&["page-tools"]);
+    let header = table.lines().next().unwrap();
+    assert!(
+        header.starts_with("REF") && header.contains("EFFECT"),
+        "{table}"
+    );
+    for (name, effect) in [("search_products", "read"), ("add_to_cart", "write")] {
+        let row = table
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("{name} missing: {table}"));
+        assert!(row.starts_with(&tool_ref(&listed, name)), "{row}");
+        assert!(row.contains(effect), "{row}");
+    }
+    assert!(!table.contains("place_order"), "{table}");
+    assert!(table.contains("hidden: 1 above"), "{table}");
+
+    let add = tool_ref(&listed, "add_to_cart");
+    let out = env.ok(&["page-tool", &add, "--input", r#"{"product":"tea","qty":2}"#]);
+    assert!(out.contains("page changed: yes"), "{out}");
+    assert!(env.ok(&["read"]).contains("Cart: tea x2"));
+
+    let search = tool_ref(&listed, "search_products");
+    let mut child = std::process::Command::new(support::bp_exe())
+        .args(["page-tool", &search, "--input", "-", "--json"])
+        .env("BROWSER_PILOT_HOME", &env.home)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(br#"{"query": "coc"}"#)
+        .unwrap();
+    let done = child.wait_with_output().unwrap();
+    assert!(done.status.success());
+    let v: Value = serde_json::from_slice(&done.stdout).unwrap();
+    assert_eq!(v["pageData"]["output"]["matches"], json!(["cocoa"]), "{v}");
+
+    for input in ["[1]", "{not json", r#"{"product":"gin","qty":1}"#] {
+        let (code, run) = env.err(&["page-tool", &add, "--input", input]);
+        assert_eq!(code, "invalid_argument", "{input}: {}", run.stderr());
+    }
+    let (code, _) = env.err(&["page-tool", "pt_nope", "--input", "{}"]);
+    assert_eq!(code, "stale_ref");
+    assert!(
+        env.ok(&["read"]).contains("Cart: tea x2"),
+        "nothing else ran"
+    );
+}

@@ -169,6 +169,22 @@ pub enum Command {
         #[command(subcommand)]
         command: DialogCommand,
     },
+    /// Tools the current tab's page declares for agents (WebMCP), as this
+    /// client may call them.
+    PageTools {
+        /// Only this frame's tools (an ID from `bp frame`).
+        #[arg(long)]
+        frame: Option<String>,
+    },
+    /// Call a page-declared tool by its ref from `bp page-tools`.
+    PageTool {
+        #[arg(value_name = "REF")]
+        reference: String,
+        /// The tool's arguments as a JSON object, or `-` to read it from
+        /// stdin.
+        #[arg(long, default_value = "{}")]
+        input: String,
+    },
     /// Evaluate JavaScript in the current tab (developer.eval).
     Eval { expression: String },
     /// List tabs (managed and user tabs).

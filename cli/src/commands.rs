@@ -307,6 +307,14 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let (v, text) = crate::dialog_commands::respond(&mut s, command).await?;
             emit(json, &v, |_| text);
         }
+        Command::PageTools { frame } => {
+            let (v, text) = crate::page_tool_commands::list(&mut s, frame).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::PageTool { reference, input } => {
+            let (v, text) = crate::page_tool_commands::call(&mut s, reference, &input).await?;
+            emit(json, &v, |_| text);
+        }
         Command::Eval { expression } => {
             let (v, text) = crate::net_commands::eval(&mut s, expression).await?;
             emit(json, &v, |_| text);

@@ -15,6 +15,7 @@ mod guide;
 mod mcp;
 mod net_commands;
 mod output;
+mod page_tool_commands;
 mod progress;
 mod resume;
 mod session;
