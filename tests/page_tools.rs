@@ -8,7 +8,7 @@ mod support;
 
 use serde_json::{json, Value};
 use support::bridge::{Bridge, Session};
-use support::{poll_for, Env, POLL_LIMIT};
+use support::{poll_for, Env, FixtureServer, POLL_LIMIT};
 
 /// A broker whose policy allows every page-tool effect.
 fn broker_allowing_all() -> Env {
@@ -465,4 +465,69 @@ fn the_cli_lists_and_calls_page_tools() {
         env.ok(&["read"]).contains("Cart: tea x2"),
         "nothing else ran"
     );
+}
+
+/// A tool declared in a cross-site iframe (its own renderer process) is
+/// listed with that frame's origin and ID, and runs in that frame.
+#[test]
+fn tools_in_a_cross_origin_frame_are_listed_and_called_there() {
+    let env = Env::new();
+    env.launch();
+    let other = FixtureServer::start();
+    let (mut b, s) = client(&env, "frames", &[]);
+    let url = format!("{}?x={}", env.url("page-tools-frames.html"), other.port);
+    b.tool_ok(&s, "browser.tabs.open", json!({"url": url}));
+    let listed = poll_for(POLL_LIMIT, "both frames' tools", || {
+        let l = b.tool_ok(&s, "browser.page_tools.list", json!({}));
+        (l["tools"].as_array().map_or(0, Vec::len) >= 2).then_some(l)
+    });
+    assert_eq!(names(&listed), ["frame_echo", "top_ping"], "{listed}");
+    let tool = |name: &str| {
+        listed["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["pageData"]["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let (top, framed) = (tool("top_ping"), tool("frame_echo"));
+    let cross_origin = format!("http://localhost:{}", other.port);
+    assert_eq!(framed["origin"], cross_origin, "{framed}");
+    assert_eq!(
+        top["origin"],
+        format!("http://127.0.0.1:{}", env.server.port),
+        "{top}"
+    );
+    assert_ne!(framed["frameId"], top["frameId"]);
+    let frames = b.tool_ok(&s, "browser.frames.list", json!({}));
+    let cross = frames["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["url"].as_str().unwrap_or("").starts_with(&cross_origin))
+        .unwrap_or_else(|| panic!("{frames}"));
+    assert_eq!(cross["frameId"], framed["frameId"], "{frames}");
+
+    // Listing one frame gives only its tools.
+    let only = b.tool_ok(
+        &s,
+        "browser.page_tools.list",
+        json!({"frameId": framed["frameId"]}),
+    );
+    assert_eq!(names(&only), ["frame_echo"], "{only}");
+
+    let r = b.tool_ok(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": framed["ref"], "input": {"text": "hello"}}),
+    );
+    assert_eq!(r["pageData"]["output"]["echo"], "hello", "{r}");
+    assert_eq!(r["pageData"]["output"]["origin"], cross_origin, "{r}");
+    let r = b.tool_ok(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": top["ref"], "input": {}}),
+    );
+    assert_eq!(r["pageData"]["output"], "pong", "{r}");
 }
