@@ -531,3 +531,40 @@ fn tools_in_a_cross_origin_frame_are_listed_and_called_there() {
     );
     assert_eq!(r["pageData"]["output"], "pong", "{r}");
 }
+
+/// The user's own browser, started without the WebMCP features: the
+/// page-tool tools, `broker/status` and `bp doctor` all say it does not
+/// serve page tools, with the remediation, and nothing falls back to page
+/// script.
+#[test]
+fn a_browser_without_webmcp_gets_the_stable_code_and_the_remedy() {
+    let env = Env::new();
+    let user = support::user_browser::UserBrowser::start("no-webmcp", &env.url("page-tools.html"));
+    env.ok(&["connect", "--endpoint", &user.endpoint()]);
+    env.open("page-tools.html");
+    let (code, run) = env.err(&["page-tools", "--json"]);
+    assert_eq!(code, "feature_unavailable", "{}", run.stderr());
+    let v: Value = serde_json::from_str(run.stdout().trim()).unwrap();
+    let context = &v["error"]["context"];
+    assert_eq!(context["feature"], "WebMCP", "{v}");
+    assert_eq!(context["reason"], "page_api_off", "{v}");
+    assert!(
+        context["remediation"]
+            .as_str()
+            .unwrap()
+            .contains("--enable-features=WebMCP"),
+        "{v}"
+    );
+    let status = env.json(&["broker", "status"]);
+    assert_eq!(status["browser"]["pageTools"]["domain"], "off", "{status}");
+    let doctor = env.json(&["doctor"]);
+    let problem = doctor["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["code"] == "page_tools_unavailable")
+        .unwrap_or_else(|| panic!("{doctor}"));
+    assert!(problem["remediation"].as_str().unwrap().contains("WebMCP"));
+    // The page still works for everything else.
+    assert!(env.ok(&["read"]).contains("Cart: empty"));
+}

@@ -165,6 +165,16 @@ async fn broker_report(paths: &Paths, problems: &mut Vec<Value>) -> Value {
             "nothing to do: the next bp command cleans it up and starts a broker",
         ));
     }
+    if let Some(s) = &status {
+        if s["browser"]["pageTools"]["domain"] == "off" {
+            problems.push(problem(
+                "page_tools_unavailable",
+                "info",
+                "the connected browser does not serve page-declared tools (WebMCP); browser.page_tools.* answer feature_unavailable".into(),
+                "start it with --enable-features=WebMCP,DevToolsWebMCPSupport (Chromium 156 or later), or use `bp connect --launch`",
+            ));
+        }
+    }
     let modes = json!({
         "runDir": dir_mode.map(|m| format!("{m:o}")),
         "socket": socket_mode.map(|m| format!("{m:o}")),

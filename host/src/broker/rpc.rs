@@ -478,6 +478,8 @@ async fn status(broker: &Arc<Broker>) -> BpResult<Value> {
     if let Ok(conn) = broker.browser().await {
         let (open, attached) = conn.registry.counts();
         browser["targets"] = json!({"open": open, "attached": attached});
+        let (domain, invoke) = conn.registry.page_tool_service();
+        browser["pageTools"] = json!({"domain": domain, "invoke": invoke});
         let [page, accessibility, known, with_walk] = conn.registry.described();
         browser["elementsDescribed"] = json!({"byPage": page, "byAccessibility": accessibility,
             "alreadyIdentified": known, "idWithWalk": with_walk});

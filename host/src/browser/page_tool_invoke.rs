@@ -279,7 +279,7 @@ impl TargetCall {
 
     /// An isolated world in the tool's frame, for the observer (`None`
     /// when the page does not give one: then only the other evidence).
-    async fn isolated_world(&self, session: &str, frame: &str) -> Option<i64> {
+    pub(super) async fn isolated_world(&self, session: &str, frame: &str) -> Option<i64> {
         let params = json!({"frameId": frame, "worldName": WORLD});
         let reply = self
             .cdp

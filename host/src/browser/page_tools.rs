@@ -15,6 +15,10 @@ use std::time::Duration;
 /// attached (a browser without the domain never answers).
 const SUPPORT_WAIT: Duration = Duration::from_secs(4);
 
+/// Whether the document interfaces carry the WebMCP page API.
+const PAGE_API: &str =
+    "'modelContext' in Document.prototype || 'modelContext' in Navigator.prototype";
+
 /// What calling a page tool may do, from the page's annotations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Effect {
@@ -107,14 +111,19 @@ pub struct PageToolListing {
     pub hidden_by_grant: u32,
 }
 
-/// The `feature_unavailable` error of a browser without the domain.
-fn unavailable() -> BpError {
+/// The `feature_unavailable` error of a browser without the domain
+/// (`domain_missing`) or whose pages lack the API (`page_api_off`).
+fn unavailable(reason: &str) -> BpError {
+    let why = match reason {
+        "page_api_off" => "its pages have no WebMCP API",
+        _ => "the DevTools WebMCP domain did not answer",
+    };
     BpError::new(
         Code::FeatureUnavailable,
-        "this browser does not serve page-declared tools (the DevTools WebMCP domain did not answer)",
+        format!("this browser does not serve page-declared tools ({why})"),
     )
     .with_context(json!({
-        "feature": "WebMCP",
+        "feature": "WebMCP", "reason": reason,
         "remediation": "use a Chromium with WebMCP (156 or later) started with --enable-features=WebMCP,DevToolsWebMCPSupport; browsers `bp connect --launch` starts have it",
     }))
 }
@@ -167,14 +176,55 @@ impl TargetCall {
         let until = tokio::time::Instant::now() + SUPPORT_WAIT;
         loop {
             match support(self) {
-                PageToolSupport::On => return Ok(()),
-                PageToolSupport::Missing => return Err(unavailable()),
+                PageToolSupport::On => return self.page_api_present().await,
+                PageToolSupport::Missing => return Err(unavailable("domain_missing")),
                 PageToolSupport::Unknown => {}
             }
             match tokio::time::timeout_at(until, rx.changed()).await {
                 Ok(Ok(())) => {}
-                _ => return Err(unavailable()),
+                _ => return Err(unavailable("domain_missing")),
             }
+        }
+    }
+
+    /// Whether pages of this browser can declare tools at all: Chromium
+    /// 156 answers `WebMCP.enable` also when the page API is off (started
+    /// without `--enable-features=WebMCP`). Read once per connection from
+    /// the pristine prototypes of an isolated world, never from the
+    /// page's own script. A probe that cannot run decides nothing.
+    async fn page_api_present(&self) -> BpResult<()> {
+        if let Some(known) = self.registry.page_tool_api() {
+            return if known {
+                Ok(())
+            } else {
+                Err(unavailable("page_api_off"))
+            };
+        }
+        let Some(frame) = self
+            .registry
+            .with(&self.raw_id, |t| t.main_frame.clone())
+            .flatten()
+        else {
+            return Ok(());
+        };
+        let Some(ctx) = self.isolated_world(&self.session, &frame).await else {
+            return Ok(());
+        };
+        let params = json!({"expression": PAGE_API, "contextId": ctx, "returnByValue": true});
+        let reply = self
+            .cdp
+            .call("Runtime.evaluate", Some(&self.session), params)
+            .await;
+        match reply.ok().and_then(|r| r["result"]["value"].as_bool()) {
+            Some(present) => {
+                self.registry.set_page_tool_api(present);
+                if present {
+                    Ok(())
+                } else {
+                    Err(unavailable("page_api_off"))
+                }
+            }
+            None => Ok(()),
         }
     }
 

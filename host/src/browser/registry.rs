@@ -329,6 +329,9 @@ pub struct Registry {
     inner: Mutex<Inner>,
     /// How the browser calls page tools (`page_tools.rs`).
     page_tool_path: Mutex<page_tools::InvokePath>,
+    /// Whether pages of this browser have the WebMCP API (`None`: not
+    /// read yet).
+    page_tool_api: Mutex<Option<bool>>,
     signals: Option<tokio::sync::mpsc::UnboundedSender<Signal>>,
     /// Observed elements described by the page itself, and by Chromium's
     /// accessibility tree, since the connection began; those whose node

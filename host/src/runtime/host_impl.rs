@@ -24,11 +24,13 @@ pub(super) fn typed<T>(r: BpResult<T>) -> Res<T> {
 
 /// Errors no component may recover from go out as traps, whole: a policy
 /// refusal (`capability_denied`) keeps its context (the page tool's
-/// effect, which grant or level refused it) that way.
+/// effect, which grant or level refused it) that way, and a missing
+/// browser feature (`feature_unavailable`) its remediation.
 fn carried_as_trap(code: Code) -> bool {
     matches!(
         code,
         Code::CapabilityDenied
+            | Code::FeatureUnavailable
             | Code::UnknownOutcome
             | Code::BrowserDisconnected
             | Code::LeaseExpired

@@ -143,6 +143,46 @@ impl Registry {
             .unwrap_or_else(|p| p.into_inner()) = path;
     }
 
+    /// Whether this browser serves page tools, for `broker/status` and
+    /// `bp doctor`: `domain` is `on` once `WebMCP.enable` answered on some
+    /// attached tab, `off` when it was refused on every one that asked,
+    /// `unknown` before any answer; `invoke` is how tools are called.
+    pub fn page_tool_service(&self) -> (&'static str, &'static str) {
+        let supports: Vec<Support> = {
+            let inner = self.lock();
+            inner
+                .targets
+                .values()
+                .filter(|t| !t.closed && t.session.is_some())
+                .map(|t| t.page_tools.support)
+                .collect()
+        };
+        let domain = if self.page_tool_api() == Some(false) {
+            "off"
+        } else if supports.contains(&Support::On) {
+            "on"
+        } else if !supports.is_empty() && supports.iter().all(|s| *s == Support::Missing) {
+            "off"
+        } else {
+            "unknown"
+        };
+        let invoke = match self.page_tool_path() {
+            InvokePath::Unknown => "unknown",
+            InvokePath::Domain => "domain",
+            InvokePath::Testing => "testing",
+        };
+        (domain, invoke)
+    }
+
+    /// Whether pages of this browser can declare tools, once read.
+    pub fn page_tool_api(&self) -> Option<bool> {
+        *self.page_tool_api.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn set_page_tool_api(&self, present: bool) {
+        *self.page_tool_api.lock().unwrap_or_else(|p| p.into_inner()) = Some(present);
+    }
+
     /// `WebMCP.enable` answered (`true`) or was refused / timed out.
     pub fn set_page_tool_support(&self, raw: &str, on: bool) {
         self.update(raw, |t| {
