@@ -13,7 +13,7 @@ import struct
 import time
 
 from .context import Fail, check, eventually
-from .probe import ProbeError
+from .probe import Probe, ProbeError
 
 
 @check("initialize")
@@ -187,6 +187,64 @@ def errors_capability_denied(c):
     e = c.call("browser.eval", {"targetId": c.ensure_tab(), "expression": "1 + 1"})
     c.expect_code(e, "capability_denied", "browser.eval without the developer.eval grant")
     return "policy denial and missing developer.eval grant both surfaced as capability_denied"
+
+
+def _page_tools(probe, tab):
+    got = probe.tool("browser.page_tools.list", {"targetId": tab})
+    listed = got.get("result") or {}
+    return listed if len(listed.get("tools") or []) >= 4 else None
+
+
+@check("page_tools.consequential")
+def page_tools_consequential(c):
+    """A page's consequential tool, under a policy that allows every effect:
+    a second client granted page.consequential sees it; the adapter's client,
+    without the grant, is not shown it and is refused when it calls it by the
+    ref the other was shown."""
+    granted = Probe(c.env, f"{c.env.client_name}-granted", capabilities=["page.consequential"])
+    mine_tab = None
+    try:
+        granted.open_workspace()
+        tabs = granted.tool("browser.tabs.list")["result"]["tabs"]
+        user = [t for t in tabs if t["origin"] == "user_tab"]
+        if not user:
+            raise Fail("setup: the browser shows no user tab to share between clients")
+        held = user[0]["targetId"]
+        for name, args in [("browser.tabs.acquire", {"targetId": held}),
+                           ("browser.navigate", {"targetId": held, "url": c.env.url("page-tools.html")})]:
+            got = granted.tool(name, args)
+            if "error" in got:
+                raise Fail(f"setup: the granted client's {name} failed: {got['error']}")
+        listed = eventually(lambda: _page_tools(granted, held), timeout=10)
+        if not listed:
+            raise Fail("setup: the shop's page tools were not listed to the granted client")
+        order = [t for t in listed["tools"] if t["pageData"]["name"] == "place_order"]
+        if not order or order[0]["effect"] != "consequential":
+            raise Fail(f"setup: place_order is not listed as consequential: {listed['tools']}")
+        granted.tool("browser.tabs.release", {"targetId": held})
+
+        mine = c.ok("browser.tabs.list").content.get("tabs") or []
+        shop = [t for t in mine if t.get("origin") == "user_tab"
+                and str(t.get("url", "")).endswith("page-tools.html")]
+        if not shop:
+            raise Fail(f"setup: the adapter's tab list shows no user tab at the shop: {mine}")
+        mine_tab = shop[0]["targetId"]
+        c.ok("browser.tabs.acquire", {"targetId": mine_tab}, why="take the shop tab")
+        seen = c.ok("browser.page_tools.list", {"targetId": mine_tab}, why="list the shop's tools").content
+        names = [t.get("pageData", {}).get("name") for t in seen.get("tools") or []]
+        if "place_order" in names:
+            raise Fail("the adapter's client has no page.consequential grant but was shown place_order")
+        if "search_products" not in names:
+            raise Fail(f"the adapter's listing lost the read-only tool: {names}")
+        if (seen.get("hidden") or {}).get("byGrant", 0) < 1:
+            raise Fail(f"the listing does not say a tool was hidden for want of the grant: {seen.get('hidden')}")
+        e = c.call("browser.page_tools.call", {"targetId": mine_tab, "ref": order[0]["ref"], "input": {}})
+        c.expect_code(e, "capability_denied", "browser.page_tools.call of place_order without the grant")
+    finally:
+        if mine_tab:
+            c.call("browser.tabs.release", {"targetId": mine_tab})
+        granted.close()
+    return "place_order listed to a granted client; hidden from and refused to the adapter's client"
 
 
 @check("errors.unknown_outcome")

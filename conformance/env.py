@@ -86,7 +86,13 @@ class Environment:
         self._wait(lambda: _connects(port), 10, "fixture server did not listen")
         env = dict(os.environ, BROWSER_PILOT_HOME=self.home)
         self.log = open(os.path.join(self.home, "broker-serve.log"), "wb")
-        self.broker = subprocess.Popen([self.bp, "broker", "serve", "--deny", DENIED],
+        # Page tools of every effect, so the grant (not the level) is what
+        # keeps a consequential one from a client without it.
+        policy = os.path.join(self.home, "kit-policy.toml")
+        with open(policy, "w", encoding="utf-8") as f:
+            f.write('page-tools = "all"\n')
+        self.broker = subprocess.Popen([self.bp, "broker", "serve", "--deny", DENIED,
+                                        "--policy", policy],
                                        env=env, stdout=self.log, stderr=subprocess.STDOUT)
         self._wait(self._broker_ready, 60, "broker did not become ready")
         return KitEnv(bp=self.bp, home=self.home, base_url=f"http://127.0.0.1:{port}/",

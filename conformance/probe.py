@@ -17,14 +17,15 @@ class ProbeError(Exception):
 
 
 class Probe:
-    def __init__(self, env, client_name):
+    def __init__(self, env, client_name, capabilities=()):
         self.proc = subprocess.Popen([env.bp, "bridge", "--stdio"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, env=env.process_env(),
                                      text=True, encoding="utf-8")
         self._replies, self._cond, self._next = {}, threading.Condition(), 0
         threading.Thread(target=self._read, daemon=True).start()
         self.request("initialize", {"client": {"name": client_name},
-                                    "protocol": {"min": "1.0", "max": "1.1"}})
+                                    "protocol": {"min": "1.0", "max": "1.1"},
+                                    "capabilities": list(capabilities)})
         self.ws = self.lease = None
 
     def _read(self):
