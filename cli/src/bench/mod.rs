@@ -9,6 +9,7 @@ mod floor;
 mod idle;
 mod mcp;
 mod own;
+mod page_tools;
 mod speed;
 mod steady;
 mod workflow;
@@ -243,6 +244,8 @@ pub async fn run(
     let mut keyboard = bridge_keyboard(&home, &url, iterations.max(1))?;
     if !workflow_only {
         self::speed::run(&home, &url, iterations.max(1)).await?;
+        let base = format!("http://127.0.0.1:{port}/");
+        self::page_tools::run(&home, &base, iterations.max(1)).await?;
     }
     bp(&home, &["broker", "stop", "--force"]).ok();
 

@@ -137,7 +137,7 @@ impl TargetCall {
             return Err(crate::browser::call::dialog_open());
         }
         let session = tool.session.clone();
-        let context = self.isolated_world(&session, &tool.frame_id).await;
+        let context = self.call_world(&session, &tool.frame_id).await;
         let before = self.marks();
         // Subscribed before the invoke, so its answer cannot be missed.
         let mut events = self.cdp.subscribe();
@@ -277,6 +277,18 @@ impl TargetCall {
         }
     }
 
+    /// The isolated world of the tool's frame for this document: the one
+    /// an earlier call made, or a new one.
+    async fn call_world(&self, session: &str, frame: &str) -> Option<i64> {
+        if let Some(ctx) = self.registry.page_tool_world(&self.raw_id, session, frame) {
+            return Some(ctx);
+        }
+        let ctx = self.isolated_world(session, frame).await?;
+        self.registry
+            .keep_page_tool_world(&self.raw_id, session, frame, ctx);
+        Some(ctx)
+    }
+
     /// An isolated world in the tool's frame, for the observer (`None`
     /// when the page does not give one: then only the other evidence).
     pub(super) async fn isolated_world(&self, session: &str, frame: &str) -> Option<i64> {
@@ -297,8 +309,15 @@ impl TargetCall {
             .call("Runtime.evaluate", Some(session), params)
             .await
         {
-            Ok(v) => v["result"]["value"].as_i64().unwrap_or(0),
-            Err(_) => 0,
+            Ok(v) if v["result"]["value"].as_i64().is_some_and(|n| n >= 0) => {
+                v["result"]["value"].as_i64().unwrap_or(0)
+            }
+            // The world is gone or was never set up: nothing observed, and
+            // the next call makes a new one.
+            _ => {
+                self.registry.drop_page_tool_world(&self.raw_id, ctx);
+                0
+            }
         }
     }
 

@@ -83,7 +83,17 @@ pub struct PageTools {
     pub support: Support,
     live: Vec<DeclaredTool>,
     gone: VecDeque<(String, Gone)>,
+    /// Isolated worlds made for calls (the evidence's observer lives
+    /// there), by (session, frame, document): reused while the document
+    /// lasts, so a call does not make a world of its own.
+    worlds: VecDeque<(World, i64)>,
 }
+
+/// Where an isolated world was made: session, frame and its document.
+type World = (String, String, Option<String>);
+
+/// Isolated worlds remembered per target.
+const MAX_WORLDS: usize = 16;
 
 impl PageTools {
     /// The session changed: what the old one reported is not trusted
@@ -93,6 +103,7 @@ impl PageTools {
             self.forget(t.tool_ref, Gone::DocumentChanged);
         }
         self.support = Support::Unknown;
+        self.worlds.clear();
     }
 
     fn forget(&mut self, tool_ref: String, why: Gone) {
@@ -172,6 +183,40 @@ impl Registry {
             InvokePath::Testing => "testing",
         };
         (domain, invoke)
+    }
+
+    /// The isolated world made earlier in `frame`'s current document on
+    /// `session` of `raw`, if any.
+    pub fn page_tool_world(&self, raw: &str, session: &str, frame: &str) -> Option<i64> {
+        self.with(raw, |t| {
+            let loader = t.frame_loader(frame)?;
+            t.page_tools
+                .worlds
+                .iter()
+                .find(|((s, f, l), _)| s == session && f == frame && *l == loader)
+                .map(|(_, ctx)| *ctx)
+        })
+        .flatten()
+    }
+
+    /// Remember world `ctx`, made in `frame`'s current document.
+    pub fn keep_page_tool_world(&self, raw: &str, session: &str, frame: &str, ctx: i64) {
+        self.update(raw, |t| {
+            let Some(loader) = t.frame_loader(frame) else {
+                return;
+            };
+            let worlds = &mut t.page_tools.worlds;
+            worlds.retain(|((s, f, _), _)| !(s == session && f == frame));
+            if worlds.len() >= MAX_WORLDS {
+                worlds.pop_front();
+            }
+            worlds.push_back(((session.to_string(), frame.to_string(), loader), ctx));
+        });
+    }
+
+    /// World `ctx` did not answer as expected: make another next time.
+    pub fn drop_page_tool_world(&self, raw: &str, ctx: i64) {
+        self.update(raw, |t| t.page_tools.worlds.retain(|(_, c)| *c != ctx));
     }
 
     /// Whether pages of this browser can declare tools, once read.
