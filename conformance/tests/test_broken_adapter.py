@@ -21,6 +21,7 @@ EXPECTED = {
         "errors.unknown_outcome": "has no observationId",
         "errors.target_busy": "does not carry the stable code 'target_busy'",
         "errors.capability_denied": "does not carry the stable code 'capability_denied'",
+        "page_tools.consequential": "does not carry the stable code 'capability_denied'",
     },
     "broken-lifecycle": {
         "lease.heartbeat": "it does not heartbeat",
