@@ -83,6 +83,7 @@ fn completions_man_page_and_agents_guide_come_from_the_executable() {
         text.contains("stale_ref") && text.contains("## Dialogs"),
         "{text}"
     );
+    assert!(text.contains("## Page tools"), "{text}");
     assert!(
         !text.contains("<!--"),
         "markers must not be printed: {text}"
@@ -94,8 +95,12 @@ fn completions_man_page_and_agents_guide_come_from_the_executable() {
 #[test]
 fn the_agents_guide_leaves_out_the_tools_the_policy_removes() {
     let mut env = support::Env::new();
-    env.serve(&["--deny", "dialogs"]);
+    env.serve(&["--deny", "dialogs", "--deny", "page-tools"]);
     let text = env.ok(&["help", "agents"]);
+    assert!(
+        !text.contains("## Page tools") && !text.contains("bp page-tool "),
+        "denied page tools still described: {text}"
+    );
     assert!(
         !text.contains("## Dialogs"),
         "denied dialogs still described: {text}"
