@@ -18,7 +18,8 @@ const MAX_OUTPUT_BYTES: usize = 64 * 1024;
 /// Characters that are never passed on: C0/C1 controls (but tab and
 /// newline become spaces) and bidirectional overrides and isolates.
 fn hidden(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}')
+    c.is_control()
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}')
 }
 
 /// `s` cleaned and cut to `max` characters; whether it was cut.
@@ -89,7 +90,10 @@ mod tests {
 
     #[test]
     fn page_text_loses_controls_and_overrides_and_is_cut() {
-        assert_eq!(text("a\u{202e}b\u{0007}c\nd", 100), ("abc d".to_string(), false));
+        assert_eq!(
+            text("a\u{202e}b\u{0007}c\nd", 100),
+            ("abc d".to_string(), false)
+        );
         assert_eq!(text("abcdef", 3), ("abc".to_string(), true));
     }
 

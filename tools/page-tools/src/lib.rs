@@ -121,7 +121,12 @@ impl Component for PageTools {
                 args.finish()?;
                 let listing = page_tools::declared(frame.as_deref())?;
                 let omitted = listing.tools.len().saturating_sub(MAX_TOOLS);
-                let tools: Vec<Value> = listing.tools.iter().take(MAX_TOOLS).map(tool_json).collect();
+                let tools: Vec<Value> = listing
+                    .tools
+                    .iter()
+                    .take(MAX_TOOLS)
+                    .map(tool_json)
+                    .collect();
                 Ok(json!({"tools": tools, "hidden": {
                     "byPolicy": listing.hidden_by_policy, "byGrant": listing.hidden_by_grant, "omitted": omitted}}))
             }
@@ -159,7 +164,11 @@ fn result(tool: &PageTool, done: Invocation) -> Result<Value, ToolError> {
             signals.push(name);
         }
     }
-    let status = if signals.is_empty() { "not_observed" } else { "verified" };
+    let status = if signals.is_empty() {
+        "not_observed"
+    } else {
+        "verified"
+    };
     let (output, text, cut) = bounds::output(&done.output);
     let mut data = json!({"output": output});
     if let Some(text) = text {
