@@ -249,6 +249,10 @@ pub enum Command {
         /// Harnesses run side by side, each with its own broker.
         #[arg(long, default_value_t = 1)]
         jobs: usize,
+        /// Fuzz a real `bp mcp` process over its stdin instead (MCP-shaped
+        /// input from the same generator, one server, a ping after each).
+        #[arg(long, conflicts_with_all = ["jobs", "out"])]
+        mcp: bool,
     },
     /// Soak: many bridge clients on their own tabs making mixed calls
     /// against a launched headless Chromium; prints errors by code,

@@ -81,7 +81,11 @@ pub async fn run(command: Command, json: bool) -> BpResult<()> {
             max_rss_mb,
             out,
             jobs,
+            mcp,
         } => {
+            if mcp {
+                return crate::fuzz_mcp::run(inputs, seconds, seed, json).await;
+            }
             let opts = browser_pilot_host::fuzz::Options {
                 inputs,
                 time_limit: seconds.map(std::time::Duration::from_secs),

@@ -11,6 +11,7 @@ mod dialog_commands;
 mod doctor;
 mod file_commands;
 mod fuzz;
+mod fuzz_mcp;
 mod guide;
 mod mcp;
 mod net_commands;

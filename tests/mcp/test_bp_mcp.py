@@ -13,7 +13,7 @@ launches, on the fixture pages served on 127.0.0.1.
 - bad input on the wire (malformed JSON-RPC, unknown tools, wrong argument
   types, oversized arguments) gets errors and the server keeps serving;
 - two `bp mcp` processes on one broker do not see each other's tabs;
-- SIGTERM releases the workspace.
+- SIGTERM releases the workspace; SIGINT does too, and closes its managed tab.
 
 Usage: python3 tests/mcp/test_bp_mcp.py [-v]   (BP=path/to/bp, default target/debug/bp)
 """
@@ -26,6 +26,8 @@ import subprocess
 import sys
 import time
 import unittest
+import urllib.parse
+import urllib.request
 
 from mcp import Client, StdioServerParameters
 
@@ -226,24 +228,36 @@ class BpMcp(unittest.TestCase):
             self.assertTrue(r.is_error)
             self.assertIn("error[target_not_owned]", r.content[0].text)
 
-    # ---- SIGTERM ----------------------------------------------------------
+    # ---- SIGTERM and SIGINT -----------------------------------------------
 
     def test_sigterm_releases_the_workspace(self):
-        asyncio.run(self.sigterm())
+        asyncio.run(self.signalled(signal.SIGTERM, "e2e-sigterm", []))
 
-    async def sigterm(self):
-        async with Client(self.params("e2e-sigterm"), mode="legacy", read_timeout_seconds=90) as client:
+    def test_sigint_releases_the_workspace_and_closes_its_tab(self):
+        asyncio.run(self.signalled(signal.SIGINT, "e2e-sigint", ["--launch", "--headless"]))
+
+    async def signalled(self, sig, name, flags):
+        async with Client(self.params(name, *flags), mode="legacy", read_timeout_seconds=90) as client:
             info = await self.info(client)
-            self.assertEqual(self.workspace_get("e2e-sigterm", info)["leases"], [info["leaseId"]])
-            os.kill(info["adapterPid"], signal.SIGTERM)
+            if flags:
+                status = await self.ok(client, "browser_status", {})
+                self.world.track(status["connection"].get("browserPid"), "chrom")
+                endpoint = status["connection"]["endpoint"]
+                await self.ok(client, "browser_tabs_open", {"url": self.base + "form.html"})
+                self.assertTrue([u for u in _browser_tabs(endpoint) if u.endswith("form.html")])
+            self.assertEqual(self.workspace_get(name, info)["leases"], [info["leaseId"]])
+            os.kill(info["adapterPid"], sig)
             for _ in range(100):
                 if not os.path.exists(f"/proc/{info['adapterPid']}"):
                     break
                 await asyncio.sleep(0.1)
             else:
-                self.fail("bp mcp did not exit on SIGTERM")
-        gone = self.workspace_get("e2e-sigterm", info)
+                self.fail(f"bp mcp did not exit on {sig.name}")
+        gone = self.workspace_get(name, info)
         self.assertEqual(gone["error"]["data"]["code"], "workspace_not_found", gone)
+        if flags:
+            # The managed tab closed with the session, as the browser itself says.
+            self.assertFalse([u for u in _browser_tabs(endpoint) if u.startswith(self.base)])
 
 
 class BadInput(unittest.TestCase):
@@ -298,6 +312,13 @@ class BadInput(unittest.TestCase):
             send({"jsonrpc": "2.0", "id": 6, "method": "tools/list", "params": {}})
             names = [t["name"] for t in reply(6)["result"]["tools"]]
             self.assertIn("browser_observe", names)
+            # A request whose ID cannot be read is answered with `"id": null`,
+            # as JSON-RPC 2.0 asks (rmcp alone writes no `id` at all).
+            send('{"jsonrpc":"2.0","id":{},"method":"tools/list"}')
+            unreadable = json.loads(proc.stdout.readline())
+            self.assertIn("id", unreadable)
+            self.assertIsNone(unreadable["id"])
+            self.assertIn("error", unreadable)
             for line in _fuzz_shapes():
                 send(line)
             send({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
@@ -307,6 +328,13 @@ class BadInput(unittest.TestCase):
             proc.stdin.close()
             proc.wait(timeout=30)
         self.assertEqual(proc.returncode, 0)
+
+
+def _browser_tabs(endpoint):
+    """The URLs of the page targets the browser itself lists (its /json/list)."""
+    hostport = urllib.parse.urlsplit(endpoint if "://" in endpoint else "http://" + endpoint).netloc
+    with urllib.request.urlopen(f"http://{hostport}/json/list", timeout=10) as r:
+        return [t["url"] for t in json.load(r) if t.get("type") == "page"]
 
 
 def _payload(event):

@@ -9,6 +9,7 @@ mod results;
 mod server;
 mod session;
 mod tools;
+mod wire;
 
 use browser_pilot_host::paths::Paths;
 use browser_pilot_host::runtime::policy::Policy;
@@ -99,7 +100,8 @@ async fn serve(session: &Arc<session::Session>, args: &McpArgs) -> BpResult<()> 
     let handler = server::Server::new(session.clone(), options, instructions);
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .map_err(|e| BpError::internal(format!("signal handler: {e}")))?;
-    let running = rmcp::serve_server(handler, (tokio::io::stdin(), tokio::io::stdout()))
+    let (stdout, copying) = wire::stdout();
+    let running = rmcp::serve_server(handler, (tokio::io::stdin(), stdout))
         .await
         .map_err(|e| BpError::invalid(format!("MCP initialization failed: {e}")));
     let running = match running {
@@ -113,6 +115,8 @@ async fn serve(session: &Arc<session::Session>, args: &McpArgs) -> BpResult<()> 
         _ = terminate.recv() => {}
         _ = tokio::signal::ctrl_c() => {}
     }
+    // What rmcp wrote last reaches stdout before the session ends.
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), copying).await;
     Ok(())
 }
 

@@ -76,9 +76,21 @@ pub fn to_mcp(tool: &Value) -> Value {
     });
     // An output schema must describe an object: the broker's always do.
     if tool["outputSchema"]["type"] == "object" {
-        entry["outputSchema"] = tool["outputSchema"].clone();
+        entry["outputSchema"] = with_error_shape(&tool["outputSchema"]);
     }
     entry
+}
+
+/// The tool's output schema, also admitting the structured content of an
+/// `isError` result (`{error}`): MCP asks that structured content match
+/// the output schema, and the TypeScript SDK checks error results too.
+fn with_error_shape(schema: &Value) -> Value {
+    json!({"type": "object", "anyOf": [schema, {
+        "type": "object", "required": ["error"],
+        "properties": {"error": {"type": "object", "required": ["code", "message"], "properties": {
+            "code": {"type": "string", "description": "A stable error code, such as stale_ref."},
+            "message": {"type": "string"},
+            "context": {"type": "object"}}}}}]})
 }
 
 /// The session's own tools.
@@ -112,7 +124,9 @@ mod tests {
         assert_eq!(m["title"], "Tabs close");
         assert_eq!(m["annotations"]["destructiveHint"], true);
         assert_eq!(m["annotations"]["readOnlyHint"], false);
-        assert_eq!(m["outputSchema"], json!({"type": "object"}));
+        assert_eq!(m["outputSchema"]["type"], "object");
+        assert_eq!(m["outputSchema"]["anyOf"][0], json!({"type": "object"}));
+        assert_eq!(m["outputSchema"]["anyOf"][1]["required"], json!(["error"]));
         assert_eq!(m["_meta"]["browser-pilot/tool"], "browser.tabs.close");
         let read = to_mcp(&json!({"name": "browser.observe", "mutates": false,
             "idempotency": "idempotent", "inputSchema": {"type": "object"}}));

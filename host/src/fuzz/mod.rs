@@ -11,6 +11,7 @@
 
 mod check;
 pub mod gen;
+pub mod gen_mcp;
 mod minimise;
 
 use crate::broker::Broker;
