@@ -22,14 +22,21 @@ struct McpClient {
 
 impl McpClient {
     fn start(home: &Path) -> BpResult<Self> {
-        let mut child = Command::new(exe())
+        let mut command = Command::new(exe());
+        command
             .args(["mcp", "--client-name", "bench-mcp"])
-            .env("BROWSER_PILOT_HOME", home)
+            .env("BROWSER_PILOT_HOME", home);
+        Self::spawn(command)
+    }
+
+    /// Any stdio MCP server, initialized.
+    fn spawn(mut command: Command) -> BpResult<Self> {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| BpError::internal(format!("bp mcp: {e}")))?;
+            .map_err(|e| BpError::internal(format!("{:?}: {e}", command.get_program())))?;
         let stdin = child.stdin.take();
         let stdout = child
             .stdout
@@ -141,13 +148,46 @@ fn cold_start(home: &Path, n: usize) -> BpResult<()> {
     }
     println!(
         "bp mcp cold start to tools/list (broker warm; session made): {:.1} ms; bridge start + \
-         session + tools/list {:.1} ms; process start alone {:.1} ms; goal < 100 ms \
-         (npx @playwright/mcp: not installed here, not measured)",
+         session + tools/list {:.1} ms; process start alone {:.1} ms; goal < 100 ms",
         median(&mut mcp),
         median(&mut bridge),
         median(&mut process)
     );
+    match playwright_mcp() {
+        Some(program) => {
+            let mut times = Vec::new();
+            for _ in 0..n {
+                let t = Instant::now();
+                let mut c = McpClient::spawn(Command::new(&program))?;
+                c.request("tools/list", json!({}))?;
+                times.push(ms(t.elapsed()));
+                c.finish();
+            }
+            println!(
+                "@playwright/mcp cold start to tools/list ({}): {:.1} ms",
+                program.display(),
+                median(&mut times)
+            );
+        }
+        None => println!(
+            "@playwright/mcp: not found (set BP_BENCH_PLAYWRIGHT_MCP to its playwright-mcp, or put that on PATH), not measured"
+        ),
+    }
     Ok(())
+}
+
+/// The Playwright MCP server to compare with: `BP_BENCH_PLAYWRIGHT_MCP`,
+/// or `playwright-mcp` (older releases: `mcp-server-playwright`) on PATH,
+/// which `npm install @playwright/mcp` puts in `node_modules/.bin`. Its
+/// `tools/list` launches no browser. `npx` itself would add its own start.
+fn playwright_mcp() -> Option<std::path::PathBuf> {
+    if let Some(p) = std::env::var_os("BP_BENCH_PLAYWRIGHT_MCP") {
+        return Some(p.into());
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|d| [d.join("playwright-mcp"), d.join("mcp-server-playwright")])
+        .find(|p| p.is_file())
 }
 
 /// Observe, type and click through each client, taking turns.

@@ -100,6 +100,18 @@ fn from_json<T: DeserializeOwned>(mut v: Value) -> Result<T, McpError> {
         .map_err(|e| McpError::internal_error(format!("building a reply: {e}"), None))
 }
 
+/// The `CallToolResult` of a result's JSON. The structured content (an
+/// observation can be large) is moved in, not rebuilt.
+fn call_result(mut out: Value) -> Result<CallToolResult, McpError> {
+    let structured = out.get_mut("structuredContent").map(Value::take);
+    if let Some(obj) = out.as_object_mut() {
+        obj.remove("structuredContent");
+    }
+    let mut result: CallToolResult = from_json(out)?;
+    result.structured_content = structured;
+    Ok(result)
+}
+
 impl Server {
     pub fn new(session: Arc<Session>, options: Options, instructions: String) -> Self {
         Self {
@@ -321,8 +333,7 @@ impl ServerHandler for Server {
                 }
             }
         };
-        let result: CallToolResult = from_json(out)?;
-        Ok(result.into())
+        Ok(call_result(out)?.into())
     }
 
     async fn list_resources(

@@ -132,15 +132,18 @@ impl Session {
                 }
             }
         };
-        let reply = if reply["duplicate"] == true {
+        let mut reply = if reply["duplicate"] == true {
             self.wait_command(command_id).await.unwrap_or(reply)
         } else {
             reply
         };
-        let command = reply["command"].clone();
+        let command = reply["command"].take();
         let result = match reply.get("error") {
             Some(e) => Err(BpError::from_json(e)),
-            None => Ok(reply.get("result").cloned().unwrap_or(Value::Null)),
+            None => Ok(reply
+                .get_mut("result")
+                .map(Value::take)
+                .unwrap_or(Value::Null)),
         };
         Called { result, command }
     }

@@ -273,6 +273,17 @@ fn tool_params(rng: &mut Rng, tools: &[ToolShape], out: &mut String) {
 
 /// An object with some of `names` (and now and then an unknown key).
 fn object_of(rng: &mut Rng, names: &[&str], out: &mut String) {
+    object_with(rng, names, out, typed_value);
+}
+
+/// An object with some of `names`, each value from `typed` (and now and
+/// then an unknown key with any value).
+pub(crate) fn object_with(
+    rng: &mut Rng,
+    names: &[&str],
+    out: &mut String,
+    typed: fn(&mut Rng, &str, &mut String),
+) {
     out.push('{');
     let mut first = true;
     for name in names {
@@ -285,7 +296,7 @@ fn object_of(rng: &mut Rng, names: &[&str], out: &mut String) {
         first = false;
         out.push_str(&json_str(name));
         out.push(':');
-        typed_value(rng, name, out);
+        typed(rng, name, out);
     }
     if rng.chance(6) {
         if !first {
