@@ -214,9 +214,15 @@ class BpMcp(unittest.TestCase):
     async def two(self):
         async with Client(self.params("e2e-one", "--launch", "--headless"), mode="legacy",
                           read_timeout_seconds=90) as one, \
-                Client(self.params("e2e-two"), mode="legacy", read_timeout_seconds=90) as two:
+                Client(self.params("e2e-two", "--allow-consequential"), mode="legacy",
+                       read_timeout_seconds=90) as two:
             await self.info(one)
             await self.info(two)
+            # A session that may call a page's consequential tools gets its
+            # page-tool call marked destructive; one that may not, does not.
+            hints = [{t.name: t for t in (await c.list_tools()).tools}["browser_page_tools_call"]
+                     .annotations.destructive_hint for c in (one, two)]
+            self.assertEqual(hints, [False, True])
             status = await self.ok(one, "browser_status", {})
             self.world.track(status["connection"].get("browserPid"), "chrom")
             mine = await self.ok(one, "browser_tabs_open", {"url": self.base + "form.html"})

@@ -37,6 +37,9 @@ fn passed_args(a: &McpArgs) -> Vec<String> {
     if a.allow_eval {
         out.push("--allow-eval".into());
     }
+    if a.allow_consequential {
+        out.push("--allow-consequential".into());
+    }
     out
 }
 

@@ -44,6 +44,12 @@ pub struct McpArgs {
     /// Ask for the `developer.eval` grant (browser_eval needs it).
     #[arg(long)]
     pub allow_eval: bool,
+    /// Ask for the `page.consequential` grant: a page's consequential
+    /// tools are then listed and callable (where the broker's policy is
+    /// `page-tools = "all"`), and browser_page_tools_call is marked
+    /// destructive.
+    #[arg(long)]
+    pub allow_consequential: bool,
     /// The principal name this session initializes as.
     #[arg(long, default_value = "browser-pilot-mcp")]
     pub client_name: String,
@@ -68,11 +74,14 @@ pub async fn run(args: McpArgs) -> BpResult<()> {
     Policy::load(None, &args.deny, &args.deny_tools)?;
     let paths = Paths::from_env()?;
     let link = link::Link::open(&paths).await?;
-    let grants = if args.allow_eval {
-        vec!["developer.eval".to_string()]
-    } else {
-        Vec::new()
-    };
+    let grants: Vec<String> = [
+        (args.allow_eval, "developer.eval"),
+        (args.allow_consequential, "page.consequential"),
+    ]
+    .into_iter()
+    .filter(|(asked, _)| *asked)
+    .map(|(_, grant)| grant.to_string())
+    .collect();
     let session = Arc::new(
         session::Session::start(link, &args.client_name, args.lease_ttl_ms, &grants).await?,
     );
@@ -90,6 +99,7 @@ async fn serve(session: &Arc<session::Session>, args: &McpArgs) -> BpResult<()> 
     let options = server::Options {
         full_size_images: args.full_size_images,
         expose_resume_secret: args.expose_resume_secret,
+        consequential: args.allow_consequential,
         deny,
     };
     let offered: Vec<Value> = listed

@@ -31,6 +31,8 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 pub struct Options {
     pub full_size_images: bool,
     pub expose_resume_secret: bool,
+    /// The session asked for `page.consequential`.
+    pub consequential: bool,
     pub deny: Deny,
 }
 
@@ -298,7 +300,7 @@ impl ServerHandler for Server {
         let mut all: Vec<Value> = listed
             .iter()
             .filter(|t| deny.allows(t))
-            .map(tools::to_mcp)
+            .map(|t| tools::to_mcp(t, self.options.consequential))
             .collect();
         if let Ok(mut last) = self.listed.lock() {
             *last = listed;

@@ -48,8 +48,9 @@ fn title(name: &str) -> String {
     }
 }
 
-/// The MCP tool entry (as JSON) for one broker `tools/list` entry.
-pub fn to_mcp(tool: &Value) -> Value {
+/// The MCP tool entry (as JSON) for one broker `tools/list` entry;
+/// `consequential`: the session may call a page's consequential tools.
+pub fn to_mcp(tool: &Value, consequential: bool) -> Value {
     let name = tool["name"].as_str().unwrap_or_default();
     let mutates = tool["mutates"].as_bool().unwrap_or(true);
     let mut annotations = json!({
@@ -59,7 +60,10 @@ pub fn to_mcp(tool: &Value) -> Value {
         "openWorldHint": open_world(name),
     });
     if mutates {
-        annotations["destructiveHint"] = json!(destructive(name));
+        // A page's consequential tool (an order, a transfer) is reached
+        // through browser_page_tools_call by a session granted it.
+        let page_consequential = consequential && name == "browser.page_tools.call";
+        annotations["destructiveHint"] = json!(destructive(name) || page_consequential);
     }
     let mut entry = json!({
         "name": mcp_name(name),
@@ -119,7 +123,7 @@ mod tests {
             "idempotency": "not_idempotent", "inputSchema": {"type": "object"},
             "outputSchema": {"type": "object"}, "scope": "workspace", "capabilities": ["tabs-manage"],
             "sensitivity": {"input": [], "output": []}});
-        let m = to_mcp(&t);
+        let m = to_mcp(&t, false);
         assert_eq!(m["name"], "browser_tabs_close");
         assert_eq!(m["title"], "Tabs close");
         assert_eq!(m["annotations"]["destructiveHint"], true);
@@ -128,13 +132,24 @@ mod tests {
         assert_eq!(m["outputSchema"]["anyOf"][0], json!({"type": "object"}));
         assert_eq!(m["outputSchema"]["anyOf"][1]["required"], json!(["error"]));
         assert_eq!(m["_meta"]["browser-pilot/tool"], "browser.tabs.close");
-        let read = to_mcp(&json!({"name": "browser.observe", "mutates": false,
-            "idempotency": "idempotent", "inputSchema": {"type": "object"}}));
+        let read = to_mcp(
+            &json!({"name": "browser.observe", "mutates": false,
+            "idempotency": "idempotent", "inputSchema": {"type": "object"}}),
+            false,
+        );
         assert_eq!(read["annotations"]["readOnlyHint"], true);
         assert!(read["annotations"].get("destructiveHint").is_none());
         assert!(read.get("outputSchema").is_none());
-        let nav = to_mcp(&json!({"name": "browser.navigate", "mutates": true}));
+        let nav = to_mcp(&json!({"name": "browser.navigate", "mutates": true}), true);
         assert_eq!(nav["annotations"]["openWorldHint"], true);
         assert_eq!(nav["annotations"]["destructiveHint"], false);
+        // Page tools are destructive only for a session that may call
+        // the consequential ones.
+        let call = json!({"name": "browser.page_tools.call", "mutates": true});
+        assert_eq!(
+            to_mcp(&call, false)["annotations"]["destructiveHint"],
+            false
+        );
+        assert_eq!(to_mcp(&call, true)["annotations"]["destructiveHint"], true);
     }
 }
