@@ -94,7 +94,7 @@ class McpDriver:
         for t in self.c.run(lambda cl: cl.list_tools()).tools:
             name = (t.meta or {}).get(META + "tool") or t.name.replace("_", ".")
             out.append({"name": name, "description": t.description, "inputSchema": t.input_schema,
-                        "outputSchema": t.output_schema})
+                        "outputSchema": _tool_schema(t.output_schema)})
         return out
 
     def call(self, tool, args, command_id=None):
@@ -153,3 +153,14 @@ def _alive(pid):
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def _tool_schema(schema):
+    """The broker's output schema inside `bp mcp`'s: MCP asks that an error
+    result's structured content match the output schema too, so `bp mcp`
+    offers `{type: object, anyOf: [the tool's schema, the error shape]}`."""
+    alts = (schema or {}).get("anyOf")
+    if (isinstance(alts, list) and len(alts) == 2 and set(schema) == {"type", "anyOf"}
+            and alts[1].get("required") == ["error"]):
+        return alts[0]
+    return schema
