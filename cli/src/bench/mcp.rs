@@ -122,7 +122,8 @@ impl Drop for McpClient {
 
 pub fn run(home: &Path, form_url: &str, iterations: usize) -> BpResult<()> {
     cold_start(home, iterations.max(5))?;
-    per_call(home, form_url, iterations.max(20))
+    // Per-call ratios move by about 0.1x at 20 samples: three times that.
+    per_call(home, form_url, iterations.max(20) * 3)
 }
 
 /// Spawn to the `tools/list` answer, broker warm.
@@ -200,8 +201,10 @@ fn per_call(home: &Path, form_url: &str, n: usize) -> BpResult<()> {
         [Vec::new(), Vec::new(), Vec::new()],
         [Vec::new(), Vec::new(), Vec::new()],
     ];
-    for _ in 0..n {
-        for (side, row) in times.iter_mut().enumerate() {
+    for i in 0..n {
+        // Taking turns, each client going first every other round.
+        for side in [i % 2, (i + 1) % 2] {
+            let row = &mut times[side];
             let mut call = |name: &str, args: Value| -> BpResult<(f64, Value)> {
                 let t = Instant::now();
                 let v = if side == 0 {
