@@ -273,3 +273,93 @@ fn fuzz_reports_its_run_and_soak_refuses_a_missing_fixture_dir() {
     assert_eq!(code, "invalid_argument", "{}", run.stderr());
     assert!(run.stderr().contains("form.html"), "{}", run.stderr());
 }
+
+#[test]
+fn the_agents_guide_leaves_out_single_commands_whose_tools_are_removed() {
+    let mut env = support::Env::new();
+    env.serve(&[
+        "--deny-tool",
+        "browser.tabs.close",
+        "--deny-tool",
+        "browser.pdf",
+    ]);
+    let text = env.ok(&["help", "agents"]);
+    assert!(
+        !text.contains("bp close"),
+        "bp close still described: {text}"
+    );
+    assert!(!text.contains("bp pdf"), "bp pdf still described: {text}");
+    assert!(!text.contains("<!--"), "a marker was left: {text}");
+    // The rest of those sections stays.
+    for kept in [
+        "bp tab t1-20dadb",
+        "bp frame ID",
+        "bp screenshot",
+        "bp upload REF PATH",
+    ] {
+        assert!(text.contains(kept), "{kept} missing: {text}");
+    }
+}
+
+#[test]
+fn bp_mcp_print_config_passes_every_flag_on() {
+    let env = support::Env::new();
+    let flags = [
+        "--launch",
+        "--headless",
+        "--deny",
+        "navigation",
+        "--deny-tool",
+        "browser.tabs.close",
+        "--allow-eval",
+        "--client-name",
+        "my agent",
+        "--lease-ttl-ms",
+        "30000",
+        "--full-size-images",
+    ];
+    let with = |host: &str| {
+        let mut args = vec!["mcp", "--print-config", host];
+        args.extend(flags);
+        env.ok(&args)
+    };
+    let expected: Vec<&str> = std::iter::once("mcp").chain(flags).collect();
+    // Claude Code: one shell line, the name with a space quoted.
+    let line = with("claude");
+    let (head, tail) = line
+        .trim_end()
+        .split_once(" -- ")
+        .unwrap_or_else(|| panic!("{line}"));
+    assert_eq!(head, "claude mcp add browser-pilot");
+    let (exe, rest) = tail.split_once(' ').unwrap();
+    assert!(
+        std::path::Path::new(exe).is_absolute() && std::path::Path::new(exe).exists(),
+        "{exe}"
+    );
+    assert_eq!(
+        rest,
+        "mcp --launch --headless --deny navigation --deny-tool browser.tabs.close \
+         --allow-eval --client-name 'my agent' --lease-ttl-ms 30000 --full-size-images"
+    );
+    // Cursor and VS Code: JSON with the same command and arguments.
+    for (host, key) in [("cursor", "mcpServers"), ("vscode", "servers")] {
+        let v: Value = serde_json::from_str(&with(host)).unwrap();
+        let server = &v[key]["browser-pilot"];
+        assert_eq!(server["command"], exe, "{host}: {v}");
+        assert_eq!(server["args"], serde_json::json!(expected), "{host}: {v}");
+    }
+    // Codex: a TOML table whose arrays are JSON strings.
+    let codex = with("codex");
+    assert!(
+        codex.starts_with("[mcp_servers.browser-pilot]\n"),
+        "{codex}"
+    );
+    assert!(codex.contains(&format!("command = {}", serde_json::json!(exe))));
+    assert!(
+        codex.contains(&format!("args = {}", serde_json::json!(expected)).replace(",", ", ")),
+        "{codex}"
+    );
+    // With no flags: just `mcp`.
+    let bare = env.ok(&["mcp", "--print-config", "claude"]);
+    assert!(bare.trim_end().ends_with(" mcp"), "{bare}");
+}

@@ -135,6 +135,19 @@ fn shop_tools_are_listed_called_and_change_the_page() {
     );
     assert_eq!(r["pageData"]["output"]["orderId"], "order-1", "{r}");
     assert!(page_text(&mut b, &s).contains("Order placed: order-1"));
+
+    // The declarative form tool: the browser fills and submits the form.
+    let subscribe = tool_ref(&listed, "subscribe");
+    let r = b.tool_ok(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": subscribe, "input": {"email": "ada@example.test"}}),
+    );
+    assert_eq!(r["outcome"]["changed"], true, "{r}");
+    assert!(
+        page_text(&mut b, &s).contains("Subscribed: ada@example.test"),
+        "{r}"
+    );
 }
 
 fn page_tools_hint(b: &mut Bridge, s: &Session) -> Option<Value> {
@@ -252,6 +265,27 @@ fn the_launch_level_decides_which_effects_are_listed() {
     assert_eq!(names(&listed), ["search_products"], "{listed}");
     assert_eq!(listed["hidden"]["byPolicy"], 3, "{listed}");
     let search = tool_ref(&listed, "search_products");
+    // The journal names only the tool this level shows, and counts the rest.
+    let added: Vec<Value> = b
+        .events(&s)
+        .into_iter()
+        .filter(|e| e["type"] == "page_tools.changed")
+        .collect();
+    let refs: Vec<Value> = added
+        .iter()
+        .flat_map(|e| {
+            e["payload"]["addedRefs"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(refs, vec![json!(search)], "{added:?}");
+    let hidden: u64 = added
+        .iter()
+        .map(|e| e["payload"]["hidden"].as_u64().unwrap_or(0))
+        .sum();
+    assert!(hidden >= 3, "{added:?}");
     let r = b.tool_ok(
         &s,
         "browser.page_tools.call",
@@ -300,6 +334,16 @@ fn bad_input_throws_and_removed_tools_get_their_codes() {
         json!({"ref": add, "input": {"product": "tea", "qty": "two"}}),
     );
     assert_eq!(code, "invalid_argument");
+    // The refusal names the input's place and the keyword, not the
+    // page's schema (its enum of products is page text).
+    let refused = b.tool(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": add, "input": {"product": "gin", "qty": 1}}),
+    );
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("/product breaks `enum`"), "{refused}");
+    assert!(!message.contains("coffee"), "{refused}");
     assert_eq!(
         env.cdp_commands_sent(),
         before,
@@ -308,12 +352,30 @@ fn bad_input_throws_and_removed_tools_get_their_codes() {
     assert!(page_text(&mut b, &s).contains("Cart: empty"));
 
     let explode = tool_ref(&listed, "explode");
-    let code = b.tool_code(
+    let failed = b.tool(
         &s,
         "browser.page_tools.call",
         json!({"ref": explode, "input": {}}),
     );
-    assert_eq!(code, "action_failed");
+    let error = &failed["error"];
+    assert_eq!(error["code"], "action_failed", "{failed}");
+    // The page's words are data, cleaned of control characters, and never
+    // the error's own message.
+    let said = error["context"]["pageData"]["message"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        said.contains("card declined") && said.contains("by the bank"),
+        "{failed}"
+    );
+    assert!(!said.contains('\u{7}'), "{said:?}");
+    assert!(
+        !error["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("card declined"),
+        "{failed}"
+    );
 
     // Unregistered between list and call.
     let drop = tool_ref(&listed, "drop_tool");
@@ -329,6 +391,17 @@ fn bad_input_throws_and_removed_tools_get_their_codes() {
     );
     assert_eq!(r["error"]["code"], "stale_ref", "{r}");
     assert_eq!(r["error"]["context"]["reason"], "tool_removed", "{r}");
+    // The workspace heard of it: counts and refs, no page text.
+    let removal = poll_for(POLL_LIMIT, "a page_tools.changed removal", || {
+        b.events(&s).into_iter().find(|e| {
+            e["type"] == "page_tools.changed"
+                && e["payload"]["removedRefs"]
+                    .as_array()
+                    .is_some_and(|r| r.contains(&json!(add)))
+        })
+    });
+    assert_eq!(removal["payload"]["removed"], 1, "{removal}");
+    assert!(!removal.to_string().contains("add_to_cart"), "{removal}");
 
     // The injection attempt is data only, without its hidden characters.
     let helpful = listed["tools"]
@@ -385,12 +458,48 @@ fn a_tool_that_never_answers_ends_at_the_deadline_and_navigation_is_unknown() {
         code == "command_expired" || code == "unknown_outcome",
         "{v}"
     );
+    // Cancelled while the page holds it: the broker cancels the
+    // invocation and answers at once; the tool was sent, so the outcome
+    // is unknown, and says it was the cancel.
+    let sent = b.send_tool(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": hang, "input": {}}),
+        json!({"commandId": "hang-cancelled", "deadlineMs": 120_000}),
+    );
+    b.wait_dispatched("hang-cancelled");
+    let c = b.call("commands/cancel", json!({"commandId": "hang-cancelled"}));
+    assert_eq!(c["command"]["cancelRequested"], true, "{c}");
+    let reply = b.wait(sent)["result"].clone();
+    assert_eq!(reply["command"]["state"], "unknown_outcome", "{reply}");
+    assert_eq!(
+        reply["error"]["context"]["interruption"], "command_cancelled",
+        "{reply}"
+    );
     // The tab still works afterwards.
     let search = tool_ref(&listed, "search_products");
     b.tool_ok(
         &s,
         "browser.page_tools.call",
         json!({"ref": search, "input": {"query": "t"}}),
+    );
+    // A tool that opens a dialog blocks the page on it: the call ends at
+    // once, saying so, instead of waiting out its deadline.
+    let ask = tool_ref(&listed, "ask");
+    let r = b.tool(
+        &s,
+        "browser.page_tools.call",
+        json!({"ref": ask, "input": {}}),
+    );
+    assert_eq!(r["error"]["code"], "unknown_outcome", "{r}");
+    assert_eq!(r["error"]["context"]["reason"], "dialog_opened", "{r}");
+    let dialogs = b.tool_ok(&s, "browser.dialogs.list", json!({}));
+    let dialog = dialogs["dialogs"][0]["dialogId"].clone();
+    assert!(dialog.is_string(), "{dialogs}");
+    b.tool_ok(
+        &s,
+        "browser.dialogs.respond",
+        json!({"dialogId": dialog, "accept": false}),
     );
     let leave = tool_ref(&listed, "leave");
     let r = b.tool(
@@ -465,6 +574,32 @@ fn the_cli_lists_and_calls_page_tools() {
         env.ok(&["read"]).contains("Cart: tea x2"),
         "nothing else ran"
     );
+}
+
+/// The one-shot CLI asks for `page.consequential` only when told to: an
+/// order needs `--allow-consequential`, even where the broker allows all.
+#[test]
+fn the_cli_places_an_order_only_with_allow_consequential() {
+    let env = broker_allowing_all();
+    env.launch();
+    env.open("page-tools.html");
+    let listed = poll_for(POLL_LIMIT, "the shop's tools", || {
+        let l = env.json(&["page-tools"]);
+        (l["tools"].as_array().map_or(0, Vec::len) >= 3).then_some(l)
+    });
+    assert!(
+        !names(&listed).contains(&"place_order".to_string()),
+        "{listed}"
+    );
+    assert_eq!(listed["hidden"]["byGrant"], 1, "{listed}");
+    let all = env.json(&["page-tools", "--allow-consequential"]);
+    let order = tool_ref(&all, "place_order");
+    let (code, run) = env.err(&["page-tool", &order]);
+    assert_eq!(code, "capability_denied", "{}", run.stderr());
+    assert!(!env.ok(&["read"]).contains("Order placed"));
+    let out = env.ok(&["page-tool", &order, "--allow-consequential"]);
+    assert!(out.contains("order-1"), "{out}");
+    assert!(env.ok(&["read"]).contains("Order placed: order-1"));
 }
 
 /// A tool declared in a cross-site iframe (its own renderer process) is

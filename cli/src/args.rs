@@ -175,6 +175,10 @@ pub enum Command {
         /// Only this frame's tools (an ID from `bp frame`).
         #[arg(long)]
         frame: Option<String>,
+        /// Also list consequential tools (asks for the page.consequential
+        /// grant; the broker's page-tools level must be `all`).
+        #[arg(long)]
+        allow_consequential: bool,
     },
     /// Call a page-declared tool by its ref from `bp page-tools`.
     PageTool {
@@ -184,6 +188,10 @@ pub enum Command {
         /// stdin.
         #[arg(long, default_value = "{}")]
         input: String,
+        /// Allow calling a consequential tool (an order, a payment): asks
+        /// for the page.consequential grant.
+        #[arg(long)]
+        allow_consequential: bool,
     },
     /// Evaluate JavaScript in the current tab (developer.eval).
     Eval { expression: String },

@@ -311,11 +311,24 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let (v, text) = crate::dialog_commands::respond(&mut s, command).await?;
             emit(json, &v, |_| text);
         }
-        Command::PageTools { frame } => {
+        Command::PageTools {
+            frame,
+            allow_consequential,
+        } => {
+            if allow_consequential {
+                s.allow_consequential();
+            }
             let (v, text) = crate::page_tool_commands::list(&mut s, frame).await?;
             emit(json, &v, |_| text);
         }
-        Command::PageTool { reference, input } => {
+        Command::PageTool {
+            reference,
+            input,
+            allow_consequential,
+        } => {
+            if allow_consequential {
+                s.allow_consequential();
+            }
             let (v, text) = crate::page_tool_commands::call(&mut s, reference, &input).await?;
             emit(json, &v, |_| text);
         }

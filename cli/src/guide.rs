@@ -4,7 +4,9 @@
 //! A section of the guide that needs some tools says so on the line after
 //! its heading, as an HTML comment a Markdown reader does not show:
 //! `<!-- needs: browser.dialogs.list browser.dialogs.respond -->`. The
-//! section is kept when the broker offers at least one of them.
+//! section is kept when the broker offers at least one of them. The same
+//! marker anywhere else covers only the block after it: a fenced code
+//! block, a list item, or a paragraph.
 
 use crate::session::Session;
 use serde_json::json;
@@ -43,30 +45,78 @@ async fn offered() -> browser_pilot_host::BpResult<Vec<String>> {
         .collect())
 }
 
-/// `guide` without the sections none of whose tools are in `tools`, and
-/// without the markers. `None` keeps every section.
+/// `guide` without the sections and blocks none of whose tools are in
+/// `tools`, and without the markers. `None` keeps everything.
 pub fn for_tools(guide: &str, tools: Option<&[String]>) -> String {
+    let offered = |needed: &[&str]| {
+        tools.is_none_or(|have| needed.iter().any(|n| have.iter().any(|h| h == n)))
+    };
+    let lines: Vec<&str> = guide.lines().collect();
     let mut out = String::new();
     let mut skipping = false;
-    let mut lines = guide.lines().peekable();
-    while let Some(line) = lines.next() {
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
         if line.starts_with("## ") {
-            skipping = match lines.peek().and_then(|next| needs(next)) {
+            skipping = match lines.get(i + 1).and_then(|next| needs(next)) {
                 Some(needed) => {
-                    lines.next();
-                    tools.is_some_and(|have| !needed.iter().any(|n| have.iter().any(|h| h == n)))
+                    i += 1;
+                    !offered(&needed)
                 }
                 None => false,
             };
         } else if line.starts_with("# ") {
             skipping = false;
+        } else if let Some(needed) = needs(line) {
+            let end = block_end(&lines, i + 1);
+            if !skipping && offered(&needed) {
+                for kept in &lines[i + 1..end] {
+                    out.push_str(kept);
+                    out.push('\n');
+                }
+            } else if lines.get(end).is_some_and(|l| l.trim().is_empty())
+                && (out.is_empty() || out.ends_with("\n\n"))
+            {
+                // The blank line after a dropped block would double the one before it.
+                i = end + 1;
+                continue;
+            }
+            i = end;
+            continue;
         }
-        if !skipping && needs(line).is_none() {
+        if !skipping {
             out.push_str(line);
             out.push('\n');
         }
+        i += 1;
     }
     out
+}
+
+/// Where the block a marker covers ends (exclusive): a fenced code block
+/// through its closing fence, or else the lines up to a blank line, the
+/// next list item, heading, fence or marker.
+fn block_end(lines: &[&str], start: usize) -> usize {
+    let Some(first) = lines.get(start) else {
+        return start;
+    };
+    if first.trim_start().starts_with("```") {
+        return lines[start + 1..]
+            .iter()
+            .position(|l| l.trim_start().starts_with("```"))
+            .map_or(lines.len(), |p| start + 1 + p + 1);
+    }
+    let ends = |l: &&str| {
+        l.trim().is_empty()
+            || l.starts_with("- ")
+            || l.starts_with('#')
+            || l.trim_start().starts_with("```")
+            || needs(l).is_some()
+    };
+    lines[start + 1..]
+        .iter()
+        .position(ends)
+        .map_or(lines.len(), |p| start + 1 + p)
 }
 
 /// The tool names a marker line lists, if it is one.
@@ -96,6 +146,27 @@ mod tests {
             "# G\nintro\n## Dialogs\nanswer them\n## Waiting\npoll\n"
         );
         assert_eq!(for_tools(GUIDE, None), out);
+    }
+
+    #[test]
+    fn a_block_goes_with_its_tool_and_the_rest_of_the_section_stays() {
+        let guide = "# G\n## Tabs\n<!-- needs: browser.tabs.list -->\nlist them\n\n<!-- needs: browser.tabs.close -->\n```\n$ bp close --all\n```\n\n- keep\n<!-- needs: browser.pdf -->\n- `bp pdf PATH`\n  wrapped\n- also kept\n\nend\n";
+        let have = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let out = for_tools(guide, Some(&have(&["browser.tabs.list"])));
+        assert_eq!(
+            out,
+            "# G\n## Tabs\nlist them\n\n- keep\n- also kept\n\nend\n"
+        );
+        let all = have(&["browser.tabs.list", "browser.tabs.close", "browser.pdf"]);
+        let out = for_tools(guide, Some(&all));
+        assert_eq!(
+            out,
+            "# G\n## Tabs\nlist them\n\n```\n$ bp close --all\n```\n\n- keep\n- `bp pdf PATH`\n  wrapped\n- also kept\n\nend\n"
+        );
+        assert_eq!(for_tools(guide, None), out);
+        // A dropped section drops its blocks too.
+        let out = for_tools(guide, Some(&have(&["browser.pdf"])));
+        assert_eq!(out, "# G\n");
     }
 
     #[test]

@@ -10,6 +10,10 @@ pub fn error_line(e: &BpError) -> String {
         if let Some(reason) = ctx.get("reason").and_then(Value::as_str) {
             line.push_str(&format!(" (reason: {reason})"));
         }
+        // What a page's tool said, quoted as the data it is.
+        if let Some(said) = ctx["pageData"]["message"].as_str() {
+            line.push_str(&format!("\n  the page said (page data): {}", quoted(said)));
+        }
     }
     line
 }

@@ -94,7 +94,7 @@ fn table(v: &Value) -> String {
     );
     if policy + grant > 0 {
         out.push_str(&format!(
-            "hidden: {policy} above the broker's page-tools level, {grant} needing the page.consequential grant\n"
+            "hidden: {policy} above the broker's page-tools level, {grant} needing the page.consequential grant (--allow-consequential)\n"
         ));
     }
     out

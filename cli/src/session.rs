@@ -23,6 +23,8 @@ pub struct Session {
     pub progress: bool,
     /// The workspace and lease, once `initialize` opened them.
     ids: Option<(String, String)>,
+    /// Ask for `page.consequential` at initialize (`--allow-consequential`).
+    consequential: bool,
 }
 
 /// How long a broker that accepted the connection may take to answer
@@ -49,12 +51,24 @@ impl Session {
             paths,
             progress,
             ids: None,
+            consequential: false,
         })
     }
 
-    fn initialize_params(secret: Option<String>) -> Value {
+    /// Ask for the `page.consequential` grant: a page's consequential
+    /// tools are then listed and callable (where the broker's level is
+    /// `all`). Only before the first request.
+    pub fn allow_consequential(&mut self) {
+        self.consequential = true;
+    }
+
+    fn initialize_params(secret: Option<String>, consequential: bool) -> Value {
+        let mut grants = vec!["developer.eval"];
+        if consequential {
+            grants.push("page.consequential");
+        }
         json!({"client": {"name": rpc_principal::CLI_PRINCIPAL, "version": VERSION, "instanceId": std::process::id().to_string()},
-               "protocol": {"min": "1.0", "max": "1.1"}, "capabilities": ["developer.eval", "page.consequential"], "launchMode": "one_shot",
+               "protocol": {"min": "1.0", "max": "1.1"}, "capabilities": grants, "launchMode": "one_shot",
                "require": {"serviceVersion": VERSION},
                "session": {"workspaceKey": KEY, "leaseKey": KEY, "leaseTtlMs": LEASE_TTL_MS, "resumeSecret": secret}})
     }
@@ -68,7 +82,10 @@ impl Session {
         let (secret, lock) = crate::resume::load_or_lock(&self.paths).await?;
         let init = self
             .client
-            .send("initialize", Self::initialize_params(secret.clone()))
+            .send(
+                "initialize",
+                Self::initialize_params(secret.clone(), self.consequential),
+            )
             .await?;
         let id = self.client.send(method, params).await?;
         let init = self.client.response_within(init, ANSWER_LIMIT).await?;

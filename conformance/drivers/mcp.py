@@ -1,4 +1,4 @@
-"""Driver for the MCP adapter (examples/mcp/server.py), through the official
+"""Driver for the MCP adapter (`bp mcp`, the server inside the executable), through the official
 MCP Python client over stdio, exactly as an MCP host talks to it.
 
 Tool names: broker `a.b.c` is MCP `a_b_c`. Errors: an `isError` result whose

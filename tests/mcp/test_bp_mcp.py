@@ -13,7 +13,9 @@ launches, on the fixture pages served on 127.0.0.1.
 - bad input on the wire (malformed JSON-RPC, unknown tools, wrong argument
   types, oversized arguments) gets errors and the server keeps serving;
 - two `bp mcp` processes on one broker do not see each other's tabs;
-- SIGTERM releases the workspace; SIGINT does too, and closes its managed tab.
+- SIGTERM releases the workspace; SIGINT does too, and closes its managed tab;
+  both do so even before the client has initialized;
+- `--deny` holds from the first call, before the client lists tools.
 
 Usage: python3 tests/mcp/test_bp_mcp.py [-v]   (BP=path/to/bp, default target/debug/bp)
 """
@@ -99,6 +101,10 @@ class BpMcp(unittest.TestCase):
         async with Client(self.params(name, "--launch", "--headless"), mode=mode,
                           read_timeout_seconds=90) as client:
             info = await self.info(client)
+            # The SDK's current revision (no initialize: discover) with its
+            # default negotiation, the one before it with the legacy handshake.
+            self.assertEqual(client.protocol_version,
+                             {"auto": "2026-07-28", "legacy": "2025-11-25"}[mode])
             status = await self.ok(client, "browser_status", {})
             self.world.track(status["connection"].get("browserPid"), "chrom")
             self.assertEqual(status["connection"]["state"], "connected", status)
@@ -334,6 +340,83 @@ class BadInput(unittest.TestCase):
             proc.stdin.close()
             proc.wait(timeout=30)
         self.assertEqual(proc.returncode, 0)
+
+
+class Startup(unittest.TestCase):
+    """What holds from the first byte, before the client has listed tools
+    or even initialized: the session's `--deny`, and an orderly end on a
+    signal. Raw lines, no browser."""
+
+    def setUp(self):
+        self.world = FixtureEnv("bp-mcp-start-")
+
+    def tearDown(self):
+        self.world.close()
+
+    def start(self, name, *flags):
+        proc = subprocess.Popen([BP, "mcp", "--client-name", name, *flags], env=self.world.env,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        self.world.track(proc.pid, "mcp")
+        return proc
+
+    def workspaces(self):
+        replies = bridge(self.world.env, [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"client": {"name": "watcher"}, "protocol": {"min": "1.0", "max": "1.1"}}},
+            {"jsonrpc": "2.0", "id": 2, "method": "broker/status", "params": {}}])
+        return replies[2]["result"].get("workspaces", 0)
+
+    def test_deny_holds_before_the_client_lists_tools(self):
+        proc = self.start("e2e-deny-first", "--deny", "navigation",
+                          "--deny-tool", "browser.no_such_tool")
+        try:
+            def call(i, msg):
+                proc.stdin.write(json.dumps(msg) + "\n")
+                proc.stdin.flush()
+                while True:
+                    line = proc.stdout.readline()
+                    self.assertTrue(line, "bp mcp closed its output")
+                    reply = json.loads(line)
+                    if reply.get("id") == i:
+                        return reply
+            self.assertIn("result", call(1, {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                             "params": {"protocolVersion": "2025-06-18",
+                                                        "capabilities": {},
+                                                        "clientInfo": {"name": "raw", "version": "1"}}}))
+            proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+            # No tools/list first: the denial must hold all the same.
+            r = call(2, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "browser_navigate", "arguments": {"url": self.world.base + "form.html"}}})
+            self.assertTrue(r["result"]["isError"], r)
+            self.assertTrue(r["result"]["content"][0]["text"].startswith("error[capability_denied]:"), r)
+            # A name with underscores of its own reaches its broker tool.
+            r = call(3, {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+                "name": "browser_page_tools_list", "arguments": {}}})
+            self.assertNotIn("browser.page.tools.list", json.dumps(r))
+            self.assertNotIn("capability_denied", json.dumps(r))
+        finally:
+            proc.stdin.close()
+            proc.wait(timeout=30)
+        self.assertEqual(proc.returncode, 0)
+        # A --deny-tool naming no tool starts the server, and says so.
+        self.assertIn("--deny-tool browser.no_such_tool", proc.stderr.read())
+
+    def test_sigint_before_initialize_releases_the_workspace(self):
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            proc = self.start(f"e2e-early-{sig.name}")
+            # The session is made before the client initializes; wait for it.
+            for _ in range(300):
+                if self.workspaces() == 1:
+                    break
+                time.sleep(0.1)
+            else:
+                self.fail("bp mcp made no workspace")
+            proc.send_signal(sig)
+            proc.wait(timeout=30)
+            self.assertEqual(proc.returncode, 0, proc.stderr.read())
+            self.assertEqual(self.workspaces(), 0, f"a workspace was left after {sig.name}")
+            proc.stdin.close()
 
 
 def _browser_tabs(endpoint):

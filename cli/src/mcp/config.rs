@@ -40,6 +40,15 @@ fn passed_args(a: &McpArgs) -> Vec<String> {
     if a.allow_consequential {
         out.push("--allow-consequential".into());
     }
+    if a.client_name != super::DEFAULT_CLIENT_NAME {
+        out.extend(["--client-name".to_string(), a.client_name.clone()]);
+    }
+    if a.lease_ttl_ms != super::DEFAULT_LEASE_TTL_MS {
+        out.extend(["--lease-ttl-ms".to_string(), a.lease_ttl_ms.to_string()]);
+    }
+    if a.full_size_images {
+        out.push("--full-size-images".into());
+    }
     out
 }
 

@@ -17,6 +17,11 @@ use browser_pilot_host::{BpError, BpResult, Code};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
+/// The principal name a session initializes as, unless told otherwise.
+const DEFAULT_CLIENT_NAME: &str = "browser-pilot-mcp";
+/// The lease's time to live, unless told otherwise.
+const DEFAULT_LEASE_TTL_MS: u64 = 60_000;
+
 /// `bp mcp` options.
 #[derive(clap::Args, Debug, Clone)]
 pub struct McpArgs {
@@ -51,10 +56,10 @@ pub struct McpArgs {
     #[arg(long)]
     pub allow_consequential: bool,
     /// The principal name this session initializes as.
-    #[arg(long, default_value = "browser-pilot-mcp")]
+    #[arg(long, default_value = DEFAULT_CLIENT_NAME)]
     pub client_name: String,
     /// The lease's time to live; heartbeated at a third of it.
-    #[arg(long, default_value_t = 60_000)]
+    #[arg(long, default_value_t = DEFAULT_LEASE_TTL_MS)]
     pub lease_ttl_ms: u64,
     /// Send full screenshots instead of the bounded preview.
     #[arg(long)]
@@ -72,6 +77,9 @@ pub async fn run(args: McpArgs) -> BpResult<()> {
     }
     // The same names the broker's policy takes, checked the same way.
     Policy::load(None, &args.deny, &args.deny_tools)?;
+    // From here on SIGINT and SIGTERM end the server in order, even while
+    // it is still starting (a `--launch` can take seconds).
+    let mut stop = Stop::new()?;
     let paths = Paths::from_env()?;
     let link = link::Link::open(&paths).await?;
     let grants: Vec<String> = [
@@ -82,19 +90,50 @@ pub async fn run(args: McpArgs) -> BpResult<()> {
     .filter(|(asked, _)| *asked)
     .map(|(_, grant)| grant.to_string())
     .collect();
+    // Not raced against a signal: a half-made session could not be
+    // released. A signal that came meanwhile is waiting in `stop`.
     let session = Arc::new(
         session::Session::start(link, &args.client_name, args.lease_ttl_ms, &grants).await?,
     );
-    let served = serve(&session, &args).await;
+    let served = tokio::select! {
+        served = serve(&session, &args) => served,
+        () = stop.signalled() => Ok(()),
+    };
     // Whatever ended it (stdin closed, a signal, a failure), the session's
     // lease and workspace go, and its managed tabs with them.
     session.close().await;
     served
 }
 
+/// SIGTERM and SIGINT, caught from the moment it is made.
+struct Stop {
+    terminate: tokio::signal::unix::Signal,
+    interrupt: tokio::signal::unix::Signal,
+}
+
+impl Stop {
+    fn new() -> BpResult<Self> {
+        use tokio::signal::unix::{signal, SignalKind};
+        let catch = |kind: SignalKind| {
+            signal(kind).map_err(|e| BpError::internal(format!("signal handler: {e}")))
+        };
+        Ok(Self {
+            terminate: catch(SignalKind::terminate())?,
+            interrupt: catch(SignalKind::interrupt())?,
+        })
+    }
+
+    async fn signalled(&mut self) {
+        tokio::select! {
+            _ = self.terminate.recv() => {}
+            _ = self.interrupt.recv() => {}
+        }
+    }
+}
+
 async fn serve(session: &Arc<session::Session>, args: &McpArgs) -> BpResult<()> {
     let listed = session.tools().await?;
-    let deny = server::Deny::new(&args.deny, &args.deny_tools, &listed)?;
+    let deny = server::Deny::new(&args.deny, &args.deny_tools, &listed);
     connect(session, args).await;
     let options = server::Options {
         full_size_images: args.full_size_images,
@@ -103,13 +142,12 @@ async fn serve(session: &Arc<session::Session>, args: &McpArgs) -> BpResult<()> 
         deny,
     };
     let offered: Vec<Value> = listed
-        .into_iter()
+        .iter()
         .filter(|t| options.deny.allows(t))
+        .cloned()
         .collect();
     let instructions = instructions(&offered);
-    let handler = server::Server::new(session.clone(), options, instructions);
-    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .map_err(|e| BpError::internal(format!("signal handler: {e}")))?;
+    let handler = server::Server::new(session.clone(), options, instructions, listed);
     let (stdout, copying) = wire::stdout();
     let running = rmcp::serve_server(handler, (tokio::io::stdin(), stdout))
         .await
@@ -120,11 +158,7 @@ async fn serve(session: &Arc<session::Session>, args: &McpArgs) -> BpResult<()> 
         Err(e) if e.message.contains("closed") => return Ok(()),
         Err(e) => return Err(e),
     };
-    tokio::select! {
-        _ = running.waiting() => {}
-        _ = terminate.recv() => {}
-        _ = tokio::signal::ctrl_c() => {}
-    }
+    let _ = running.waiting().await;
     // What rmcp wrote last reaches stdout before the session ends.
     let _ = tokio::time::timeout(std::time::Duration::from_secs(2), copying).await;
     Ok(())

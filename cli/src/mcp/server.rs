@@ -7,7 +7,7 @@
 use super::results;
 use super::session::Session;
 use super::tools::{self, EVENTS_TOOL, META, SESSION_TOOL};
-use browser_pilot_host::{BpError, BpResult, Code};
+use browser_pilot_host::{BpError, Code};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ReadResourceRequestParams,
@@ -45,20 +45,22 @@ pub struct Deny {
 }
 
 impl Deny {
-    /// Every denied tool must be one the broker lists (a typo is not a rule).
-    pub fn new(capabilities: &[String], tools: &[String], listed: &[Value]) -> BpResult<Self> {
-        if let Some(unknown) = tools
+    /// Names the broker does not list remove nothing, as in the broker's
+    /// own policy; each is reported on stderr, since it is most likely a
+    /// typo.
+    pub fn new(capabilities: &[String], tools: &[String], listed: &[Value]) -> Self {
+        for unknown in tools
             .iter()
-            .find(|t| !listed.iter().any(|l| l["name"] == t.as_str()))
+            .filter(|t| !listed.iter().any(|l| l["name"] == t.as_str()))
         {
-            return Err(BpError::invalid(format!(
-                "--deny-tool {unknown}: the broker offers no such tool"
-            )));
+            eprintln!(
+                "browser-pilot mcp: --deny-tool {unknown}: the broker offers no such tool, so it removes nothing"
+            );
         }
-        Ok(Self {
+        Self {
             capabilities: capabilities.to_vec(),
             tools: tools.to_vec(),
-        })
+        }
     }
 
     /// Whether a broker `tools/list` entry is offered.
@@ -115,13 +117,20 @@ fn call_result(mut out: Value) -> Result<CallToolResult, McpError> {
 }
 
 impl Server {
-    pub fn new(session: Arc<Session>, options: Options, instructions: String) -> Self {
+    /// `listed` is the broker's `tools/list` at the start: `--deny` is
+    /// judged on it from the first call, listed or not.
+    pub fn new(
+        session: Arc<Session>,
+        options: Options,
+        instructions: String,
+        listed: Vec<Value>,
+    ) -> Self {
         Self {
             session,
             options,
             instructions,
-            names: Mutex::default(),
-            listed: Mutex::default(),
+            names: Mutex::new(name_map(&listed)),
+            listed: Mutex::new(listed),
         }
     }
 
@@ -288,13 +297,8 @@ impl ServerHandler for Server {
         let listed = self.session.tools().await.map_err(|e| {
             McpError::internal_error(format!("error[{}]: {}", e.code.as_str(), e.message), None)
         })?;
-        let names: HashMap<String, String> = listed
-            .iter()
-            .filter_map(|t| t["name"].as_str())
-            .map(|n| (tools::mcp_name(n), n.to_string()))
-            .collect();
         if let Ok(mut known) = self.names.lock() {
-            *known = names;
+            *known = name_map(&listed);
         }
         let deny = &self.options.deny;
         let mut all: Vec<Value> = listed
@@ -380,6 +384,15 @@ impl ServerHandler for Server {
             {"uri": request.uri, "mimeType": descriptor["mime"], "blob": blob}]}))?;
         Ok(result.into())
     }
+}
+
+/// MCP name -> broker name for a broker `tools/list`.
+fn name_map(listed: &[Value]) -> HashMap<String, String> {
+    listed
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .map(|n| (tools::mcp_name(n), n.to_string()))
+        .collect()
 }
 
 fn not_found(uri: &str, e: &BpError) -> McpError {

@@ -212,8 +212,9 @@ impl Session {
     }
 }
 
-/// Heartbeat the lease at a third of its TTL; a lost lease is replaced
-/// under the same key.
+/// Heartbeat the lease at a third of its TTL. A lease that expired anyway
+/// (the process was stopped longer than the TTL) is not replaced: calls
+/// then answer `lease_expired`, and the host restarts the server.
 async fn beat(link: Arc<Link>, info: Info) {
     let every = Duration::from_millis((info.lease_ttl_ms / 3).max(200));
     loop {

@@ -2,7 +2,9 @@
 
 use super::state::State;
 use super::Broker;
+use crate::browser::caller::{PageToolAccess, PageToolLevel};
 use crate::browser::connection::BrowserConn;
+use crate::browser::page_tools::Effect;
 use crate::browser::registry::Signal;
 use serde_json::json;
 use std::sync::{Arc, Weak};
@@ -149,8 +151,8 @@ fn publish(broker: &Broker, st: &mut State, signal: Signal) {
             removed,
         } => {
             if let Some((lease, ws)) = st.controller_of(&raw) {
-                let payload = json!({"added": added.len(), "removed": removed.len(),
-                                     "addedRefs": added, "removedRefs": removed});
+                let level = broker.runtime.page_tool_level();
+                let payload = page_tools_changed(level, &added, &removed);
                 st.publish(&ws, "page_tools.changed", Some(&lease), Some(&raw), payload);
             }
         }
@@ -176,6 +178,36 @@ fn publish(broker: &Broker, st: &mut State, signal: Signal) {
 /// The lease controlling a tab, and its workspace.
 /// A tab committed a new document: it ends every no-progress streak on
 /// the tab, and a refused main document (403, 429) is flagged.
+/// Most refs one `page_tools.changed` event names per direction.
+const MAX_EVENT_REFS: usize = 100;
+
+/// A `page_tools.changed` payload. Events reach the workspace's journal,
+/// whoever reads it, so they name only the tools any client may see at
+/// this broker's level without a grant. The others are only counted, in
+/// `hidden` (a client with `page.consequential` lists to see them).
+fn page_tools_changed(
+    level: PageToolLevel,
+    added: &[(String, Effect)],
+    removed: &[(String, Effect)],
+) -> serde_json::Value {
+    let access = PageToolAccess {
+        level,
+        consequential_granted: false,
+    };
+    let visible = |tools: &[(String, Effect)]| -> Vec<String> {
+        tools
+            .iter()
+            .filter(|(_, e)| access.admits(*e).is_ok())
+            .map(|(r, _)| r.clone())
+            .collect()
+    };
+    let (seen_added, seen_removed) = (visible(added), visible(removed));
+    let hidden = added.len() + removed.len() - seen_added.len() - seen_removed.len();
+    json!({"added": seen_added.len(), "removed": seen_removed.len(), "hidden": hidden,
+           "addedRefs": &seen_added[..seen_added.len().min(MAX_EVENT_REFS)],
+           "removedRefs": &seen_removed[..seen_removed.len().min(MAX_EVENT_REFS)]})
+}
+
 fn navigated(broker: &Broker, st: &mut State, raw: &str, url: &str, status: Option<u16>) {
     broker.progress.reset_target(raw);
     let mut payload = json!({"url": url});
@@ -367,5 +399,34 @@ pub fn connection_restored(broker: &Broker, generation: u64) {
             None,
             json!({"generation": generation}),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_tools_event_names_only_what_a_client_without_a_grant_may_see() {
+        let tools = [
+            ("pt_r".to_string(), Effect::Read),
+            ("pt_w".to_string(), Effect::Write),
+            ("pt_c".to_string(), Effect::Consequential),
+            ("pt_u".to_string(), Effect::Unknown),
+        ];
+        let v = page_tools_changed(PageToolLevel::ReadOnly, &tools, &tools[1..2]);
+        assert_eq!(v["addedRefs"], json!(["pt_r"]));
+        assert_eq!(v["removedRefs"], json!([]));
+        assert_eq!(
+            (
+                v["added"].clone(),
+                v["removed"].clone(),
+                v["hidden"].clone()
+            ),
+            (json!(1), json!(0), json!(4))
+        );
+        let v = page_tools_changed(PageToolLevel::All, &tools, &[]);
+        assert_eq!(v["addedRefs"], json!(["pt_r", "pt_w"]));
+        assert_eq!(v["hidden"], json!(2));
     }
 }

@@ -192,7 +192,9 @@ impl TargetCall {
             invocation: Some(id.clone()),
             world: (path == PageToolPath::Testing).then_some(context).flatten(),
         };
-        let answer = self.responded(&mut events, &session, &id, tool_ref).await;
+        let answer = self
+            .responded(&mut events, &session, &id, tool_ref, before.dialog_open)
+            .await;
         pending.invocation = None;
         let answer = answer?;
         let after = self.marks();
@@ -345,13 +347,17 @@ impl TargetCall {
         e
     }
 
-    /// Wait for `WebMCP.toolResponded` of invocation `id`.
+    /// Wait for `WebMCP.toolResponded` of invocation `id`. A dialog the
+    /// tool opens (`dialog_before` is whether one was open already) ends
+    /// the wait: the page is blocked on it, so no answer comes until the
+    /// agent answers the dialog.
     async fn responded(
         &self,
         events: &mut tokio::sync::broadcast::Receiver<Arc<crate::cdp::CdpEvent>>,
         session: &str,
         id: &str,
         tool_ref: &str,
+        dialog_before: bool,
     ) -> BpResult<Value> {
         use tokio::sync::broadcast::error::RecvError;
         let mut watch = self
@@ -371,6 +377,14 @@ impl TargetCall {
                 changed = watch.changed() => {
                     if changed.is_err() || self.check().is_err() {
                         return Err(self.after_send(BpError::disconnected()));
+                    }
+                    if !dialog_before && self.marks().dialog_open {
+                        return Err(BpError::new(
+                            Code::UnknownOutcome,
+                            "the page tool opened a dialog and waits on it; answer the dialog (browser.dialogs.list), then list the page's tools again",
+                        )
+                        .with_context(json!({"action": "page_tool", "reason": "dialog_opened",
+                                             "signals": ["dialog_opened"]})));
                     }
                     // The frame left the document the tool ran in: its
                     // answer will not come.

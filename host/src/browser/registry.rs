@@ -251,11 +251,12 @@ pub enum Signal {
         session: String,
         event: NetEvent,
     },
-    /// Tools declared by the page's frames appeared or went away (refs).
+    /// Tools declared by the page's frames appeared or went away (refs,
+    /// with the effect each declares).
     PageTools {
         raw: String,
-        added: Vec<String>,
-        removed: Vec<String>,
+        added: Vec<(String, crate::browser::page_tools::Effect)>,
+        removed: Vec<(String, crate::browser::page_tools::Effect)>,
     },
     /// A child frame went away (removed, or its parent navigated).
     FrameDetached { raw: String, frame: String },

@@ -101,7 +101,13 @@ pub fn from_tool_error(e: ToolError) -> BpError {
         ToolError::UnknownOutcome(i) => unknown_outcome(i),
         ToolError::BrowserDisconnected => BpError::disconnected(),
         ToolError::ResultTooLarge(m) => BpError::new(Code::ResultTooLarge, m),
-        ToolError::ActionFailed(m) => BpError::new(Code::ActionFailed, m),
+        // The message is the page's: data in the context, never the
+        // error's own words.
+        ToolError::ActionFailed(m) => BpError::new(
+            Code::ActionFailed,
+            "the page's tool failed; what the page said is page data, in context.pageData.message",
+        )
+        .with_context(json!({"pageData": {"message": m}})),
         ToolError::Unavailable(m) => BpError::new(Code::FeatureUnavailable, m),
         ToolError::Internal(m) => BpError::internal(m),
     }

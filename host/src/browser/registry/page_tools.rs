@@ -5,11 +5,17 @@
 //! while so a call through it is refused with the reason.
 
 use super::{s, Registry, Signal, TargetState};
+use crate::browser::page_tools::Effect;
 use serde_json::Value;
 use std::collections::VecDeque;
 
 /// Refs of gone tools remembered per target at most.
 const MAX_GONE: usize = 256;
+/// Declared tools recorded per target at most: a page that declares more
+/// does not grow the broker (the listing returns fewer still).
+const MAX_LIVE: usize = 512;
+/// Longest description kept, in bytes (listings cut it much shorter).
+const MAX_KEPT_DESCRIPTION: usize = 16 * 1024;
 
 /// Whether the page's browser serves the `WebMCP` domain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -52,7 +58,8 @@ pub struct DeclaredTool {
     /// Opaque, per document: the same tool in the same document keeps it.
     pub tool_ref: String,
     pub name: String,
-    /// Page content, unbounded here: bounded where it leaves the broker.
+    /// Page content, kept up to `MAX_KEPT_DESCRIPTION` bytes here; bounded
+    /// much shorter where it leaves the broker.
     pub description: String,
     pub input_schema: Value,
     pub annotations: Value,
@@ -125,16 +132,21 @@ impl TargetState {
 
     /// Move the tools whose frame has another document now to the gone
     /// list; returns their refs.
-    fn purge_tools(&mut self) -> Vec<String> {
+    /// Drop the tools of documents that are gone: their refs and
+    /// annotations.
+    fn purge_tools(&mut self) -> Vec<(String, Value)> {
         let (keep, stale): (Vec<_>, Vec<_>) = std::mem::take(&mut self.page_tools.live)
             .into_iter()
             .partition(|t| self.frame_loader(&t.frame_id) == Some(t.loader.clone()));
         self.page_tools.live = keep;
-        let refs: Vec<String> = stale.into_iter().map(|t| t.tool_ref).collect();
-        for r in &refs {
+        let gone: Vec<(String, Value)> = stale
+            .into_iter()
+            .map(|t| (t.tool_ref, t.annotations))
+            .collect();
+        for (r, _) in &gone {
             self.page_tools.forget(r.clone(), Gone::DocumentChanged);
         }
-        refs
+        gone
     }
 }
 
@@ -256,20 +268,35 @@ impl Registry {
                     .iter()
                     .position(|d| d.name == name && d.frame_id == frame_id)
                     .map(|i| t.page_tools.live.remove(i));
+                if known.is_none() && t.page_tools.live.len() >= MAX_LIVE {
+                    tracing::debug!(
+                        "{raw}: more than {MAX_LIVE} page tools; the rest are not recorded"
+                    );
+                    continue;
+                }
+                let annotations = tool.get("annotations").cloned().unwrap_or(Value::Null);
                 let tool_ref = match known {
                     Some(old) => old.tool_ref,
                     None => {
                         let r = crate::ids::new_id("pt");
-                        added.push(r.clone());
+                        added.push((r.clone(), annotations.clone()));
                         r
                     }
                 };
+                let mut description = s(tool, "description").unwrap_or_default();
+                if description.len() > MAX_KEPT_DESCRIPTION {
+                    let mut cut = MAX_KEPT_DESCRIPTION;
+                    while !description.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    description.truncate(cut);
+                }
                 let declared = DeclaredTool {
                     tool_ref,
                     name,
-                    description: s(tool, "description").unwrap_or_default(),
+                    description,
                     input_schema: schema_of(&tool["inputSchema"]),
-                    annotations: tool.get("annotations").cloned().unwrap_or(Value::Null),
+                    annotations,
                     frame_id,
                     backend_node_id: tool["backendNodeId"].as_i64(),
                     session: session.to_string(),
@@ -296,21 +323,36 @@ impl Registry {
                 if let Some(i) = hit {
                     let old = t.page_tools.live.remove(i);
                     t.page_tools.forget(old.tool_ref.clone(), Gone::ToolRemoved);
-                    removed.push(old.tool_ref);
+                    removed.push((old.tool_ref, old.annotations));
                 }
             }
         });
         self.page_tools_changed(raw, Vec::new(), removed);
     }
 
-    fn page_tools_changed(&self, raw: String, added: Vec<String>, removed: Vec<String>) {
-        if !added.is_empty() || !removed.is_empty() {
-            self.signal(Signal::PageTools {
-                raw,
-                added,
-                removed,
-            });
+    /// Signal tools that came and went, each with its effect (so that the
+    /// event shows only what a caller may see).
+    fn page_tools_changed(
+        &self,
+        raw: String,
+        added: Vec<(String, Value)>,
+        removed: Vec<(String, Value)>,
+    ) {
+        if added.is_empty() && removed.is_empty() {
+            return;
         }
+        let reported = self.page_tool_path().reports_annotations();
+        let with_effects = |tools: Vec<(String, Value)>| -> Vec<(String, Effect)> {
+            tools
+                .into_iter()
+                .map(|(r, a)| (r, Effect::of(&a, reported)))
+                .collect()
+        };
+        self.signal(Signal::PageTools {
+            raw,
+            added: with_effects(added),
+            removed: with_effects(removed),
+        });
     }
 
     /// Whether `raw`'s browser serves WebMCP, and the tools its frames
@@ -345,11 +387,32 @@ impl Registry {
 }
 
 /// A declared input schema: Chromium sends it as JSON text or as an
-/// object; anything else is no schema (an empty object schema).
+/// object. Only an absent one means "no schema" (any input). Anything
+/// else is kept as declared: a text that is not JSON, `false` or a number
+/// is then refused by the component's schema check (fail closed), never
+/// read as "no schema".
 fn schema_of(v: &Value) -> Value {
     match v {
-        Value::String(text) => serde_json::from_str(text).unwrap_or(Value::Null),
-        Value::Object(_) => v.clone(),
-        _ => Value::Null,
+        Value::String(text) => serde_json::from_str(text).unwrap_or_else(|_| v.clone()),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::schema_of;
+    use serde_json::{json, Value};
+
+    #[test]
+    fn only_an_absent_schema_means_no_schema() {
+        assert_eq!(schema_of(&Value::Null), Value::Null);
+        assert_eq!(
+            schema_of(&json!("{\"type\":\"object\"}")),
+            json!({"type": "object"})
+        );
+        // Kept as declared, for the component to refuse: never "any input".
+        assert_eq!(schema_of(&json!("{not json")), json!("{not json"));
+        assert_eq!(schema_of(&json!(false)), json!(false));
+        assert_eq!(schema_of(&json!(7)), json!(7));
     }
 }
