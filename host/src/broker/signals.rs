@@ -149,10 +149,17 @@ fn publish(broker: &Broker, st: &mut State, signal: Signal) {
             raw,
             added,
             removed,
+            annotations_reported,
         } => {
             if let Some((lease, ws)) = st.controller_of(&raw) {
                 let level = broker.runtime.page_tool_level();
-                let payload = page_tools_changed(level, &added, &removed);
+                let effects = |tools: Vec<(String, serde_json::Value)>| -> Vec<(String, Effect)> {
+                    tools
+                        .into_iter()
+                        .map(|(r, a)| (r, Effect::of(&a, annotations_reported)))
+                        .collect()
+                };
+                let payload = page_tools_changed(level, &effects(added), &effects(removed));
                 st.publish(&ws, "page_tools.changed", Some(&lease), Some(&raw), payload);
             }
         }

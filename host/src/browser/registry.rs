@@ -252,11 +252,13 @@ pub enum Signal {
         event: NetEvent,
     },
     /// Tools declared by the page's frames appeared or went away (refs,
-    /// with the effect each declares).
+    /// with the annotations each declares, and whether this browser
+    /// reports annotations at all).
     PageTools {
         raw: String,
-        added: Vec<(String, crate::browser::page_tools::Effect)>,
-        removed: Vec<(String, crate::browser::page_tools::Effect)>,
+        added: Vec<(String, Value)>,
+        removed: Vec<(String, Value)>,
+        annotations_reported: bool,
     },
     /// A child frame went away (removed, or its parent navigated).
     FrameDetached { raw: String, frame: String },

@@ -5,7 +5,6 @@
 //! while so a call through it is refused with the reason.
 
 use super::{s, Registry, Signal, TargetState};
-use crate::browser::page_tools::Effect;
 use serde_json::Value;
 use std::collections::VecDeque;
 
@@ -341,17 +340,11 @@ impl Registry {
         if added.is_empty() && removed.is_empty() {
             return;
         }
-        let reported = self.page_tool_path().reports_annotations();
-        let with_effects = |tools: Vec<(String, Value)>| -> Vec<(String, Effect)> {
-            tools
-                .into_iter()
-                .map(|(r, a)| (r, Effect::of(&a, reported)))
-                .collect()
-        };
         self.signal(Signal::PageTools {
             raw,
-            added: with_effects(added),
-            removed: with_effects(removed),
+            added,
+            removed,
+            annotations_reported: self.page_tool_path().reports_annotations(),
         });
     }
 
