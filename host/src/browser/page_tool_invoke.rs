@@ -370,6 +370,9 @@ impl TargetCall {
                     Ok(ev) if ev.method == "WebMCP.toolResponded"
                         && ev.session_id.as_deref() == Some(session)
                         && ev.params["invocationId"] == id => return Ok(ev.params.clone()),
+                    Ok(ev) if ev.method == "Page.javascriptDialogOpening"
+                        && !dialog_before
+                        && ev.session_id.as_deref() == Some(session) => return Err(dialog_opened()),
                     Ok(_) => {}
                     Err(RecvError::Lagged(_)) => {}
                     Err(RecvError::Closed) => return Err(self.after_send(BpError::disconnected())),
@@ -379,12 +382,7 @@ impl TargetCall {
                         return Err(self.after_send(BpError::disconnected()));
                     }
                     if !dialog_before && self.marks().dialog_open {
-                        return Err(BpError::new(
-                            Code::UnknownOutcome,
-                            "the page tool opened a dialog and waits on it; answer the dialog (browser.dialogs.list), then list the page's tools again",
-                        )
-                        .with_context(json!({"action": "page_tool", "reason": "dialog_opened",
-                                             "signals": ["dialog_opened"]})));
+                        return Err(dialog_opened());
                     }
                     // The frame left the document the tool ran in: its
                     // answer will not come.
@@ -401,4 +399,14 @@ impl TargetCall {
             }
         }
     }
+}
+
+/// The answer to a call whose tool opened a dialog: the page is blocked on
+/// it, so the tool's own answer waits for the agent.
+fn dialog_opened() -> BpError {
+    BpError::new(
+        Code::UnknownOutcome,
+        "the page tool opened a dialog and waits on it; answer the dialog (browser.dialogs.list), then list the page's tools again",
+    )
+    .with_context(json!({"action": "page_tool", "reason": "dialog_opened", "signals": ["dialog_opened"]}))
 }
