@@ -38,6 +38,27 @@ sys.path.insert(0, os.path.join(REPO, "examples"))
 from fixture_env import BP, FixtureEnv  # noqa: E402
 
 
+RAW_INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {},
+    "clientInfo": {"name": "raw", "version": "1"}}}
+
+
+def send_line(proc, msg):
+    """One JSON-RPC line (a message, or raw text as it is) to `bp mcp`."""
+    proc.stdin.write((msg if isinstance(msg, str) else json.dumps(msg)) + "\n")
+    proc.stdin.flush()
+
+
+def reply_to(test, proc, want_id):
+    """The next reply with `want_id`, skipping notifications and others."""
+    while True:
+        line = proc.stdout.readline()
+        test.assertTrue(line, "bp mcp closed its output")
+        msg = json.loads(line)
+        if msg.get("id") == want_id:
+            return msg
+
+
 def bridge(env, lines, timeout=30):
     """Run JSON-RPC `lines` through a `bp bridge --stdio` of our own."""
     out = subprocess.run([BP, "bridge", "--stdio"], env=env, capture_output=True, text=True,
@@ -289,19 +310,11 @@ class BadInput(unittest.TestCase):
         self.world.track(proc.pid, "mcp")
         try:
             def send(msg):
-                proc.stdin.write((msg if isinstance(msg, str) else json.dumps(msg)) + "\n")
-                proc.stdin.flush()
+                send_line(proc, msg)
 
             def reply(want_id):
-                while True:
-                    line = proc.stdout.readline()
-                    self.assertTrue(line, "bp mcp closed its output")
-                    msg = json.loads(line)
-                    if msg.get("id") == want_id:
-                        return msg
-            send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                "protocolVersion": "2025-06-18", "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "1"}}})
+                return reply_to(self, proc, want_id)
+            send(RAW_INITIALIZE)
             self.assertIn("result", reply(1))
             send({"jsonrpc": "2.0", "method": "notifications/initialized"})
             send("{this is not json")
@@ -373,19 +386,10 @@ class Startup(unittest.TestCase):
                           "--deny-tool", "browser.no_such_tool")
         try:
             def call(i, msg):
-                proc.stdin.write(json.dumps(msg) + "\n")
-                proc.stdin.flush()
-                while True:
-                    line = proc.stdout.readline()
-                    self.assertTrue(line, "bp mcp closed its output")
-                    reply = json.loads(line)
-                    if reply.get("id") == i:
-                        return reply
-            self.assertIn("result", call(1, {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                                             "params": {"protocolVersion": "2025-06-18",
-                                                        "capabilities": {},
-                                                        "clientInfo": {"name": "raw", "version": "1"}}}))
-            proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+                send_line(proc, msg)
+                return reply_to(self, proc, i)
+            self.assertIn("result", call(1, RAW_INITIALIZE))
+            send_line(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
             # No tools/list first: the denial must hold all the same.
             r = call(2, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
                 "name": "browser_navigate", "arguments": {"url": self.world.base + "form.html"}}})

@@ -283,13 +283,7 @@ impl Registry {
                     }
                 };
                 let mut description = s(tool, "description").unwrap_or_default();
-                if description.len() > MAX_KEPT_DESCRIPTION {
-                    let mut cut = MAX_KEPT_DESCRIPTION;
-                    while !description.is_char_boundary(cut) {
-                        cut -= 1;
-                    }
-                    description.truncate(cut);
-                }
+                description.truncate(description.floor_char_boundary(MAX_KEPT_DESCRIPTION));
                 let declared = DeclaredTool {
                     tool_ref,
                     name,
