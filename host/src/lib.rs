@@ -4,12 +4,14 @@
 pub mod artifacts;
 pub mod broker;
 pub mod browser;
+pub mod capabilities;
 pub mod cdp;
 pub mod client;
 pub mod components;
 pub mod discovery;
 pub mod error;
 pub mod fuzz;
+pub mod granter;
 pub mod heap;
 pub mod ids;
 pub mod janitor;

@@ -133,7 +133,7 @@ impl Stop {
 
 async fn serve(session: &Arc<session::Session>, args: &McpArgs) -> BpResult<()> {
     let listed = session.tools().await?;
-    let deny = server::Deny::new(&args.deny, &args.deny_tools, &listed);
+    let deny = server::Deny::new(&args.deny, &args.deny_tools, &listed)?;
     connect(session, args).await;
     let options = server::Options {
         full_size_images: args.full_size_images,

@@ -7,7 +7,8 @@
 use super::results;
 use super::session::Session;
 use super::tools::{self, EVENTS_TOOL, META, SESSION_TOOL};
-use browser_pilot_host::{BpError, Code};
+use browser_pilot_host::granter::{Denial, Granter, Removal};
+use browser_pilot_host::{BpError, BpResult};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ReadResourceRequestParams,
@@ -37,18 +38,17 @@ pub struct Options {
 }
 
 /// The tools this session leaves out on top of the broker's policy
-/// (`--deny CAPABILITY`, `--deny-tool NAME`): not listed, and refused.
+/// (`--deny CAPABILITY`, `--deny-tool NAME`): not listed, and refused. The
+/// host's granter judges them, with the same removal the broker's own
+/// policy is made of.
 #[derive(Clone, Debug, Default)]
-pub struct Deny {
-    capabilities: Vec<String>,
-    tools: Vec<String>,
-}
+pub struct Deny(Removal);
 
 impl Deny {
     /// Names the broker does not list remove nothing, as in the broker's
     /// own policy; each is reported on stderr, since it is most likely a
-    /// typo.
-    pub fn new(capabilities: &[String], tools: &[String], listed: &[Value]) -> Self {
+    /// typo. Names that are not capabilities or tools are refused.
+    pub fn new(capabilities: &[String], tools: &[String], listed: &[Value]) -> BpResult<Self> {
         for unknown in tools
             .iter()
             .filter(|t| !listed.iter().any(|l| l["name"] == t.as_str()))
@@ -57,29 +57,22 @@ impl Deny {
                 "browser-pilot mcp: --deny-tool {unknown}: the broker offers no such tool, so it removes nothing"
             );
         }
-        Self {
-            capabilities: capabilities.to_vec(),
-            tools: tools.to_vec(),
-        }
+        Ok(Self(Removal::parse(capabilities, tools)?))
+    }
+
+    /// The granter's answer for a broker `tools/list` entry.
+    fn judge(&self, tool: &Value) -> Result<(), Denial> {
+        let name = tool["name"].as_str().unwrap_or_default();
+        let caps: Vec<&str> = tool["capabilities"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        Granter::narrowed(&self.0, name, &caps)
     }
 
     /// Whether a broker `tools/list` entry is offered.
     pub fn allows(&self, tool: &Value) -> bool {
-        let name = tool["name"].as_str().unwrap_or_default();
-        let needs = tool["capabilities"].as_array();
-        !self.tools.iter().any(|t| t == name)
-            && !needs.is_some_and(|caps| {
-                caps.iter()
-                    .any(|c| self.capabilities.iter().any(|d| c == d.as_str()))
-            })
-    }
-
-    fn refusal(name: &str) -> BpError {
-        BpError::new(
-            Code::CapabilityDenied,
-            format!("`{name}` is not offered by this MCP server (--deny/--deny-tool)"),
-        )
-        .with_context(json!({"tool": name}))
+        self.judge(tool).is_ok()
     }
 }
 
@@ -164,17 +157,17 @@ impl Server {
         }
     }
 
-    /// Whether `--deny` leaves the broker tool `name` out.
-    fn denied(&self, name: &str) -> bool {
+    /// Whether `--deny` leaves the broker tool `name` out, judged on its
+    /// entry as the broker listed it at the start.
+    fn judged(&self, name: &str) -> Result<(), Denial> {
         let entry = self
             .listed
             .lock()
             .ok()
             .and_then(|l| l.iter().find(|t| t["name"] == name).cloned());
-        match entry {
-            Some(t) => !self.options.deny.allows(&t),
-            None => !self.options.deny.allows(&json!({"name": name})),
-        }
+        self.options
+            .deny
+            .judge(&entry.unwrap_or_else(|| json!({"name": name})))
     }
 
     fn session_info(&self) -> Value {
@@ -328,8 +321,8 @@ impl ServerHandler for Server {
             EVENTS_TOOL => self.events(&args).await,
             name => {
                 let broker = self.broker_name(name);
-                if self.denied(&broker) {
-                    results::failure(&Deny::refusal(&broker), &Value::Null)
+                if let Err(denial) = self.judged(&broker) {
+                    results::failure(&denial.error(), &Value::Null)
                 } else {
                     let out = self.broker_call(&broker, args, &meta, &context).await;
                     if broker == "browser.connect" || broker == "browser.disconnect" {

@@ -4,7 +4,7 @@
 use super::identity;
 use super::state::DEFAULT_LEASE_TTL;
 use super::{Broker, PROTOCOL_MAX, PROTOCOL_MIN, VERSION};
-use crate::browser::caller::{Grants, PageToolLevel};
+use crate::browser::caller::Grants;
 use crate::browser::proved_read::Proof;
 use crate::error::{BpError, BpResult, Code};
 use serde_json::{json, Value};
@@ -97,7 +97,7 @@ pub async fn handle(
 ) -> BpResult<Value> {
     match method {
         "initialize" => {
-            let offered = offered_grants(broker);
+            let offered = broker.runtime.granter().offered_grants();
             let before = (conn.max_message, conn.max_result, conn.grants);
             let mut result = initialize(conn, &params, &offered)?;
             if let Some(session) = params.get("session") {
@@ -125,9 +125,7 @@ pub async fn handle(
             conn.principal()?;
             // Tools the policy removed, or whose grants this client lacks,
             // are not listed.
-            let grants = conn.grants;
-            let granted = |g: &str| grants.has(g);
-            Ok(json!({"tools": broker.runtime.manifest(&granted)}))
+            Ok(json!({"tools": broker.runtime.manifest(conn.grants)}))
         }
         _ => handle_initialized(broker, &conn.principal()?, method, params).await,
     }
@@ -320,23 +318,6 @@ fn lowered(params: &Value, key: &str, current: usize) -> BpResult<usize> {
             Ok(current.min(usize::try_from(n).unwrap_or(usize::MAX)))
         }
     }
-}
-
-/// The grants this broker offers: each only where the policy lets the
-/// tools that need it run (`developer.eval` with `script` linked,
-/// `page.consequential` with `page-tools` linked at level `all`).
-fn offered_grants(broker: &Broker) -> Vec<&'static str> {
-    use crate::runtime::capability::Capability;
-    let mut offered = Vec::new();
-    if broker.runtime.allows(Capability::Script) {
-        offered.push(Grants::EVAL);
-    }
-    if broker.runtime.allows(Capability::PageTools)
-        && broker.runtime.page_tool_level() == PageToolLevel::All
-    {
-        offered.push(Grants::PAGE_CONSEQUENTIAL);
-    }
-    offered
 }
 
 fn initialize(conn: &mut Connection, params: &Value, offered: &[&'static str]) -> BpResult<Value> {

@@ -305,20 +305,15 @@ impl State {
 
     /// Give `lease` control of `raw`, or fail with `target_busy`.
     pub fn acquire(&mut self, lease: &str, raw: &str) -> BpResult<()> {
-        match self.controllers.get(raw) {
-            Some(holder) if holder != lease => Err(BpError::new(
-                Code::TargetBusy,
-                "another lease controls this target; try again later",
-            )),
-            Some(_) => Ok(()),
-            None => {
-                self.controllers.insert(raw.to_string(), lease.to_string());
-                if let Some(ws) = self.lease_workspace(lease) {
-                    self.publish(&ws, "control.acquired", Some(lease), Some(raw), json!({}));
-                }
-                Ok(())
+        let holder = self.controllers.get(raw).map(String::as_str);
+        crate::granter::Granter::control(holder, lease).map_err(|d| d.error())?;
+        if holder.is_none() {
+            self.controllers.insert(raw.to_string(), lease.to_string());
+            if let Some(ws) = self.lease_workspace(lease) {
+                self.publish(&ws, "control.acquired", Some(lease), Some(raw), json!({}));
             }
         }
+        Ok(())
     }
 
     /// Release `lease`'s control of `raw`.

@@ -5,7 +5,7 @@
 //! what is callable (invocation is in `page_tool_invoke.rs`).
 
 use super::call::TargetCall;
-use super::caller::{PageToolAccess, PageToolLevel};
+use super::caller::PageToolLevel;
 use super::registry::{DeclaredTool, PageToolGone, PageToolSupport};
 use crate::error::{BpError, BpResult, Code, StaleReason};
 use serde_json::{json, Value};
@@ -19,15 +19,7 @@ const SUPPORT_WAIT: Duration = Duration::from_secs(4);
 const PAGE_API: &str =
     "'modelContext' in Document.prototype || 'modelContext' in Navigator.prototype";
 
-/// What calling a page tool may do, from the page's annotations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Effect {
-    Read,
-    Write,
-    Consequential,
-    /// The browser does not report annotations: it may be consequential.
-    Unknown,
-}
+pub use crate::granter::{Effect, Hidden};
 
 impl Effect {
     /// `consequential` when the page marks it so, `read` when read-only,
@@ -47,43 +39,6 @@ impl Effect {
         } else {
             Effect::Write
         }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Effect::Read => "read",
-            Effect::Write => "write",
-            Effect::Consequential => "consequential",
-            Effect::Unknown => "unknown",
-        }
-    }
-}
-
-/// Why a caller may not use a tool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Hidden {
-    /// The launch policy's level is below the tool's effect.
-    Policy,
-    /// Consequential, and the client lacks `page.consequential`.
-    Grant,
-}
-
-impl PageToolAccess {
-    /// Whether this caller may see and call a tool of `effect`.
-    pub fn admits(&self, effect: Effect) -> Result<(), Hidden> {
-        let needed = match effect {
-            Effect::Read => PageToolLevel::ReadOnly,
-            Effect::Write => PageToolLevel::Write,
-            Effect::Consequential | Effect::Unknown => PageToolLevel::All,
-        };
-        if self.level < needed {
-            return Err(Hidden::Policy);
-        }
-        let consequential = matches!(effect, Effect::Consequential | Effect::Unknown);
-        if consequential && !self.consequential_granted {
-            return Err(Hidden::Grant);
-        }
-        Ok(())
     }
 }
 
@@ -130,21 +85,7 @@ fn unavailable(reason: &str) -> BpError {
 
 /// The `capability_denied` error for a tool the caller may not call.
 pub fn refused(effect: Effect, why: Hidden, level: PageToolLevel) -> BpError {
-    let message = match why {
-        Hidden::Policy => format!(
-            "this page tool's effect is {}, above this broker's page-tools level `{}`",
-            effect.as_str(),
-            level.as_str()
-        ),
-        Hidden::Grant => format!("this page tool's effect is {}; it needs the `page.consequential` grant, requested at initialize", effect.as_str()),
-    };
-    let reason = match why {
-        Hidden::Policy => "policy",
-        Hidden::Grant => "grant",
-    };
-    BpError::new(Code::CapabilityDenied, message).with_context(json!({
-        "effect": effect.as_str(), "reason": reason, "pageTools": level.as_str(),
-    }))
+    crate::granter::Denial::PageTool { effect, why, level }.error()
 }
 
 /// The origin of `url` (`scheme://host[:port]`), or the URL's scheme
@@ -326,6 +267,7 @@ impl TargetCall {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::granter::PageToolAccess;
 
     #[test]
     fn the_effect_comes_from_the_annotations() {

@@ -130,7 +130,10 @@ impl Harness {
             Some(&paths.cache),
         ))?;
         let tools = runtime
-            .manifest(&|_| true)
+            .manifest(crate::granter::Grants {
+                eval: true,
+                page_consequential: true,
+            })
             .into_iter()
             .filter(|t| !native_names.iter().any(|n| t["name"] == n.as_str()))
             // Every native tool, the removed one too: its refusal is fuzzed.

@@ -1,9 +1,9 @@
-//! The capability registry: every capability interface of the WIT package,
-//! one row each. A row says what the capability is called in WIT and in
-//! policy files, how it is linked, what a call that uses it acts on (its
-//! scope), whether its calls overtake a busy tab, and which client grant
-//! it needs. Policy, linking, dispatch and `tools/list` read this table;
-//! nothing else names capabilities.
+//! How each capability of the registry (`crate::capabilities`) is linked:
+//! the interface is added to a linker against the view of the row's
+//! reach, so its `Host` impl must be written for that view (`TargetView`
+//! or `WorkspaceView`) or the host does not compile.
+
+pub use crate::capabilities::{grants, overtakes, reach_of, Capability, Reach};
 
 use super::bindings::{
     artifacts, capture, cookies_read, cookies_write, dialogs, input, navigation, network_modify,
@@ -11,195 +11,45 @@ use super::bindings::{
 };
 use super::views::{TargetScope, WorkspaceScope};
 use super::HostState;
-use crate::error::{BpError, BpResult};
 use wasmtime::component::Linker;
 
-/// What a call acts on. Ordered: a tool's scope is the widest reach of
-/// the capabilities it uses (`Target` > `Workspace` > `Browser`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Reach {
-    /// The browser connection itself.
-    Browser,
-    /// The calling workspace (its rules, journal, dialogs, tab set): no
-    /// tab is selected or taken.
-    Workspace,
-    /// One tab, selected and controlled by the calling lease.
-    Target,
-}
-
-impl Reach {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reach::Browser => "browser",
-            Reach::Workspace => "workspace",
-            Reach::Target => "target",
-        }
-    }
-}
-
-/// A capability interface of `browser-pilot:tools`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Capability {
-    PageRead,
-    Navigation,
-    Input,
-    Capture,
-    Artifacts,
-    Upload,
-    NetworkRead,
-    NetworkModify,
-    CookiesRead,
-    CookiesWrite,
-    Script,
-    Dialogs,
-    TabsManage,
-    PageTools,
-}
-
 /// Adds one capability interface to a linker.
-type LinkFn = fn(&mut Linker<HostState>) -> wasmtime::Result<()>;
+pub type LinkFn = fn(&mut Linker<HostState>) -> wasmtime::Result<()>;
 
-/// One row of the registry.
-pub struct Row {
-    /// The WIT interface name, also the policy name.
-    pub name: &'static str,
-    pub reach: Reach,
-    /// Calls made only of overtaking capabilities run beside a tab's queue
-    /// (a dialog answer must not wait behind the command its dialog holds).
-    pub overtakes: bool,
-    /// The client grant (from `initialize`) a call needs.
-    pub grant: Option<&'static str>,
-    pub link: LinkFn,
-}
-
-/// A row's reach and its linking, from one token: the interface is linked
-/// against the view of that reach, so its `Host` impl must be written for
-/// that view (`TargetView` or `WorkspaceView`) or the host does not
-/// compile.
+/// Link `$iface` against the view of `$reach`.
 macro_rules! scoped {
     (Target, $iface:ident) => {
-        (
-            Reach::Target,
-            (|l: &mut Linker<HostState>| {
-                $iface::add_to_linker::<HostState, TargetScope>(l, HostState::target_view)
-            }) as LinkFn,
-        )
+        (|l: &mut Linker<HostState>| {
+            $iface::add_to_linker::<HostState, TargetScope>(l, HostState::target_view)
+        }) as LinkFn
     };
     (Workspace, $iface:ident) => {
-        (
-            Reach::Workspace,
-            (|l: &mut Linker<HostState>| {
-                $iface::add_to_linker::<HostState, WorkspaceScope>(l, HostState::workspace_view)
-            }) as LinkFn,
-        )
+        (|l: &mut Linker<HostState>| {
+            $iface::add_to_linker::<HostState, WorkspaceScope>(l, HostState::workspace_view)
+        }) as LinkFn
     };
 }
 
-impl Capability {
-    /// Every capability, in WIT order.
-    pub const ALL: [Capability; 14] = [
-        Capability::PageRead,
-        Capability::Navigation,
-        Capability::Input,
-        Capability::Capture,
-        Capability::Artifacts,
-        Capability::Upload,
-        Capability::NetworkRead,
-        Capability::NetworkModify,
-        Capability::CookiesRead,
-        Capability::CookiesWrite,
-        Capability::Script,
-        Capability::Dialogs,
-        Capability::TabsManage,
-        Capability::PageTools,
-    ];
-
-    /// This capability's row.
-    pub fn row(self) -> Row {
-        let row = |name, (reach, link): (Reach, LinkFn)| Row {
-            name,
-            reach,
-            overtakes: false,
-            grant: None,
-            link,
-        };
-        match self {
-            Capability::PageRead => row("page-read", scoped!(Target, page_read)),
-            Capability::Navigation => row("navigation", scoped!(Target, navigation)),
-            Capability::Input => row("input", scoped!(Target, input)),
-            Capability::Capture => row("capture", scoped!(Target, capture)),
-            Capability::Artifacts => row("artifacts", scoped!(Workspace, artifacts)),
-            Capability::Upload => row("upload", scoped!(Target, upload)),
-            Capability::NetworkRead => row("network-read", scoped!(Workspace, network_read)),
-            Capability::NetworkModify => row("network-modify", scoped!(Workspace, network_modify)),
-            Capability::CookiesRead => row("cookies-read", scoped!(Target, cookies_read)),
-            Capability::CookiesWrite => row("cookies-write", scoped!(Target, cookies_write)),
-            Capability::Script => Row {
-                grant: Some("developer.eval"),
-                ..row("script", scoped!(Target, script))
-            },
-            Capability::Dialogs => Row {
-                overtakes: true,
-                ..row("dialogs", scoped!(Workspace, dialogs))
-            },
-            Capability::TabsManage => row("tabs-manage", scoped!(Workspace, tabs_manage)),
-            Capability::PageTools => row("page-tools", scoped!(Target, page_tools)),
-        }
+/// The linking of `cap`, against the view its registry row's reach names
+/// (checked by `links_match_the_registry_reach`).
+pub fn link(cap: Capability) -> (Reach, LinkFn) {
+    use Capability as C;
+    match cap {
+        C::PageRead => (Reach::Target, scoped!(Target, page_read)),
+        C::Navigation => (Reach::Target, scoped!(Target, navigation)),
+        C::Input => (Reach::Target, scoped!(Target, input)),
+        C::Capture => (Reach::Target, scoped!(Target, capture)),
+        C::Artifacts => (Reach::Workspace, scoped!(Workspace, artifacts)),
+        C::Upload => (Reach::Target, scoped!(Target, upload)),
+        C::NetworkRead => (Reach::Workspace, scoped!(Workspace, network_read)),
+        C::NetworkModify => (Reach::Workspace, scoped!(Workspace, network_modify)),
+        C::CookiesRead => (Reach::Target, scoped!(Target, cookies_read)),
+        C::CookiesWrite => (Reach::Target, scoped!(Target, cookies_write)),
+        C::Script => (Reach::Target, scoped!(Target, script)),
+        C::Dialogs => (Reach::Workspace, scoped!(Workspace, dialogs)),
+        C::TabsManage => (Reach::Workspace, scoped!(Workspace, tabs_manage)),
+        C::PageTools => (Reach::Target, scoped!(Target, page_tools)),
     }
-
-    /// The WIT and policy name.
-    pub fn name(self) -> &'static str {
-        self.row().name
-    }
-
-    /// The capability with this name.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|c| c.name() == name)
-    }
-
-    /// Parse a policy or manifest name; unknown names are refused.
-    pub fn parse(name: &str) -> BpResult<Self> {
-        Self::from_name(name).ok_or_else(|| {
-            BpError::invalid(format!(
-                "unknown capability `{name}` (known: {})",
-                Self::ALL.map(Capability::name).join(", ")
-            ))
-        })
-    }
-}
-
-impl std::fmt::Display for Capability {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl serde::Serialize for Capability {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
-}
-
-/// What a tool made of `caps` acts on: the widest reach among them (a
-/// tool with no capability acts on the browser connection only).
-pub fn reach_of(caps: &[Capability]) -> Reach {
-    caps.iter()
-        .map(|c| c.row().reach)
-        .max()
-        .unwrap_or(Reach::Browser)
-}
-
-/// Whether a tool made of `caps` overtakes a tab's queue.
-pub fn overtakes(caps: &[Capability]) -> bool {
-    !caps.is_empty() && caps.iter().all(|c| c.row().overtakes)
-}
-
-/// The client grants a tool made of `caps` needs.
-pub fn grants(caps: &[Capability]) -> Vec<&'static str> {
-    let mut g: Vec<&'static str> = caps.iter().filter_map(|c| c.row().grant).collect();
-    g.sort_unstable();
-    g.dedup();
-    g
 }
 
 #[cfg(test)]
@@ -207,30 +57,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_round_trip_and_are_unique() {
-        let mut names: Vec<&str> = Capability::ALL.iter().map(|c| c.name()).collect();
-        for c in Capability::ALL {
-            assert_eq!(Capability::from_name(c.name()), Some(c));
+    fn links_match_the_registry_reach() {
+        for cap in Capability::ALL {
+            assert_eq!(link(cap).0, cap.row().reach, "{cap}");
         }
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), Capability::ALL.len());
-        let err = Capability::parse("teleport").unwrap_err();
-        assert!(err.message.contains("unknown capability `teleport`"));
-        assert!(err.message.contains("page-read"));
-    }
-
-    #[test]
-    fn a_tool_reaches_as_far_as_its_widest_capability() {
-        use Capability::*;
-        assert_eq!(reach_of(&[]), Reach::Browser);
-        assert_eq!(reach_of(&[NetworkModify]), Reach::Workspace);
-        assert_eq!(reach_of(&[Capture, Artifacts]), Reach::Target);
-        assert_eq!(reach_of(&[TabsManage]), Reach::Workspace);
-        assert!(overtakes(&[Dialogs]));
-        assert!(!overtakes(&[Dialogs, PageRead]));
-        assert!(!overtakes(&[]));
-        assert_eq!(grants(&[Script, PageRead]), vec!["developer.eval"]);
-        assert!(grants(&[Input]).is_empty());
     }
 }

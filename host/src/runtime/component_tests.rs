@@ -159,7 +159,10 @@ async fn workspace_tools_work_with_no_tab() {
 
 #[test]
 fn every_default_tool_declares_its_scope_and_artifacts() {
-    let tools = runtime().manifest(&|_| true);
+    let tools = runtime().manifest(crate::granter::Grants {
+        eval: true,
+        page_consequential: true,
+    });
     assert!(tools.len() >= 25, "{} tools", tools.len());
     for t in &tools {
         assert!(

@@ -66,7 +66,7 @@ pub fn build(engine: &Engine, policy: &Policy) -> BpResult<Linker<HostState>> {
     super::bindings::types::add_to_linker::<HostState, HasSelf<HostState>>(&mut l, |s| s)
         .map_err(err)?;
     for cap in Capability::ALL.into_iter().filter(|c| policy.allows(*c)) {
-        (cap.row().link)(&mut l).map_err(err)?;
+        (super::capability::link(cap).1)(&mut l).map_err(err)?;
     }
     Ok(l)
 }

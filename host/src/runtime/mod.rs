@@ -33,7 +33,7 @@ mod views;
 
 use crate::browser::call::TargetCall;
 use crate::browser::workspace_call::WorkspaceCall;
-use crate::error::{BpError, BpResult, Code};
+use crate::error::{BpError, BpResult};
 use bindings::{types::CallContext, HostViewPre};
 use capability::Capability;
 use manifest::ToolInfo;
@@ -99,10 +99,9 @@ pub enum Handler {
 pub struct ToolEntry {
     pub info: ToolInfo,
     pub handler: Handler,
-    /// Capabilities the policy denies that this tool or its component needs.
+    /// Imports of its component that the policy does not link (the
+    /// component cannot be instantiated, so none of its tools runs).
     denied: Vec<Capability>,
-    /// The policy removes this one tool.
-    removed: bool,
 }
 
 /// The loaded tool components of one broker.
@@ -174,7 +173,6 @@ impl Runtime {
         };
         for info in natives {
             let entry = ToolEntry {
-                removed: !runtime.policy.allows_tool(&info.name),
                 handler: Handler::Native,
                 denied: Vec::new(),
                 info,
@@ -254,7 +252,7 @@ impl Runtime {
     }
 
     /// Register the tools of the component about to be pushed, with the
-    /// capabilities the policy denies them.
+    /// component's imports the policy does not link.
     fn register_tools(
         &mut self,
         name: &str,
@@ -269,18 +267,10 @@ impl Runtime {
                     info.name
                 )));
             }
-            let mut tool_denied = denied.to_vec();
-            for cap in info.capabilities.iter().copied() {
-                if !self.policy.allows(cap) && !tool_denied.contains(&cap) {
-                    tool_denied.push(cap);
-                }
-            }
-            let removed = !self.policy.allows_tool(&info.name);
             let entry = ToolEntry {
                 info,
                 handler: Handler::Component(index),
-                denied: tool_denied,
-                removed,
+                denied: denied.to_vec(),
             };
             self.tools.insert(entry.info.name.clone(), entry);
         }
@@ -330,43 +320,43 @@ impl Runtime {
 
     /// Whether the policy lets `tool` run.
     pub fn callable(&self, tool: &ToolEntry) -> bool {
-        tool.denied.is_empty() && !tool.removed
+        self.judge(tool).is_ok()
+    }
+
+    /// The granter's answer for `tool`: its capabilities as the tool
+    /// declares them, with the imports its component was refused for.
+    fn judge(&self, tool: &ToolEntry) -> Result<(), crate::granter::Denial> {
+        let mut caps = tool.info.capabilities.clone();
+        caps.extend(tool.denied.iter().copied());
+        self.granter().tool(&tool.info.name, &caps)
+    }
+
+    /// The one place that answers what this broker allows.
+    pub fn granter(&self) -> &crate::granter::Granter {
+        self.policy.granter()
     }
 
     /// Whether the policy links `cap`.
     pub fn allows(&self, cap: Capability) -> bool {
-        self.policy.allows(cap)
+        self.granter().links(cap)
     }
 
     /// The launch policy's `page-tools` level.
-    pub fn page_tool_level(&self) -> crate::browser::caller::PageToolLevel {
-        self.policy.page_tools
+    pub fn page_tool_level(&self) -> crate::granter::PageToolLevel {
+        self.granter().page_tool_level()
     }
 
     /// The `capability_denied` error for a tool the policy removed.
     pub fn removal(name: &str) -> BpError {
-        BpError::new(
-            Code::CapabilityDenied,
-            format!("`{name}` is removed by this broker's policy"),
-        )
-        .with_context(json!({"tool": name}))
+        crate::granter::Denial::ToolRemoved { tool: name.into() }.error()
     }
 
     /// The `capability_denied` error for a denied tool.
     pub fn denial(&self, tool: &ToolEntry) -> BpError {
-        if tool.removed {
-            return Self::removal(&tool.info.name);
+        match self.judge(tool) {
+            Err(d) => d.error(),
+            Ok(()) => Self::removal(&tool.info.name),
         }
-        let names: Vec<&str> = tool.denied.iter().map(|c| c.name()).collect();
-        BpError::new(
-            Code::CapabilityDenied,
-            format!(
-                "`{}` needs {}, which this broker's policy does not grant",
-                tool.info.name,
-                names.join(", ")
-            ),
-        )
-        .with_context(json!({"capabilities": names}))
     }
 
     /// The policy's limits.
@@ -380,20 +370,16 @@ impl Runtime {
     }
 
     /// Manifest entries of the tools that can be called by a client
-    /// holding the grants `granted` accepts.
+    /// holding `grants`.
     /// The broker-native tools come first, in their own order; then the
     /// component tools, by name.
-    pub fn manifest(&self, granted: &dyn Fn(&str) -> bool) -> Vec<Value> {
+    pub fn manifest(&self, grants: crate::granter::Grants) -> Vec<Value> {
         let natives = self.natives.iter().filter_map(|n| self.tools.get(n));
         let components = self.tools.values().filter(|t| t.handler != Handler::Native);
         natives
             .chain(components)
             .filter(|t| self.callable(t))
-            .filter(|t| {
-                capability::grants(&t.info.capabilities)
-                    .into_iter()
-                    .all(granted)
-            })
+            .filter(|t| self.granter().client(&t.info.capabilities, grants).is_ok())
             .map(|t| t.info.to_json())
             .collect()
     }

@@ -3,10 +3,9 @@
 //! never changes while a broker runs.
 
 use super::capability::Capability;
-use crate::browser::caller::PageToolLevel;
 use crate::error::{BpError, BpResult};
+use crate::granter::{Granter, PageToolLevel, Removal};
 use serde::Deserialize;
-use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Per-call execution limits for components.
@@ -98,14 +97,12 @@ struct PolicyFile {
     page_tools: Option<String>,
 }
 
-/// A validated policy.
+/// A validated policy: what it removes and the page-tools level (asked
+/// of its [`Granter`]), and the per-call limits.
 #[derive(Debug, Clone, Default)]
 pub struct Policy {
-    denied: BTreeSet<Capability>,
-    denied_tools: BTreeSet<String>,
+    granter: Granter,
     pub limits: Limits,
-    /// What page-declared tools may do at most.
-    pub page_tools: PageToolLevel,
 }
 
 impl Policy {
@@ -152,22 +149,21 @@ impl Policy {
                 "limits.artifact-ttl-seconds must be between 1 and 604800",
             ));
         }
-        let mut policy = Policy {
-            denied: BTreeSet::new(),
-            denied_tools: BTreeSet::new(),
-            limits,
-            page_tools: PageToolLevel::default(),
+        let level = match &parsed.page_tools {
+            Some(level) => parse_level(level)?,
+            None => PageToolLevel::default(),
         };
-        if let Some(level) = &parsed.page_tools {
-            policy.set_page_tools(level)?;
-        }
-        for cap in parsed.deny.iter().chain(deny_flags) {
-            policy.deny(cap)?;
-        }
-        for tool in parsed.deny_tools.iter().chain(deny_tool_flags) {
-            policy.deny_tool(tool)?;
-        }
-        Ok(policy)
+        let deny: Vec<String> = parsed.deny.iter().chain(deny_flags).cloned().collect();
+        let deny_tools: Vec<String> = parsed
+            .deny_tools
+            .iter()
+            .chain(deny_tool_flags)
+            .cloned()
+            .collect();
+        Ok(Policy {
+            granter: Granter::new(Removal::parse(&deny, &deny_tools)?, level),
+            limits,
+        })
     }
 
     fn parse_file(text: &str) -> BpResult<PolicyFile> {
@@ -177,52 +173,44 @@ impl Policy {
 
     /// Set the `page-tools` level (`read-only`, `write` or `all`).
     pub fn set_page_tools(&mut self, level: &str) -> BpResult<()> {
-        self.page_tools = PageToolLevel::parse(level).ok_or_else(|| {
-            BpError::invalid(format!(
-                "page-tools must be read-only, write or all, not `{level}`"
-            ))
-        })?;
+        let level = parse_level(level)?;
+        self.granter = Granter::new(self.granter.launch().clone(), level);
         Ok(())
     }
 
-    fn deny(&mut self, capability: &str) -> BpResult<()> {
-        let cap = Capability::parse(capability)
-            .map_err(|e| BpError::invalid(format!("{} in policy", e.message)))?;
-        self.denied.insert(cap);
-        Ok(())
-    }
-
-    fn deny_tool(&mut self, tool: &str) -> BpResult<()> {
-        if !tool.starts_with("browser.") && !tool.contains('.') {
-            return Err(BpError::invalid(format!(
-                "`{tool}` in deny-tools is not a tool name (such as browser.tabs.close)"
-            )));
-        }
-        self.denied_tools.insert(tool.to_string());
-        Ok(())
+    /// The one place that answers what this policy allows.
+    pub fn granter(&self) -> &Granter {
+        &self.granter
     }
 
     /// Whether `capability` is linked.
     pub fn allows(&self, capability: Capability) -> bool {
-        !self.denied.contains(&capability)
+        self.granter.links(capability)
     }
 
     /// Whether the single tool `name` is left in place.
     pub fn allows_tool(&self, name: &str) -> bool {
-        !self.denied_tools.contains(name)
+        self.granter.launch().keeps_tool(name)
     }
 
     /// The denied capabilities, sorted.
     pub fn denied(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.denied.iter().map(|c| c.name().to_string()).collect();
-        names.sort();
-        names
+        self.granter.launch().capability_names()
     }
 
     /// The removed tools, sorted.
     pub fn denied_tools(&self) -> Vec<String> {
-        self.denied_tools.iter().cloned().collect()
+        self.granter.launch().tool_names()
     }
+}
+
+/// The `page-tools` level of a policy, or a clear refusal.
+fn parse_level(level: &str) -> BpResult<PageToolLevel> {
+    PageToolLevel::parse(level).ok_or_else(|| {
+        BpError::invalid(format!(
+            "page-tools must be read-only, write or all, not `{level}`"
+        ))
+    })
 }
 
 #[cfg(test)]
@@ -243,13 +231,12 @@ mod tests {
             ("[limits]\nstack = 1", Err("unknown field")),
         ];
         for (text, expected) in cases {
-            let result = Policy::parse_file(text).and_then(|f| {
-                let mut p = Policy::default();
-                for d in &f.deny {
-                    p.deny(d)?;
-                }
-                Ok(p)
-            });
+            let result = Policy::parse_file(text)
+                .and_then(|f| Removal::parse(&f.deny, &f.deny_tools))
+                .map(|r| Policy {
+                    granter: Granter::new(r, PageToolLevel::default()),
+                    ..Policy::default()
+                });
             match (result, expected) {
                 (Ok(p), Ok(denied)) => assert_eq!(p.denied(), denied.to_vec(), "{text}"),
                 (Err(e), Err(msg)) => assert!(e.message.contains(msg), "{text}: {}", e.message),

@@ -7,8 +7,7 @@
 use super::types::{CallScope, PendingCall};
 use crate::broker::native_rows::generation_free;
 use crate::broker::Broker;
-use crate::error::{BpError, BpResult, Code};
-use crate::runtime::capability;
+use crate::error::{BpError, BpResult};
 use crate::runtime::{Handler, Runtime, ToolEntry};
 use serde_json::{json, Value};
 
@@ -50,14 +49,10 @@ pub(super) fn check<'r>(
     if !runtime.callable(entry) {
         return Err(runtime.denial(entry));
     }
-    for grant in capability::grants(&entry.info.capabilities) {
-        if !scope.granted(grant) {
-            return Err(BpError::new(
-                Code::CapabilityDenied,
-                format!("`{grant}` was not granted to this client; request it at initialize"),
-            ));
-        }
-    }
+    runtime
+        .granter()
+        .client(&entry.info.capabilities, scope.grants)
+        .map_err(|d| d.error())?;
     if entry.handler == Handler::Native {
         return Ok(entry);
     }

@@ -42,10 +42,7 @@ impl CallScope {
     /// Which page-declared tools this caller may see and call: the launch
     /// policy's level and its `page.consequential` grant.
     pub fn page_tool_access(&self, broker: &Broker) -> PageToolAccess {
-        PageToolAccess {
-            level: broker.runtime.page_tool_level(),
-            consequential_granted: self.grants.page_consequential,
-        }
+        broker.runtime.granter().page_tool_access(self.grants)
     }
 
     /// Refuse a command accepted under an earlier connection generation.
