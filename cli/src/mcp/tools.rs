@@ -1,6 +1,7 @@
 //! Broker tools as MCP tools, one to one: `browser.tabs.open` is
 //! `browser_tabs_open` (many hosts take only `[A-Za-z0-9_-]` in names),
-//! with the broker's schemas, a title and annotations from the manifest,
+//! with the broker's schemas, a title and annotations from the tool's
+//! manifest (its `annotations`: read-only, destructive, open world),
 //! and `_meta["browser-pilot/tool"]` naming the broker tool. Two tools of
 //! the session's own come last.
 
@@ -14,24 +15,6 @@ pub const EVENTS_TOOL: &str = "bp_events_poll";
 /// The MCP name of a broker tool.
 pub fn mcp_name(broker_name: &str) -> String {
     broker_name.replace('.', "_")
-}
-
-/// Tools that take away what cannot be had back: a closed tab, network
-/// rules that change what pages get, cleared cookies.
-fn destructive(name: &str) -> bool {
-    name == "browser.tabs.close"
-        || name == "browser.disconnect"
-        || name.starts_with("browser.network.rules.")
-        || name == "browser.cookies.clear"
-        || name == "browser.cookies.set"
-}
-
-/// Tools that reach pages out in the world (navigation, opening a tab).
-fn open_world(name: &str) -> bool {
-    matches!(
-        name,
-        "browser.navigate" | "browser.tabs.open" | "browser.connect"
-    )
 }
 
 /// "browser.tabs.open" -> "Tabs open".
@@ -57,13 +40,14 @@ pub fn to_mcp(tool: &Value, consequential: bool) -> Value {
         "title": title(name),
         "readOnlyHint": !mutates,
         "idempotentHint": tool["idempotency"] == "idempotent",
-        "openWorldHint": open_world(name),
+        "openWorldHint": tool["annotations"]["openWorld"] == true,
     });
     if mutates {
         // A page's consequential tool (an order, a transfer) is reached
         // through browser_page_tools_call by a session granted it.
         let page_consequential = consequential && name == "browser.page_tools.call";
-        annotations["destructiveHint"] = json!(destructive(name) || page_consequential);
+        let destructive = tool["annotations"]["destructive"] == true;
+        annotations["destructiveHint"] = json!(destructive || page_consequential);
     }
     let mut entry = json!({
         "name": mcp_name(name),
@@ -122,6 +106,7 @@ mod tests {
         let t = json!({"name": "browser.tabs.close", "description": "Close.", "mutates": true,
             "idempotency": "not_idempotent", "inputSchema": {"type": "object"},
             "outputSchema": {"type": "object"}, "scope": "workspace", "capabilities": ["tabs-manage"],
+            "annotations": {"readOnly": false, "destructive": true, "openWorld": false},
             "sensitivity": {"input": [], "output": []}});
         let m = to_mcp(&t, false);
         assert_eq!(m["name"], "browser_tabs_close");
@@ -140,7 +125,11 @@ mod tests {
         assert_eq!(read["annotations"]["readOnlyHint"], true);
         assert!(read["annotations"].get("destructiveHint").is_none());
         assert!(read.get("outputSchema").is_none());
-        let nav = to_mcp(&json!({"name": "browser.navigate", "mutates": true}), true);
+        let nav = to_mcp(
+            &json!({"name": "browser.navigate", "mutates": true,
+                    "annotations": {"destructive": false, "openWorld": true}}),
+            true,
+        );
         assert_eq!(nav["annotations"]["openWorldHint"], true);
         assert_eq!(nav["annotations"]["destructiveHint"], false);
         // Page tools are destructive only for a session that may call

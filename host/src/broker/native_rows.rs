@@ -35,6 +35,8 @@ fn row(name: &str, description: &str, scope: Reach, mutates: bool, input: Value)
         sensitivity_input: Vec::new(),
         sensitivity_output: Vec::new(),
         artifact_kinds: Vec::new(),
+        destructive: name == "browser.disconnect",
+        open_world: name == "browser.connect",
     }
 }
 

@@ -1,7 +1,7 @@
 //! Validation of component manifests and the canonical `tools/list` entry.
 
 use super::bindings::tool::{Cancellation, ComponentManifest, Idempotency, ToolManifest};
-use super::bindings::types::ArtifactKind;
+use super::bindings::types::{ArtifactKind, ToolHint};
 use super::capability::{self, Capability};
 use crate::error::{BpError, BpResult};
 use serde_json::{json, Value};
@@ -29,6 +29,11 @@ pub struct ToolInfo {
     pub sensitivity_input: Vec<String>,
     pub sensitivity_output: Vec<String>,
     pub artifact_kinds: Vec<ArtifactKind>,
+    /// It takes away what cannot be had back (a closed tab, cleared
+    /// cookies, rules that change what pages get).
+    pub destructive: bool,
+    /// It reaches pages out in the world (navigation, a new tab).
+    pub open_world: bool,
 }
 
 /// Wire spelling of an artifact kind.
@@ -57,6 +62,8 @@ impl ToolInfo {
             },
             "sensitivity": {"input": self.sensitivity_input, "output": self.sensitivity_output},
             "artifactKinds": self.artifact_kinds.iter().map(|k| kind_name(*k)).collect::<Vec<_>>(),
+            "annotations": {"readOnly": !self.mutates, "destructive": self.mutates && self.destructive,
+                            "openWorld": self.open_world},
         })
     }
 }
@@ -206,6 +213,8 @@ fn validate_tool(component: &str, t: &ToolManifest) -> BpResult<ToolInfo> {
         sensitivity_input: t.sensitivity_input.clone(),
         sensitivity_output: t.sensitivity_output.clone(),
         artifact_kinds: t.artifact_kinds.clone(),
+        destructive: t.hints.contains(&ToolHint::Destructive),
+        open_world: t.hints.contains(&ToolHint::OpenWorld),
     })
 }
 

@@ -66,13 +66,14 @@ fn specs() -> Vec<ToolSpec> {
             )
             .sensitivity(&[], &["credential"]),
         ToolSpec::mutating("browser.cookies.set", "Set cookies (domain defaults to the target's host).", &["cookies-write"])
+            .destructive()
             .schemas(
                 json!({"type": "object", "additionalProperties": false, "required": ["cookies"], "properties": {
                     "targetId": target_id_schema(), "cookies": {"type": "array", "minItems": 1, "maxItems": MAX_COOKIES, "items": cookie}}}),
                 json!({"type": "object", "properties": {"set": {"type": "integer"}}}),
             )
             .sensitivity(&["credential"], &[]),
-        ToolSpec::mutating("browser.cookies.clear", "Delete the cookies of the target's current URL.", &["cookies-write"]).schemas(
+        ToolSpec::mutating("browser.cookies.clear", "Delete the cookies of the target's current URL.", &["cookies-write"]).destructive().schemas(
             json!({"type": "object", "additionalProperties": false, "properties": {"targetId": target_id_schema()}}),
             json!({"type": "object", "properties": {"cleared": {"type": "integer"}}}),
         ),

@@ -33,6 +33,7 @@ fn spec() -> ToolSpec {
         "Load a URL in the target, or go back, forward or reload; waits for the load event.",
         &["page-read", "navigation"],
     )
+    .open_world()
     .cooperative()
     .schemas(
         json!({

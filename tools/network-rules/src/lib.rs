@@ -21,6 +21,7 @@ fn specs() -> Vec<ToolSpec> {
     let headers = json!({"type": "object", "additionalProperties": {"type": "string"}, "x-browser-pilot-sensitivity": ["credential"]});
     vec![
         ToolSpec::mutating("browser.network.rules.add", "Block, mock or add headers to requests whose URL matches a glob, for this workspace's tabs (or one tab with targetId).", caps)
+            .destructive()
             .schemas(
                 json!({"type": "object", "additionalProperties": false, "required": ["pattern", "action"], "properties": {
                     "targetId": target_id_schema(),
@@ -32,7 +33,7 @@ fn specs() -> Vec<ToolSpec> {
                 json!({"type": "object", "required": ["ruleId"], "properties": {"ruleId": {"type": "string"}}}),
             )
             .sensitivity(&["credential"], &[]),
-        ToolSpec::mutating("browser.network.rules.remove", "Remove one of this workspace's network rules.", caps).schemas(
+        ToolSpec::mutating("browser.network.rules.remove", "Remove one of this workspace's network rules.", caps).destructive().schemas(
             json!({"type": "object", "additionalProperties": false, "required": ["ruleId"], "properties": {"targetId": target_id_schema(), "ruleId": {"type": "string"}}}),
             json!({"type": "object", "properties": {"removed": {"type": "boolean"}}}),
         ),

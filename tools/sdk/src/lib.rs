@@ -26,7 +26,7 @@ pub mod bindings {
 }
 
 pub use bindings::browser_pilot::tools::types;
-pub use types::{ArtifactKind, CallContext, Interruption, NotVerified, StaleReason, ToolError};
+pub use types::{ArtifactKind, ToolHint, CallContext, Interruption, NotVerified, StaleReason, ToolError};
 
 pub use args::Args;
 pub use spec::ToolSpec;
@@ -136,6 +136,7 @@ macro_rules! export_component {
                             sensitivity_input: s.sensitivity_input,
                             sensitivity_output: s.sensitivity_output,
                             artifact_kinds: s.artifact_kinds,
+                            hints: s.hints,
                         })
                         .collect(),
                 }

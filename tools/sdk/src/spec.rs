@@ -1,7 +1,7 @@
 //! A tool's declared contract, turned into the WIT manifest by
 //! [`crate::export_component!`].
 
-use crate::types::ArtifactKind;
+use crate::types::{ArtifactKind, ToolHint};
 use serde_json::Value;
 
 /// Whether repeating a call may repeat its effect.
@@ -42,6 +42,8 @@ pub struct ToolSpec {
     pub sensitivity_output: Vec<String>,
     /// Kinds of artifact the tool may create.
     pub artifact_kinds: Vec<ArtifactKind>,
+    /// What the tool's effect is like (destructive, open world).
+    pub hints: Vec<ToolHint>,
 }
 
 impl ToolSpec {
@@ -59,6 +61,7 @@ impl ToolSpec {
             sensitivity_input: Vec::new(),
             sensitivity_output: Vec::new(),
             artifact_kinds: Vec::new(),
+            hints: Vec::new(),
         }
     }
 
@@ -88,6 +91,19 @@ impl ToolSpec {
     /// Declare the kinds of artifact the tool creates.
     pub fn creates(mut self, kinds: &[ArtifactKind]) -> Self {
         self.artifact_kinds = kinds.to_vec();
+        self
+    }
+
+    /// It takes away what cannot be had back (a closed tab, cleared
+    /// cookies, rules that change what pages get).
+    pub fn destructive(mut self) -> Self {
+        self.hints.push(ToolHint::Destructive);
+        self
+    }
+
+    /// It reaches pages out in the world (navigation, a new tab).
+    pub fn open_world(mut self) -> Self {
+        self.hints.push(ToolHint::OpenWorld);
         self
     }
 

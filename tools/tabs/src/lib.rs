@@ -29,6 +29,7 @@ impl Component for Tabs {
                 "Open a tab in this workspace's ManagedTabSet, controlled by the calling lease; optionally load a URL.",
                 &["tabs-manage"],
             )
+            .open_world()
             .cooperative()
             .schemas(
                 json!({"type": "object", "additionalProperties": false, "properties": {
@@ -41,6 +42,7 @@ impl Component for Tabs {
                 "Close one target (`targetId`, a user tab too) or, with `all: true`, every tab of this workspace's ManagedTabSet (never user tabs).",
                 &["tabs-manage"],
             )
+            .destructive()
             .schemas(
                 json!({"type": "object", "additionalProperties": false, "properties": {
                     "targetId": {"type": "string"}, "all": {"type": "boolean"}}}),
