@@ -40,7 +40,12 @@ fn status_and_stop_with_no_broker_answer_instead_of_failing() {
     assert_eq!(gone["brokerStopped"], true, "{gone}");
 
     let text = env.run(&["broker", "status"]);
-    assert_eq!(text.output.status.code(), Some(NOT_RUNNING), "{}", text.stderr());
+    assert_eq!(
+        text.output.status.code(),
+        Some(NOT_RUNNING),
+        "{}",
+        text.stderr()
+    );
     assert!(text.stdout().contains("not running"), "{}", text.stdout());
     assert!(text.stderr().is_empty(), "{}", text.stderr());
     let status = env.run(&["broker", "status", "--json"]);
@@ -69,7 +74,11 @@ fn a_forced_stop_says_what_it_ended() {
     env.launch();
     let mut other = Bridge::start(&env);
     let s = other.session("other", 60_000);
-    other.tool_ok(&s, "browser.tabs.open", json!({"url": env.url("form.html")}));
+    other.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": env.url("form.html")}),
+    );
     // The other client's live lease refuses a plain stop.
     let (code, _) = env.err(&["broker", "stop"]);
     assert_eq!(code, "broker_in_use");
@@ -105,7 +114,11 @@ fn the_broker_keeps_an_owner_only_log_without_secrets() {
     assert_eq!(meta.mode() & 0o777, 0o600);
     let home_mode = std::fs::metadata(&env.home).expect("home").mode() & 0o777;
     assert_eq!(home_mode, 0o700);
-    assert!(whole_log(&env).contains("broker ready"), "{}", whole_log(&env));
+    assert!(
+        whole_log(&env).contains("broker ready"),
+        "{}",
+        whole_log(&env)
+    );
 
     // A password given with `bp auth set` is used, and never logged.
     let origin = format!("http://127.0.0.1:{}", env.server.port);
@@ -138,7 +151,10 @@ fn the_broker_keeps_an_owner_only_log_without_secrets() {
     env.ok(&["broker", "stop"]);
     let all = whole_log(&env);
     assert!(all.contains("broker stopping"), "{all}");
-    assert!(!all.contains("s3cret-canary-pw"), "the password is in the log");
+    assert!(
+        !all.contains("s3cret-canary-pw"),
+        "the password is in the log"
+    );
 }
 
 #[test]
@@ -147,13 +163,13 @@ fn broker_logs_follow_prints_new_lines_until_killed() {
     env.ok(&["tool", "list"]);
     let mut follow = Killed(
         Command::new(bp_exe())
-        .args(["broker", "logs", "--follow", "--lines", "0"])
-        .env("BROWSER_PILOT_HOME", &env.home)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("bp broker logs --follow"),
+            .args(["broker", "logs", "--follow", "--lines", "0"])
+            .env("BROWSER_PILOT_HOME", &env.home)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("bp broker logs --follow"),
     );
     let (tx, rx) = mpsc::channel();
     let stdout = follow.0.stdout.take().expect("stdout");
@@ -188,7 +204,10 @@ fn broker_logs_follow_prints_new_lines_until_killed() {
         seen.iter().any(|l| l.contains("broker stopping")),
         "{seen:?}"
     );
-    assert!(!seen.iter().any(|l| l.contains("broker ready")), "--lines 0 printed old lines: {seen:?}");
+    assert!(
+        !seen.iter().any(|l| l.contains("broker ready")),
+        "--lines 0 printed old lines: {seen:?}"
+    );
 }
 
 #[test]
@@ -201,7 +220,11 @@ fn the_doctor_gives_no_note_as_a_fix() {
     let home = env.home.to_string_lossy().to_string();
     let ours = browsers
         .iter()
-        .find(|b| b["userDataDir"].as_str().is_some_and(|d| d.starts_with(&home)))
+        .find(|b| {
+            b["userDataDir"]
+                .as_str()
+                .is_some_and(|d| d.starts_with(&home))
+        })
         .unwrap_or_else(|| panic!("the launched browser is not listed: {report}"));
     assert_eq!(ours["brokerOwned"], true, "{ours}");
     assert!(ours["remediation"].is_null(), "{ours}");

@@ -144,7 +144,10 @@ pub fn init(paths: &Paths) {
     use tracing_subscriber::Layer;
     let file = RotatingLog::open(&paths.log, MAX_BYTES, KEEP);
     if let Err(e) = &file {
-        eprintln!("cannot open {}: {e}; logging to stderr only", paths.log.display());
+        eprintln!(
+            "cannot open {}: {e}; logging to stderr only",
+            paths.log.display()
+        );
     }
     let file = file.ok();
     let to_stderr = !file.as_ref().is_some_and(RotatingLog::has_stderr);
@@ -194,7 +197,10 @@ mod tests {
         assert!(size(&rotated(&path, 2)) <= 1000);
         assert!(!rotated(&path, 3).exists(), "more files kept than asked");
         let current = std::fs::read_to_string(&path).expect("read");
-        assert!(current.ends_with("line 0499 of the broker log\n"), "{current}");
+        assert!(
+            current.ends_with("line 0499 of the broker log\n"),
+            "{current}"
+        );
         let older = std::fs::read_to_string(rotated(&path, 1)).expect("read .1");
         let first_current = current.lines().next().expect("a line");
         let last_older = older.lines().last().expect("a line");
