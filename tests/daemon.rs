@@ -66,8 +66,10 @@ fn state_is_owner_only_and_stop_cleans_up() {
         !env.home.join("broker.json").exists(),
         "locator left behind"
     );
-    let (code, _) = env.err(&["broker", "status"]);
-    assert_eq!(code, "browser_disconnected");
+    // Not running: a result with its own exit status, not an error.
+    let status = env.run(&["broker", "status", "--json"]);
+    assert_eq!(status.output.status.code(), Some(3), "{}", status.stderr());
+    assert_eq!(status.stdout().trim(), r#"{"running":false}"#);
 }
 
 #[test]

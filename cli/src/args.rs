@@ -435,4 +435,14 @@ pub enum BrokerCommand {
         #[arg(long)]
         force: bool,
     },
+    /// Print the end of the broker's log (BROWSER_PILOT_HOME/broker.log and
+    /// its rotated files); needs no running broker.
+    Logs {
+        /// Keep printing lines as they are written, until interrupted.
+        #[arg(long, short = 'f')]
+        follow: bool,
+        /// How many of the last lines to print first.
+        #[arg(long, short = 'n', default_value_t = 100)]
+        lines: usize,
+    },
 }

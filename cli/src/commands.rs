@@ -1,20 +1,18 @@
 //! One function per command family; each maps onto protocol calls.
 
-use crate::args::{BrokerCommand, Command, ToolCommand};
+use crate::args::{Command, ToolCommand};
 use crate::output;
-use crate::session::{existing_broker, Session};
-use browser_pilot_host::broker::{serve, Broker, Claim};
+use crate::session::Session;
 use browser_pilot_host::paths::Paths;
-use browser_pilot_host::runtime::policy::Policy;
-use browser_pilot_host::runtime::Runtime;
-use browser_pilot_host::{components, BpError, BpResult, Code};
+use browser_pilot_host::{BpError, BpResult, Code};
 use serde_json::{json, Value};
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// Print `value` as JSON or through `human`.
 /// A reader that stops early (`bp tool list | head`) ends the output, not
 /// the process with a panic.
-fn emit(json: bool, value: &Value, human: impl FnOnce(&Value) -> String) {
+pub(crate) fn emit(json: bool, value: &Value, human: impl FnOnce(&Value) -> String) {
     use std::io::Write;
     let mut text = if json {
         value.to_string()
@@ -42,10 +40,13 @@ fn parse_ref(r: &str) -> BpResult<u64> {
         })
 }
 
-pub async fn run(command: Command, json: bool) -> BpResult<()> {
+pub async fn run(command: Command, json: bool) -> BpResult<ExitCode> {
     // The same routing as `bp`'s, so both names run a command alike.
     if runs_in_alias(&command) {
-        return run_session(command, json).await;
+        return run_session(command, json).await.map(|()| ExitCode::SUCCESS);
+    }
+    if let Command::Broker { command } = command {
+        return crate::broker_commands::broker(command, json).await;
     }
     match command {
         Command::Help { topic } => crate::about::help(topic.as_deref()).await,
@@ -54,7 +55,6 @@ pub async fn run(command: Command, json: bool) -> BpResult<()> {
             Ok(())
         }
         Command::Man => crate::about::man(),
-        Command::Broker { command } => broker(command, json).await,
         Command::Bench {
             iterations,
             fixtures,
@@ -84,7 +84,9 @@ pub async fn run(command: Command, json: bool) -> BpResult<()> {
             mcp,
         } => {
             if mcp {
-                return crate::fuzz_mcp::run(inputs, seconds, seed, json).await;
+                return crate::fuzz_mcp::run(inputs, seconds, seed, json)
+                    .await
+                    .map(|()| ExitCode::SUCCESS);
             }
             let opts = browser_pilot_host::fuzz::Options {
                 inputs,
@@ -100,6 +102,7 @@ pub async fn run(command: Command, json: bool) -> BpResult<()> {
         Command::Doctor => crate::doctor::doctor(json).await,
         _ => Err(BpError::internal("unreachable command routing")),
     }
+    .map(|()| ExitCode::SUCCESS)
 }
 
 /// Whether `command` is a one-shot request to the broker (see
@@ -387,81 +390,6 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
     Ok(())
 }
 
-async fn broker(command: BrokerCommand, json: bool) -> BpResult<()> {
-    match command {
-        BrokerCommand::Serve {
-            policy,
-            deny,
-            deny_tools,
-            components,
-        } => serve_broker(policy, deny, deny_tools, components).await,
-        BrokerCommand::Status => {
-            let v = existing_broker()
-                .await?
-                .request("broker/status", json!({}))
-                .await?;
-            emit(json, &v, |v| {
-                format!(
-                    "broker pid {} version {} up {} ms\nbrowser: {}\nsocket: {}\n",
-                    v["pid"],
-                    v["version"].as_str().unwrap_or(""),
-                    v["uptimeMs"],
-                    v["browser"]["state"].as_str().unwrap_or(""),
-                    v["socket"].as_str().unwrap_or("")
-                )
-            });
-            Ok(())
-        }
-        BrokerCommand::Stop { force } => {
-            let paths = Paths::from_env()?;
-            let locator = browser_pilot_host::broker::locator::Locator::read(&paths);
-            let mut client = existing_broker().await?;
-            let status = client.request("broker/status", json!({})).await?;
-            // Compare-and-stop: only the broker the locator names, and only
-            // one of this installation (unless forced).
-            let own = std::env::current_exe()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default();
-            let named = locator.as_ref().map(|l| (l.pid, l.executable.clone()));
-            if named.is_none() && !force {
-                return Err(BpError::new(
-                    Code::ProtocolIncompatible,
-                    "a broker answers but no locator names it; nothing was stopped (pass --force to stop it anyway)",
-                ));
-            }
-            if let Some((_, exe)) = &named {
-                if *exe != own && !force {
-                    return Err(BpError::new(
-                        Code::ProtocolIncompatible,
-                        format!("the running broker belongs to another installation ({exe}); stop it with that executable, or pass --force"),
-                    ));
-                }
-            }
-            let mut params = json!({"force": force});
-            if let Some((pid, exe)) = named {
-                params["pid"] = json!(pid);
-                params["executable"] = json!(exe);
-            }
-            client.request("broker/stop", params).await?;
-            // Hang up (the broker waits for its clients), then wait for the
-            // process to go away so callers can rely on it.
-            drop(client);
-            if let Some(pid) = status["pid"].as_u64().and_then(|p| u32::try_from(p).ok()) {
-                for _ in 0..500 {
-                    if !browser_pilot_host::broker::locator::pid_alive(pid) {
-                        break;
-                    }
-                    tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-                }
-            }
-            emit(json, &json!({"stopped": true}), |_| {
-                "broker stopped".to_string()
-            });
-            Ok(())
-        }
-    }
-}
-
 /// Stop the broker this session talks to, compare-and-stop, refused (and
 /// kept) if another client took a lease meanwhile.
 async fn stop_own_broker(s: &mut Session) -> BpResult<Value> {
@@ -473,37 +401,6 @@ async fn stop_own_broker(s: &mut Session) -> BpResult<Value> {
         json!({"pid": locator.pid, "executable": locator.executable}),
     )
     .await
-}
-
-async fn serve_broker(
-    policy: Option<PathBuf>,
-    deny: Vec<String>,
-    deny_tools: Vec<String>,
-    dir: Option<PathBuf>,
-) -> BpResult<()> {
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("BROWSER_PILOT_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"))
-                // The CDP library logs message payloads (typed text) at
-                // debug/trace: never let them reach the log.
-                .add_directive("chromiumoxide=warn".parse().unwrap_or_default()),
-        )
-        .try_init();
-    let paths = Paths::from_env()?;
-    // Refused here, before anything of a running broker's is touched.
-    let claim = Claim::acquire(&paths).await?;
-    let policy = Policy::load(policy.as_deref(), &deny, &deny_tools)?;
-    let sources = match dir {
-        Some(d) => components::from_dir(&d)?,
-        None => components::embedded(),
-    };
-    let natives = browser_pilot_host::broker::native_rows::rows();
-    let runtime = Runtime::load(sources, natives, policy, Some(&paths.cache)).await?;
-    let broker = Broker::new(paths, runtime, &claim)?;
-    serve(broker, claim).await
 }
 
 /// Whether a target tool failed only because the CLI has no usable

@@ -23,9 +23,52 @@ pub fn browsers(json: bool) -> BpResult<()> {
     Ok(())
 }
 
-/// One finding of the doctor.
+/// Every problem the doctor can report.
+const KINDS: [&str; 7] = [
+    "no_browser",
+    "no_debuggable_browser",
+    "several_browsers",
+    "unsafe_mode",
+    "broker_version",
+    "stale_locator",
+    "page_tools_unavailable",
+];
+
+/// One finding of the doctor; `remediation` says what to do about it.
 fn problem(code: &str, severity: &str, message: String, remediation: &str) -> Value {
+    debug_assert!(KINDS.contains(&code), "add {code} to KINDS");
     json!({"code": code, "severity": severity, "message": message, "remediation": remediation})
+}
+
+const SEVERAL_BROWSERS_FIX: &str = "pick one with `bp connect --browser ID` (remembered)";
+const BROKER_VERSION_FIX: &str =
+    "stop it with `bp broker stop`; the next command starts a matching one";
+const STALE_LOCATOR_FIX: &str =
+    "run any bp command: it removes the stale locator and starts a broker";
+const PAGE_TOOLS_FIX: &str = "start the browser with --enable-features=WebMCP,DevToolsWebMCPSupport (Chromium 156 or later), or use `bp connect --launch`";
+
+fn no_browser_fix(candidates: &[discovery::candidate::Candidate]) -> String {
+    let mut fix = "install one (Debian: `sudo apt-get install chromium`), or start your browser with --remote-debugging-port=0 --user-data-dir=DIR".to_string();
+    if let Some(c) = candidates.iter().find(|c| !c.running) {
+        fix.push_str(&format!(
+            "; {} is installed but not on PATH",
+            c.executable.display()
+        ));
+    }
+    fix
+}
+
+/// The first browser's own fix, else the general one. A browser Browser
+/// Pilot launched has a note, never a fix, so it never stands in for one.
+fn no_debuggable_fix(candidates: &[discovery::candidate::Candidate]) -> String {
+    candidates
+        .iter()
+        .find_map(|c| c.remediation.clone())
+        .unwrap_or_else(|| "start your browser with --remote-debugging-port=0 --user-data-dir=DIR, or use `bp connect --launch`".into())
+}
+
+fn unsafe_mode_fix(want: u32) -> String {
+    format!("chmod {want:o} it, or remove it and let the broker recreate it")
 }
 
 /// `bp doctor`: exits non-zero when the main job cannot work.
@@ -38,39 +81,28 @@ pub async fn doctor(json: bool) -> BpResult<()> {
     let executable = browser_pilot_host::cdp::launch::find_executable().ok();
     let chromium_version = executable.as_deref().and_then(browser_version);
     if executable.is_none() && viable == 0 {
-        let mut fix = "install one (Debian: `sudo apt-get install chromium`), or start your browser with --remote-debugging-port=0 --user-data-dir=DIR".to_string();
-        if let Some(c) = candidates.iter().find(|c| !c.running) {
-            fix.push_str(&format!(
-                "; {} is installed but not on PATH",
-                c.executable.display()
-            ));
-        }
         problems.push(problem(
             "no_browser",
             "error",
             "no Chromium-family browser is on PATH and none with remote debugging is running"
                 .into(),
-            &fix,
+            &no_browser_fix(&candidates),
         ));
     }
     if viable == 0 {
-        let fix = candidates
-            .iter()
-            .find_map(|c| c.remediation.clone())
-            .unwrap_or_else(|| "start a browser with --remote-debugging-port=0 --user-data-dir=DIR, or use `bp connect --launch`".into());
         problems.push(problem(
             "no_debuggable_browser",
             "warning",
             "no running browser of yours has remote debugging on; only `bp connect --launch` works"
                 .into(),
-            &fix,
+            &no_debuggable_fix(&candidates),
         ));
     } else if viable > 1 {
         problems.push(problem(
             "several_browsers",
             "info",
             format!("{viable} browsers have remote debugging on; `bp connect` needs --browser ID"),
-            "pick one with `bp connect --browser ID` (remembered)",
+            SEVERAL_BROWSERS_FIX,
         ));
     }
 
@@ -136,7 +168,7 @@ async fn broker_report(paths: &Paths, problems: &mut Vec<Value>) -> Value {
                 "unsafe_mode",
                 "error",
                 format!("the broker {what} is mode {m:o}, readable by others"),
-                &format!("chmod {want:o} it, or remove it and let the broker recreate it"),
+                &unsafe_mode_fix(want),
             ));
         }
     }
@@ -154,7 +186,7 @@ async fn broker_report(paths: &Paths, problems: &mut Vec<Value>) -> Value {
                     "the running broker is version {}, this CLI is {VERSION}",
                     s["version"]
                 ),
-                "stop it with `bp broker stop`; the next command starts a matching one",
+                BROKER_VERSION_FIX,
             ));
         }
     } else if locator.is_some() {
@@ -162,7 +194,7 @@ async fn broker_report(paths: &Paths, problems: &mut Vec<Value>) -> Value {
             "stale_locator",
             "info",
             "a broker locator exists but no broker answers".into(),
-            "nothing to do: the next bp command cleans it up and starts a broker",
+            STALE_LOCATOR_FIX,
         ));
     }
     if let Some(s) = &status {
@@ -171,7 +203,7 @@ async fn broker_report(paths: &Paths, problems: &mut Vec<Value>) -> Value {
                 "page_tools_unavailable",
                 "info",
                 "the connected browser does not serve page-declared tools (WebMCP); browser.page_tools.* answer feature_unavailable".into(),
-                "start it with --enable-features=WebMCP,DevToolsWebMCPSupport (Chromium 156 or later), or use `bp connect --launch`",
+                PAGE_TOOLS_FIX,
             ));
         }
     }
@@ -263,4 +295,83 @@ fn human(r: &Value) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use discovery::candidate::{Authorization, Candidate, Debugging, PortSource};
+
+    /// Words a fix may start with: each says what to do.
+    const DO: [&str; 8] = [
+        "install", "start", "pick", "chmod", "stop", "run", "quit", "restart",
+    ];
+
+    fn is_instruction(fix: &str) -> bool {
+        fix.split_whitespace()
+            .next()
+            .is_some_and(|w| DO.contains(&w))
+    }
+
+    /// A running browser Browser Pilot launched for a client.
+    fn broker_launched() -> Candidate {
+        let debugging = Debugging::Port {
+            port: 40000,
+            ws_path: None,
+            source: PortSource::Flag,
+        };
+        Candidate {
+            id: "chromium-stable-00000000".into(),
+            product: "chromium".into(),
+            channel: "stable".into(),
+            executable: "/usr/bin/chromium".into(),
+            user_data_dir: "/tmp/bp/profiles/p".into(),
+            default_profile: false,
+            pid: Some(7),
+            running: true,
+            headless: true,
+            debugging,
+            authorization: Authorization::NotRequired,
+            broker_owned: true,
+            remediation: None,
+        }
+    }
+
+    /// The fixes a problem of `code` can print.
+    fn fixes(code: &str) -> Vec<String> {
+        let owned = broker_launched();
+        let mut installed = owned.clone();
+        installed.running = false;
+        match code {
+            "no_browser" => vec![no_browser_fix(&[]), no_browser_fix(&[installed])],
+            "no_debuggable_browser" => vec![no_debuggable_fix(&[]), no_debuggable_fix(&[owned])],
+            "several_browsers" => vec![SEVERAL_BROWSERS_FIX.into()],
+            "unsafe_mode" => vec![unsafe_mode_fix(0o700), unsafe_mode_fix(0o600)],
+            "broker_version" => vec![BROKER_VERSION_FIX.into()],
+            "stale_locator" => vec![STALE_LOCATOR_FIX.into()],
+            "page_tools_unavailable" => vec![PAGE_TOOLS_FIX.into()],
+            other => panic!("no fixes listed for {other}"),
+        }
+    }
+
+    #[test]
+    fn every_problem_has_a_fix_that_says_what_to_do() {
+        for code in KINDS {
+            for fix in fixes(code) {
+                assert!(is_instruction(&fix), "{code}: {fix}");
+            }
+        }
+    }
+
+    /// With only a browser Browser Pilot launched, the fix is what to do,
+    /// not the browser's note.
+    #[test]
+    fn a_broker_launched_browser_lends_no_note_as_a_fix() {
+        let owned = broker_launched();
+        let fix = no_debuggable_fix(std::slice::from_ref(&owned));
+        assert!(fix.contains("--remote-debugging-port"), "{fix}");
+        assert!(fix.contains("bp connect --launch"), "{fix}");
+        let note = owned.note().unwrap_or_default();
+        assert!(!note.is_empty() && !fix.contains(note), "{fix}");
+    }
 }

@@ -6,6 +6,9 @@ mod args;
 mod bench;
 mod bridge;
 mod bridge_wire;
+mod broker_commands;
+mod broker_log;
+mod broker_logs;
 mod commands;
 mod dialog_commands;
 mod doctor;
@@ -69,7 +72,13 @@ pub fn run_alias() -> ExitCode {
     let Ok(runtime) = runtime_for(&command) else {
         return no_runtime(cli.json);
     };
-    finish(runtime, commands::run_session(command, cli.json), cli.json)
+    let json = cli.json;
+    let command = async move {
+        commands::run_session(command, json)
+            .await
+            .map(|()| ExitCode::SUCCESS)
+    };
+    finish(runtime, command, json)
 }
 
 /// Replace this process with `browser-pilot` (beside this executable),
@@ -99,14 +108,14 @@ fn no_runtime(json: bool) -> ExitCode {
 /// Run the command to its end, print its error if any.
 fn finish(
     runtime: tokio::runtime::Runtime,
-    command: impl std::future::Future<Output = browser_pilot_host::BpResult<()>>,
+    command: impl std::future::Future<Output = browser_pilot_host::BpResult<ExitCode>>,
     json: bool,
 ) -> ExitCode {
     let outcome = runtime.block_on(command);
     // Do not wait for tasks still blocked in a read to finish.
     runtime.shutdown_background();
     match outcome {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => fail(&e, json),
     }
 }

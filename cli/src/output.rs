@@ -248,6 +248,9 @@ pub fn browsers(list: &[Value]) -> String {
         if let Some(fix) = c["remediation"].as_str() {
             out.push_str(&format!("  {}: {fix}\n", s(c, "id")));
         }
+        if let Some(note) = c["note"].as_str() {
+            out.push_str(&format!("  {} (note): {note}\n", s(c, "id")));
+        }
     }
     out.push_str("(* can be attached with `bp connect`)\n");
     out

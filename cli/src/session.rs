@@ -168,13 +168,19 @@ fn broker_executable() -> BpResult<PathBuf> {
     })
 }
 
-/// Connect to a running broker without starting one.
+/// Connect to a running broker without starting one: `broker_not_running`
+/// when none answers; a broker that answers wrongly, or a socket that
+/// must not be used, keeps its own error.
 pub async fn existing_broker() -> BpResult<Client> {
     let paths = Paths::from_env()?;
-    Client::connect(&paths).await.map_err(|_| {
-        BpError::new(
-            Code::BrowserDisconnected,
-            "no broker is running for this BROWSER_PILOT_HOME",
-        )
+    Client::connect(&paths).await.map_err(|e| {
+        if e.code == Code::BrokerNotRunning {
+            BpError::new(
+                Code::BrokerNotRunning,
+                "no broker is running for this BROWSER_PILOT_HOME",
+            )
+        } else {
+            e
+        }
     })
 }

@@ -16,6 +16,8 @@ pub enum Code {
     BrowserNotAuthorized,
     BrowserDisconnected,
     BrokerInUse,
+    /// No broker answers for this home (the CLI's broker commands).
+    BrokerNotRunning,
     WorkspaceNotFound,
     LeaseExpired,
     TargetNotOwned,
@@ -38,7 +40,7 @@ pub enum Code {
 }
 
 /// The one table of error codes: wire spelling and retryability.
-const CODES: [(Code, &str, bool); 24] = [
+const CODES: [(Code, &str, bool); 25] = [
     (Code::ProtocolIncompatible, "protocol_incompatible", false),
     (Code::NotInitialized, "not_initialized", false),
     (Code::CapabilityDenied, "capability_denied", false),
@@ -46,6 +48,7 @@ const CODES: [(Code, &str, bool); 24] = [
     (Code::BrowserNotAuthorized, "browser_not_authorized", false),
     (Code::BrowserDisconnected, "browser_disconnected", true),
     (Code::BrokerInUse, "broker_in_use", false),
+    (Code::BrokerNotRunning, "broker_not_running", false),
     (Code::WorkspaceNotFound, "workspace_not_found", false),
     (Code::LeaseExpired, "lease_expired", true),
     (Code::TargetNotOwned, "target_not_owned", false),
@@ -80,8 +83,8 @@ impl Code {
     }
 
     /// Every code, for parsing.
-    pub const ALL: [Code; 22] = {
-        let mut all = [Code::InternalError; 22];
+    pub const ALL: [Code; CODES.len()] = {
+        let mut all = [Code::InternalError; CODES.len()];
         let mut i = 0;
         while i < CODES.len() {
             all[i] = CODES[i].0;
@@ -261,3 +264,18 @@ impl std::error::Error for BpError {}
 
 /// Result alias for broker operations.
 pub type BpResult<T> = Result<T, BpError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_round_trips_through_its_spelling() {
+        assert_eq!(Code::ALL.len(), CODES.len());
+        for code in Code::ALL {
+            assert_eq!(Code::parse(code.as_str()), Some(code));
+        }
+        assert_eq!(Code::BrokerNotRunning.as_str(), "broker_not_running");
+        assert!(!Code::BrokerNotRunning.retryable());
+    }
+}

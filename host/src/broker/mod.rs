@@ -182,6 +182,15 @@ impl Broker {
         self.generation.load(Ordering::SeqCst)
     }
 
+    /// What stopping now ends: the client connections other than the
+    /// stopping one, and every workspace, live lease and managed tab.
+    pub(crate) fn stop_report(&self) -> serde_json::Value {
+        let (workspaces, leases, managed_tabs) = self.state().held();
+        let connections = self.connections.load(Ordering::Relaxed).saturating_sub(1);
+        serde_json::json!({"connections": connections, "workspaces": workspaces,
+                           "leases": leases, "managedTabs": managed_tabs})
+    }
+
     /// CDP commands sent since the broker started.
     pub async fn cdp_commands_sent(&self) -> u64 {
         let live = self

@@ -440,8 +440,10 @@ fn stop(broker: &Arc<Broker>, caller: &str, params: &Value) -> BpResult<Value> {
     if !others.is_empty() && !force {
         return Err(super::native::in_use(&others, "stop the broker"));
     }
+    // Counted now, before the reply: the process is gone soon after.
+    let ended = broker.stop_report();
     broker.shutdown.notify_one();
-    Ok(json!({"stopping": true, "endedWorkspaces": others.len()}))
+    Ok(json!({"stopping": true, "endedWorkspaces": others.len(), "ended": ended}))
 }
 
 async fn browser_state(broker: &Arc<Broker>) -> Value {

@@ -389,6 +389,14 @@ impl State {
         live
     }
 
+    /// What the broker holds now: workspaces, live leases and managed tabs
+    /// (what a stop ends).
+    pub fn held(&mut self) -> (usize, usize, usize) {
+        self.expire_leases();
+        let tabs = self.workspaces.values().map(|w| w.managed.len()).sum();
+        (self.workspaces.len(), self.leases.len(), tabs)
+    }
+
     /// Release a lease explicitly.
     pub fn release_lease(&mut self, principal: &str, lease: &str) -> BpResult<()> {
         let ws = self

@@ -286,10 +286,13 @@ fn is_broker_process(pid: u32) -> bool {
 
 fn spawn_broker(paths: &Paths, exe: &Path, serve_args: &[&str]) -> BpResult<()> {
     use std::os::unix::process::CommandExt;
+    // The broker's log (rotated by the broker, see `broker_log.rs` in the
+    // CLI): its stderr, so a panic or a failed start is kept there too.
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
         .open(&paths.log)
         .map_err(|e| BpError::internal(format!("cannot open {}: {e}", paths.log.display())))?;
     let mut cmd = std::process::Command::new(exe);

@@ -33,8 +33,8 @@ impl Untrusted {
     pub fn into_error(self) -> BpError {
         match self {
             Untrusted::Absent(why) => BpError::new(
-                crate::error::Code::BrowserDisconnected,
-                format!("no broker: {why}"),
+                crate::error::Code::BrokerNotRunning,
+                format!("no broker is running: {why}"),
             ),
             Untrusted::Stranger { error, .. } | Untrusted::Refused(error) => error,
         }

@@ -121,6 +121,13 @@ impl Candidate {
         self.running && matches!(self.debugging, Debugging::Port { .. }) && !self.broker_owned
     }
 
+    /// A remark that is no instruction: why a browser is listed but not
+    /// picked.
+    pub fn note(&self) -> Option<&'static str> {
+        self.broker_owned
+            .then_some("launched by Browser Pilot for another client")
+    }
+
     pub fn endpoint_port(&self) -> Option<u16> {
         match self.debugging {
             Debugging::Port { port, .. } => Some(port),
@@ -157,6 +164,7 @@ impl Candidate {
             "brokerOwned": self.broker_owned,
             "viable": self.viable(),
             "remediation": self.remediation,
+            "note": self.note(),
         })
     }
 }

@@ -137,11 +137,11 @@ fn debugging_state(
 
 const INSPECT: &str = "on Chrome 144+ turn on chrome://inspect/#remote-debugging";
 
+/// What to do to make `c` attachable: an instruction, or `None` when it
+/// is viable or launched by Browser Pilot (which has a note instead, see
+/// [`Candidate::note`]).
 fn remediation(c: &Candidate, display: &str, flags: &Flags) -> Option<String> {
-    if c.broker_owned {
-        return Some("launched by Browser Pilot for another client".into());
-    }
-    if c.viable() {
+    if c.broker_owned || c.viable() {
         return None;
     }
     Some(match &c.debugging {
@@ -151,8 +151,8 @@ fn remediation(c: &Candidate, display: &str, flags: &Flags) -> Option<String> {
              for the default profile), or {INSPECT}"
         ),
         Debugging::Off if flags.remote_debugging_port == Some(0) => {
-            "started with --remote-debugging-port=0 but DevToolsActivePort is not \
-             written yet; retry in a moment"
+            "retry in a moment: it was started with --remote-debugging-port=0 but \
+             has not written DevToolsActivePort yet"
                 .into()
         }
         Debugging::Off => format!(
@@ -161,16 +161,82 @@ fn remediation(c: &Candidate, display: &str, flags: &Flags) -> Option<String> {
             c.user_data_dir.display()
         ),
         Debugging::IgnoredDefaultProfile { .. } => format!(
-            "--remote-debugging-port is ignored for the default profile (since Chrome \
-             136); quit {display} and restart it with --user-data-dir=<a separate dir>, \
-             or {INSPECT}"
+            "quit {display} and restart it with --user-data-dir=<a separate dir> \
+             (--remote-debugging-port is ignored for the default profile since Chrome \
+             136), or {INSPECT}"
         ),
-        Debugging::Pipe => {
-            "started with --remote-debugging-pipe; only its launcher can drive it".into()
-        }
-        Debugging::StalePortFile => {
-            "DevToolsActivePort is left from an earlier run; restart with debugging on".into()
-        }
+        Debugging::Pipe => format!(
+            "start {display} with --remote-debugging-port=0 --user-data-dir=<a separate \
+             dir> instead of --remote-debugging-pipe (only the pipe's launcher can drive it)"
+        ),
+        Debugging::StalePortFile => format!(
+            "restart {display} with debugging on (its DevToolsActivePort is left from \
+             an earlier run)"
+        ),
         Debugging::Port { .. } => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discovery::candidate::PortSource;
+
+    /// Words a fix may start with: each says what to do.
+    const DO: [&str; 6] = ["quit", "start", "restart", "retry", "install", "use"];
+
+    fn candidate(debugging: Debugging, default_profile: bool, broker_owned: bool) -> Candidate {
+        Candidate {
+            id: "chromium-stable-00000000".into(),
+            product: "chromium".into(),
+            channel: "stable".into(),
+            executable: "/usr/bin/chromium".into(),
+            user_data_dir: "/tmp/p".into(),
+            default_profile,
+            pid: Some(7),
+            running: true,
+            headless: false,
+            debugging,
+            authorization: Authorization::Unavailable,
+            broker_owned,
+            remediation: None,
+        }
+    }
+
+    /// Every browser that cannot be attached gets a fix that says what to
+    /// do; one Browser Pilot launched gets a note and no fix.
+    #[test]
+    fn every_remediation_is_an_instruction() {
+        let states = [
+            Debugging::Off,
+            Debugging::Pipe,
+            Debugging::IgnoredDefaultProfile { port: 9222 },
+            Debugging::StalePortFile,
+        ];
+        let port0 = Flags {
+            remote_debugging_port: Some(0),
+            ..Flags::default()
+        };
+        for state in states {
+            for default_profile in [false, true] {
+                for flags in [&Flags::default(), &port0] {
+                    let c = candidate(state.clone(), default_profile, false);
+                    let fix = remediation(&c, "Chromium", flags)
+                        .unwrap_or_else(|| panic!("no fix for {state:?}"));
+                    let first = fix.split_whitespace().next().unwrap_or("");
+                    assert!(DO.contains(&first), "not an instruction: {fix}");
+                }
+            }
+        }
+        let viable = Debugging::Port {
+            port: 9222,
+            ws_path: None,
+            source: PortSource::Flag,
+        };
+        let c = candidate(viable.clone(), false, false);
+        assert_eq!(remediation(&c, "Chromium", &Flags::default()), None);
+        let owned = candidate(viable, false, true);
+        assert_eq!(remediation(&owned, "Chromium", &Flags::default()), None);
+        assert!(owned.note().is_some());
+    }
 }
