@@ -4,259 +4,18 @@
 //! and strings blanked) is an edge from its file to the module file it
 //! names; an edge to one of the file's own ancestor modules follows the
 //! module tree, not an import, and is left out, as are inline test modules.
+//! A path to an item that a module re-exports (`pub use`) is also an edge
+//! to the module that defines it, so a circle closed through a re-export
+//! is found (glob re-exports are not followed).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+mod reader;
+
+use reader::{paths_in, reexports, strip, without_inline_modules};
+
 type Module = Vec<String>;
-
-/// Blank comments and string/char literals, keeping line breaks.
-fn strip(src: &str) -> String {
-    let b: Vec<char> = src.chars().collect();
-    let mut out = String::with_capacity(src.len());
-    let blank = |out: &mut String, chars: &[char]| {
-        for c in chars {
-            out.push(if *c == '\n' { '\n' } else { ' ' });
-        }
-    };
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        let next = b.get(i + 1).copied().unwrap_or('\0');
-        let prev_ident = i > 0 && (b[i - 1].is_alphanumeric() || b[i - 1] == '_');
-        if c == '/' && next == '/' {
-            let end = b[i..]
-                .iter()
-                .position(|c| *c == '\n')
-                .map_or(b.len(), |p| i + p);
-            blank(&mut out, &b[i..end]);
-            i = end;
-        } else if c == '/' && next == '*' {
-            let (mut depth, mut j) = (1, i + 2);
-            while j < b.len() && depth > 0 {
-                if b[j] == '/' && b.get(j + 1) == Some(&'*') {
-                    depth += 1;
-                    j += 2;
-                } else if b[j] == '*' && b.get(j + 1) == Some(&'/') {
-                    depth -= 1;
-                    j += 2;
-                } else {
-                    j += 1;
-                }
-            }
-            blank(&mut out, &b[i..j.min(b.len())]);
-            i = j;
-        } else if (c == 'r' || (c == 'b' && next == 'r')) && !prev_ident && raw_start(&b, i) {
-            let mut j = i + if c == 'b' { 2 } else { 1 };
-            let mut hashes = 0;
-            while b.get(j) == Some(&'#') {
-                hashes += 1;
-                j += 1;
-            }
-            j += 1; // the opening quote
-            loop {
-                if j >= b.len() {
-                    break;
-                }
-                if b[j] == '"' && (1..=hashes).all(|k| b.get(j + k) == Some(&'#')) {
-                    j += 1 + hashes;
-                    break;
-                }
-                j += 1;
-            }
-            blank(&mut out, &b[i..j.min(b.len())]);
-            i = j;
-        } else if c == '"' || (c == 'b' && next == '"' && !prev_ident) {
-            let mut j = i + if c == 'b' { 2 } else { 1 };
-            while j < b.len() && b[j] != '"' {
-                j += if b[j] == '\\' { 2 } else { 1 };
-            }
-            j += 1;
-            blank(&mut out, &b[i..j.min(b.len())]);
-            i = j;
-        } else if c == '\'' {
-            // A char literal ('a', '\n', '\u{1F}'), not a lifetime ('a).
-            let len = if next == '\\' {
-                b[i + 2..].iter().position(|c| *c == '\'').map(|p| p + 3)
-            } else if b.get(i + 2) == Some(&'\'') {
-                Some(3)
-            } else {
-                None
-            };
-            match len {
-                Some(n) => {
-                    blank(&mut out, &b[i..(i + n).min(b.len())]);
-                    i += n;
-                }
-                None => {
-                    out.push(c);
-                    i += 1;
-                }
-            }
-        } else {
-            out.push(c);
-            i += 1;
-        }
-    }
-    out
-}
-
-fn raw_start(b: &[char], i: usize) -> bool {
-    let mut j = i + if b[i] == 'b' { 2 } else { 1 };
-    while b.get(j) == Some(&'#') {
-        j += 1;
-    }
-    b.get(j) == Some(&'"')
-}
-
-/// Remove the bodies of inline modules (`mod tests { ... }`).
-fn without_inline_modules(code: &str) -> String {
-    let mut out = code.to_string();
-    let mut from = 0;
-    while let Some(at) = out[from..].find("mod ").map(|p| p + from) {
-        let word_start = at == 0 || !is_ident(out.as_bytes()[at - 1] as char);
-        let rest = &out[at + 4..];
-        let name_len = rest.chars().take_while(|c| is_ident(*c)).count();
-        let after = rest[name_len..].trim_start();
-        if word_start && name_len > 0 && after.starts_with('{') {
-            let open = at + 4 + name_len + (rest[name_len..].len() - after.len());
-            let mut depth = 0;
-            let mut end = out.len();
-            for (k, ch) in out[open..].char_indices() {
-                match ch {
-                    '{' => depth += 1,
-                    '}' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            end = open + k + 1;
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            let blanked: String = out[open..end]
-                .chars()
-                .map(|c| if c == '\n' { '\n' } else { ' ' })
-                .collect();
-            out.replace_range(open..end, &blanked);
-        }
-        from = at + 4;
-    }
-    out
-}
-
-fn is_ident(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_'
-}
-
-/// `a::{b, c::{d, e as f}, *}` as paths: `a::b`, `a::c::d`, `a::c::e`, `a`.
-fn expand_use(tree: &str) -> Vec<Vec<String>> {
-    fn walk(prefix: &[String], s: &str, out: &mut Vec<Vec<String>>) {
-        let (mut depth, mut cur, mut parts) = (0, String::new(), Vec::new());
-        for ch in s.chars() {
-            match ch {
-                '{' => depth += 1,
-                '}' => depth -= 1,
-                _ => {}
-            }
-            if ch == ',' && depth == 0 {
-                parts.push(std::mem::take(&mut cur));
-            } else {
-                cur.push(ch);
-            }
-        }
-        parts.push(cur);
-        for p in parts.iter().filter(|p| !p.is_empty()) {
-            let segs = |head: &str| -> Vec<String> {
-                head.split("::")
-                    .filter(|x| !x.is_empty() && *x != "*")
-                    .map(|x| x.split(" as ").next().unwrap_or(x).to_string())
-                    .collect()
-            };
-            if let Some((head, rest)) = p.split_once('{') {
-                let mut next = prefix.to_vec();
-                next.extend(segs(head));
-                let inner = &rest[..rest.rfind('}').unwrap_or(rest.len())];
-                walk(&next, inner, out);
-            } else {
-                let mut path = prefix.to_vec();
-                path.extend(segs(p));
-                if path.last().is_some_and(|s| s == "self") {
-                    path.pop();
-                }
-                out.push(path);
-            }
-        }
-    }
-    let squeezed: String = tree
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .replace(" ::", "::")
-        .replace(":: ", "::")
-        .replace(", ", ",")
-        .replace("{ ", "{")
-        .replace(" }", "}");
-    let mut out = Vec::new();
-    walk(&[], &squeezed, &mut out);
-    out
-}
-
-/// Every crate path in `code`: the `use` trees and the inline paths.
-fn paths_in(code: &str) -> Vec<Vec<String>> {
-    let mut found = Vec::new();
-    let mut rest_code = String::with_capacity(code.len());
-    let mut i = 0;
-    while let Some(at) = code[i..].find("use ").map(|p| p + i) {
-        let word_start = at == 0 || !is_ident(code.as_bytes()[at - 1] as char);
-        let end = code[at..].find(';').map_or(code.len(), |p| at + p);
-        rest_code.push_str(&code[i..at]);
-        if word_start {
-            found.extend(expand_use(&code[at + 4..end]));
-            rest_code.push_str(&" ".repeat(end - at));
-        } else {
-            rest_code.push_str(&code[at..end]);
-        }
-        i = end;
-    }
-    rest_code.push_str(&code[i..]);
-    // Inline paths: `crate::a::b`, `super::super::x`, `self::x`.
-    let chars: Vec<char> = rest_code.chars().collect();
-    let mut k = 0;
-    while k < chars.len() {
-        let boundary = k == 0 || !(is_ident(chars[k - 1]) || chars[k - 1] == ':');
-        if boundary && is_ident(chars[k]) {
-            let mut segs = Vec::new();
-            let mut j = k;
-            loop {
-                let start = j;
-                while j < chars.len() && is_ident(chars[j]) {
-                    j += 1;
-                }
-                segs.push(chars[start..j].iter().collect::<String>());
-                if chars.get(j) == Some(&':') && chars.get(j + 1) == Some(&':') {
-                    j += 2;
-                } else {
-                    break;
-                }
-            }
-            if segs.len() > 1 && matches!(segs[0].as_str(), "crate" | "super" | "self") {
-                found.push(segs);
-            }
-            k = j.max(k + 1);
-        } else {
-            k += 1;
-        }
-    }
-    found
-        .into_iter()
-        .filter(|p| {
-            p.first()
-                .is_some_and(|s| matches!(s.as_str(), "crate" | "super" | "self"))
-        })
-        .collect()
-}
 
 /// The module files under `root`: module path -> file.
 fn modules(root: &Path) -> BTreeMap<Module, PathBuf> {
@@ -288,8 +47,13 @@ fn modules(root: &Path) -> BTreeMap<Module, PathBuf> {
     out
 }
 
-/// The longest module prefix of `path` seen from module `here`.
-fn resolve(path: &[String], here: &Module, mods: &BTreeMap<Module, PathBuf>) -> Option<Module> {
+/// The longest module prefix of `path` seen from module `here`, with the
+/// segments after it (the item it names, if any).
+fn resolve(
+    path: &[String],
+    here: &Module,
+    mods: &BTreeMap<Module, PathBuf>,
+) -> Option<(Module, Vec<String>)> {
     let (mut base, mut rest) = match path.first().map(String::as_str) {
         Some("crate") => (Vec::new(), &path[1..]),
         _ => (here.clone(), path),
@@ -304,11 +68,11 @@ fn resolve(path: &[String], here: &Module, mods: &BTreeMap<Module, PathBuf>) -> 
         }
         rest = &rest[1..];
     }
-    let mut best = mods.contains_key(&base).then(|| base.clone());
-    for seg in rest {
+    let mut best = mods.contains_key(&base).then(|| (base.clone(), rest.to_vec()));
+    for (i, seg) in rest.iter().enumerate() {
         base.push(seg.clone());
         if mods.contains_key(&base) {
-            best = Some(base.clone());
+            best = Some((base.clone(), rest[i + 1..].to_vec()));
         } else {
             break;
         }
@@ -316,18 +80,60 @@ fn resolve(path: &[String], here: &Module, mods: &BTreeMap<Module, PathBuf>) -> 
     best
 }
 
-/// The import graph of the crate at `root` (ancestor edges left out).
+/// What each module re-exports: name -> the path it stands for.
+type Reexports = BTreeMap<Module, BTreeMap<String, Vec<String>>>;
+
+/// The module that defines the item `rest` names in `module`, following
+/// `pub use` re-exports (through several modules, at most 16 hops); the
+/// module itself when it defines the item or re-exports it by a glob.
+fn defining(module: Module, rest: &[String], reexp: &Reexports, mods: &BTreeMap<Module, PathBuf>) -> Module {
+    let (mut module, mut rest) = (module, rest.to_vec());
+    for _ in 0..16 {
+        let Some(target) = rest
+            .first()
+            .and_then(|name| reexp.get(&module).and_then(|r| r.get(name)))
+        else {
+            break;
+        };
+        let Some((next, inner)) = resolve(target, &module, mods) else {
+            break;
+        };
+        if next == module && inner == rest[..1] {
+            break; // `pub use self::x` of an item defined here
+        }
+        rest = inner.into_iter().chain(rest.into_iter().skip(1)).collect();
+        module = next;
+    }
+    module
+}
+
+/// The import graph of the crate at `root` (ancestor edges left out). A
+/// path to an item a module re-exports is also an edge to the module that
+/// defines it: a circle closed through a `pub use` is a circle.
 fn graph(root: &Path) -> BTreeMap<Module, BTreeSet<Module>> {
     let mods = modules(root);
+    let code: BTreeMap<&Module, String> = mods
+        .iter()
+        .map(|(m, file)| {
+            let text = std::fs::read_to_string(file).unwrap_or_default();
+            (m, without_inline_modules(&strip(&text)))
+        })
+        .collect();
+    let reexp: Reexports = code
+        .iter()
+        .map(|(m, c)| ((*m).clone(), reexports(c).into_iter().collect()))
+        .collect();
     let mut edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
-    for (here, file) in &mods {
-        let text = std::fs::read_to_string(file).unwrap_or_default();
-        let code = without_inline_modules(&strip(&text));
-        let targets = edges.entry(here.clone()).or_default();
-        for path in paths_in(&code) {
-            if let Some(to) = resolve(&path, here, &mods) {
-                let ancestor = here.starts_with(&to);
-                if !ancestor {
+    for (here, code) in &code {
+        let targets = edges.entry((*here).clone()).or_default();
+        for path in paths_in(code) {
+            let Some((to, rest)) = resolve(&path, here, &mods) else {
+                continue;
+            };
+            let real = defining(to.clone(), &rest, &reexp, &mods);
+            for to in [to, real] {
+                // An ancestor (or the file itself) is the module tree.
+                if !here.starts_with(&to) {
                     targets.insert(to);
                 }
             }
@@ -465,4 +271,40 @@ fn the_reader_sees_use_trees_inline_paths_and_not_comments() {
     assert!(circles(&edges).is_empty());
     edges.insert(m("c"), BTreeSet::from([m("a")]));
     assert_eq!(circles(&edges), vec![vec![m("a"), m("b"), m("c")]]);
+}
+
+#[test]
+fn circles_closed_through_pub_use_reexports_are_found() {
+    let found = reader::reexports(&strip(
+        "pub use inner::Thing;\npub(crate) use crate::c::{Y, Z as W};\nuse crate::d::Private;\npub use e::*;\n",
+    ));
+    let named: Vec<String> = found
+        .iter()
+        .map(|(n, p)| format!("{n}={}", p.join("::")))
+        .collect();
+    assert_eq!(
+        named,
+        ["Thing=inner::Thing", "Y=crate::c::Y", "W=crate::c::Z", "*=e::*"]
+    );
+    // a -> b::Thing (defined in b/inner) -> a, and b/inner -> super::Y
+    // (defined in c) -> b/inner: each closed only through a re-export.
+    let root = std::env::temp_dir().join(format!("bp-layering-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let files = [
+        ("lib.rs", "mod a; mod b; mod c;"),
+        ("a.rs", "use crate::b::Thing; pub struct Other;"),
+        ("b/mod.rs", "mod inner; pub use inner::Thing; pub use crate::c::Y;"),
+        ("b/inner.rs", "use crate::a::Other; use super::Y; pub struct Thing; pub struct Z;"),
+        ("c.rs", "pub struct Y; fn f() -> crate::b::inner::Z { todo!() }"),
+    ];
+    for (path, text) in files {
+        let file = root.join(path);
+        std::fs::create_dir_all(file.parent().unwrap_or(&root)).unwrap_or_default();
+        std::fs::write(&file, text).unwrap_or_default();
+    }
+    let found = circles(&graph(&root));
+    let _ = std::fs::remove_dir_all(&root);
+    let m = |s: &str| -> Module { s.split('/').map(str::to_string).collect() };
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0], vec![m("a"), m("b/inner"), m("c")], "{found:?}");
 }
