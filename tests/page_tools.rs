@@ -460,7 +460,10 @@ fn a_tool_that_never_answers_ends_at_the_deadline_and_navigation_is_unknown() {
     assert_eq!(c["command"]["cancelRequested"], true, "{c}");
     let reply = b.wait(sent)["result"].clone();
     let took = cancelled_at.elapsed();
-    assert!(took.as_secs() < 8, "the cancelled call ended {took:?} after its cancel");
+    assert!(
+        took.as_secs() < 8,
+        "the cancelled call ended {took:?} after its cancel"
+    );
     assert_eq!(reply["command"]["state"], "unknown_outcome", "{reply}");
     assert_eq!(
         reply["error"]["context"]["interruption"], "command_cancelled",

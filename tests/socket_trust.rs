@@ -259,7 +259,11 @@ impl ForeignListener {
             }
         });
         let first = lines.recv_timeout(Duration::from_secs(30));
-        assert_eq!(first.as_deref(), Ok("ready"), "the foreign listener did not start");
+        assert_eq!(
+            first.as_deref(),
+            Ok("ready"),
+            "the foreign listener did not start"
+        );
         Self { child, lines }
     }
 
@@ -268,7 +272,10 @@ impl ForeignListener {
         std::thread::sleep(FAIR_WINDOW);
         self.lines
             .try_iter()
-            .filter_map(|l| l.strip_prefix("bytes ").and_then(|n| n.parse::<usize>().ok()))
+            .filter_map(|l| {
+                l.strip_prefix("bytes ")
+                    .and_then(|n| n.parse::<usize>().ok())
+            })
             .sum()
     }
 }
@@ -286,7 +293,11 @@ impl Drop for ForeignListener {
 #[test]
 fn a_listener_of_another_uid_gets_no_byte() {
     // SAFETY: geteuid cannot fail.
-    assert_eq!(unsafe { libc::geteuid() }, 0, "this test needs root (as chown above does)");
+    assert_eq!(
+        unsafe { libc::geteuid() },
+        0,
+        "this test needs root (as chown above does)"
+    );
     let env = Env::new();
     let run = bare_state(&env, 0o700, 0o700);
     let sock = run.join("broker.sock");
@@ -299,7 +310,11 @@ fn a_listener_of_another_uid_gets_no_byte() {
     let err = r.stderr();
     assert!(err.contains("runs as uid 65534, not as you"), "{err}");
     assert!(err.contains("rm "), "no remediation: {err}");
-    assert_eq!(listener.bytes(), 0, "the client wrote to another user's listener");
+    assert_eq!(
+        listener.bytes(),
+        0,
+        "the client wrote to another user's listener"
+    );
     assert!(sock.exists(), "the listener's socket was removed");
     assert!(!env.home.join("broker.json").exists());
 }

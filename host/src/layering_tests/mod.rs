@@ -68,7 +68,9 @@ fn resolve(
         }
         rest = &rest[1..];
     }
-    let mut best = mods.contains_key(&base).then(|| (base.clone(), rest.to_vec()));
+    let mut best = mods
+        .contains_key(&base)
+        .then(|| (base.clone(), rest.to_vec()));
     for (i, seg) in rest.iter().enumerate() {
         base.push(seg.clone());
         if mods.contains_key(&base) {
@@ -86,7 +88,12 @@ type Reexports = BTreeMap<Module, BTreeMap<String, Vec<String>>>;
 /// The module that defines the item `rest` names in `module`, following
 /// `pub use` re-exports (through several modules, at most 16 hops); the
 /// module itself when it defines the item or re-exports it by a glob.
-fn defining(module: Module, rest: &[String], reexp: &Reexports, mods: &BTreeMap<Module, PathBuf>) -> Module {
+fn defining(
+    module: Module,
+    rest: &[String],
+    reexp: &Reexports,
+    mods: &BTreeMap<Module, PathBuf>,
+) -> Module {
     let (mut module, mut rest) = (module, rest.to_vec());
     for _ in 0..16 {
         let Some(target) = rest
@@ -284,7 +291,12 @@ fn circles_closed_through_pub_use_reexports_are_found() {
         .collect();
     assert_eq!(
         named,
-        ["Thing=inner::Thing", "Y=crate::c::Y", "W=crate::c::Z", "*=e::*"]
+        [
+            "Thing=inner::Thing",
+            "Y=crate::c::Y",
+            "W=crate::c::Z",
+            "*=e::*"
+        ]
     );
     // a -> b::Thing (defined in b/inner) -> a, and d/inner -> super::Y
     // (defined in c) -> d/inner: each closed only through a re-export.
@@ -295,7 +307,10 @@ fn circles_closed_through_pub_use_reexports_are_found() {
         ("a.rs", "use crate::b::Thing; pub struct Other;"),
         ("b/mod.rs", "mod inner; pub use inner::Thing;"),
         ("b/inner.rs", "use crate::a::Other; pub struct Thing;"),
-        ("c.rs", "pub struct Y; fn f() -> crate::d::inner::Z { todo!() }"),
+        (
+            "c.rs",
+            "pub struct Y; fn f() -> crate::d::inner::Z { todo!() }",
+        ),
         ("d/mod.rs", "mod inner; pub use crate::c::Y;"),
         ("d/inner.rs", "use super::Y; pub struct Z;"),
     ];

@@ -291,4 +291,3 @@ pub(super) fn paths_in(code: &str) -> Vec<Vec<String>> {
         })
         .collect()
 }
-
