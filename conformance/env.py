@@ -11,6 +11,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -81,7 +82,7 @@ class Environment:
     def start(self):
         port = free_port()
         self.server = subprocess.Popen(
-            ["python3", os.path.join(self.repo, "fixtures", "server.py"), str(port)],
+            [sys.executable, os.path.join(self.repo, "fixtures", "server.py"), str(port)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self._wait(lambda: _connects(port), 10, "fixture server did not listen")
         env = dict(os.environ, BROWSER_PILOT_HOME=self.home)

@@ -907,6 +907,10 @@ fn same_named_clients_are_isolated_and_resuming_needs_the_secret() {
     }
 }
 
+/// How soon a cancelled running tool must end: well below the 20 s a
+/// navigation waits for its load before it ends `unknown_outcome` anyway.
+const CANCEL_WITHIN: std::time::Duration = std::time::Duration::from_secs(8);
+
 /// A cancel stops a running cooperative tool at its current wait: a
 /// navigation waiting for a 30 s page, a key sequence held by a page that
 /// blocks on its first key, and `browser.tabs.open` waiting for its URL.
@@ -942,9 +946,14 @@ fn cancelling_stops_running_cooperative_tools() {
     let cancel_running = |a: &mut Bridge, id: &str, tool: &str, args: Value| {
         let sent = a.send_tool(&s, tool, args, json!({"commandId": id}));
         a.wait_dispatched(id);
+        let cancelled_at = std::time::Instant::now();
         let c = a.call("commands/cancel", json!({"commandId": id}));
         assert_eq!(c["command"]["cancelRequested"], true, "{c}");
         let reply = a.wait(sent)["result"].clone();
+        // An uncancelled navigation also ends `unknown_outcome`, after its
+        // 20 s load wait: only a prompt end shows the cancel stopped it.
+        let took = cancelled_at.elapsed();
+        assert!(took < CANCEL_WITHIN, "{id} ended {took:?} after its cancel");
         assert_eq!(
             reply["command"]["state"], "unknown_outcome",
             "{id}: {reply}"

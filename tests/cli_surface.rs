@@ -8,7 +8,19 @@
 mod support;
 
 use serde_json::Value;
-use std::process::Command;
+use std::process::{Command, Output};
+use std::time::Duration;
+use support::output_bounded as bounded;
+
+/// Longest `cargo install` of the already built tree may take.
+const INSTALL_LIMIT: Duration = Duration::from_secs(1200);
+
+/// `bp ARGS` (no home of its own: commands that need no broker), bounded.
+fn bp_run(bp: &std::path::Path, args: &[&str]) -> Output {
+    let mut command = Command::new(bp);
+    command.args(args);
+    bounded(command, &format!("bp {args:?}"), support::RUN_LIMIT)
+}
 
 #[test]
 fn cargo_install_gives_a_working_bp() {
@@ -17,7 +29,8 @@ fn cargo_install_gives_a_working_bp() {
     let repo = support::root();
     // The same target dir and profile as the test build, so the install
     // reuses what is built instead of building wasmtime again.
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let mut install = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    install
         .args(["install", "--debug", "--locked", "--offline", "--path"])
         .arg(repo.join("cli"))
         .arg("--root")
@@ -25,19 +38,19 @@ fn cargo_install_gives_a_working_bp() {
         .arg("--target-dir")
         .arg(repo.join("target"))
         .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .status()
-        .expect("run cargo install");
-    assert!(status.success(), "cargo install failed");
+        .env_remove("CARGO_ENCODED_RUSTFLAGS");
+    let installed = bounded(install, "cargo install", INSTALL_LIMIT);
+    assert!(
+        installed.status.success(),
+        "cargo install failed: {}",
+        String::from_utf8_lossy(&installed.stderr)
+    );
     let bp = root.join("bin/bp");
-    let out = Command::new(&bp).arg("--version").output().unwrap();
+    let out = bp_run(&bp, &["--version"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("browser-pilot 0."), "{text}");
-    let out = Command::new(&bp)
-        .args(["--version", "--json"])
-        .output()
-        .unwrap();
+    let out = bp_run(&bp, &["--version", "--json"]);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["wit"], "browser-pilot:tools@0.1.0", "{v}");
     assert_eq!(v["protocol"]["max"], "1.1", "{v}");
@@ -56,10 +69,7 @@ fn cargo_install_gives_a_working_bp() {
 fn completions_man_page_and_agents_guide_come_from_the_executable() {
     let bp = support::bp_exe();
     for shell in ["bash", "zsh", "fish"] {
-        let out = Command::new(&bp)
-            .args(["completions", shell])
-            .output()
-            .unwrap();
+        let out = bp_run(&bp, &["completions", shell]);
         assert!(out.status.success(), "{shell}");
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
@@ -67,12 +77,9 @@ fn completions_man_page_and_agents_guide_come_from_the_executable() {
             "{shell}: {text}"
         );
     }
-    let out = Command::new(&bp)
-        .args(["completions", "tcsh"])
-        .output()
-        .unwrap();
+    let out = bp_run(&bp, &["completions", "tcsh"]);
     assert!(!out.status.success(), "an unknown shell must be refused");
-    let man = Command::new(&bp).arg("man").output().unwrap();
+    let man = bp_run(&bp, &["man"]);
     assert!(
         String::from_utf8_lossy(&man.stdout).contains(".TH"),
         "not roff"
@@ -119,11 +126,11 @@ fn long_waits_show_progress_on_a_terminal_only() {
     let url = env.url("slow?ms=2500");
     // A pseudo-terminal, as a person at a shell has.
     let cmd = format!("{} open '{url}'", support::bp_exe().display());
-    let out = Command::new("script")
+    let mut script = Command::new("script");
+    script
         .args(["-qec", &cmd, "/dev/null"])
-        .env("BROWSER_PILOT_HOME", &env.home)
-        .output()
-        .unwrap();
+        .env("BROWSER_PILOT_HOME", &env.home);
+    let out = bounded(script, "bp open under script", support::RUN_LIMIT);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(
@@ -159,11 +166,9 @@ fn bp_runs_browser_commands_itself_and_hands_the_rest_on() {
     let run = |exe: &std::path::Path, args: &[&str]| {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
         loop {
-            match Command::new(exe)
-                .args(args)
-                .env("BROWSER_PILOT_HOME", &env.home)
-                .output()
-            {
+            let mut command = Command::new(exe);
+            command.args(args).env("BROWSER_PILOT_HOME", &env.home);
+            match support::io_output_within(command, None, support::RUN_LIMIT) {
                 Err(e)
                     if e.kind() == std::io::ErrorKind::ExecutableFileBusy
                         && std::time::Instant::now() < deadline =>
@@ -217,11 +222,11 @@ fn bp_runs_browser_commands_itself_and_hands_the_rest_on() {
     // Beside it, the same command works through it.
     assert!(env.run(&["broker", "status"]).ok());
     // Nor can it start a broker: it says which executable is missing.
-    let out = Command::new(lonely.join("bp"))
+    let mut command = Command::new(lonely.join("bp"));
+    command
         .arg("snapshot")
-        .env("BROWSER_PILOT_HOME", env.home.join("no-broker"))
-        .output()
-        .unwrap();
+        .env("BROWSER_PILOT_HOME", env.home.join("no-broker"));
+    let out = bounded(command, "the lonely bp snapshot", support::RUN_LIMIT);
     missing(&out, "cannot start the broker");
 
     for args in [
@@ -362,4 +367,31 @@ fn bp_mcp_print_config_passes_every_flag_on() {
     // With no flags: just `mcp`.
     let bare = env.ok(&["mcp", "--print-config", "claude"]);
     assert!(bare.trim_end().ends_with(" mcp"), "{bare}");
+}
+
+/// `bp fuzz` and `bp fuzz --mcp` name their seed first (on stderr, so
+/// `--json` stays clean), so a failure found with a random seed can be
+/// replayed.
+#[test]
+fn fuzz_runs_print_their_seed_first() {
+    let bp = support::bp_exe();
+    for (args, want) in [
+        (
+            &["fuzz", "--inputs", "20", "--seed", "777"][..],
+            "fuzz: seed 777 (replay: bp fuzz --seed 777)",
+        ),
+        (
+            &["fuzz", "--mcp", "--inputs", "5", "--seed", "778", "--json"],
+            "fuzz --mcp: seed 778 (replay: bp fuzz --mcp --seed 778)",
+        ),
+    ] {
+        let out = bp_run(&bp, args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {err}");
+        assert_eq!(err.lines().next(), Some(want), "{args:?}: {err}");
+        assert!(
+            !String::from_utf8_lossy(&out.stdout).contains("seed"),
+            "{args:?}"
+        );
+    }
 }

@@ -56,8 +56,8 @@ impl Spy {
     }
 
     fn bytes(&self) -> usize {
-        // Give a write already made the time to arrive.
-        std::thread::sleep(Duration::from_millis(100));
+        // Give a write already made a fair time to arrive.
+        std::thread::sleep(FAIR_WINDOW);
         self.bytes.load(Ordering::SeqCst)
     }
 }
@@ -71,6 +71,9 @@ impl Drop for Spy {
         let _ = std::fs::remove_file(&self.path);
     }
 }
+
+/// How long a listener is given to receive a write the client made.
+const FAIR_WINDOW: Duration = Duration::from_secs(1);
 
 fn mode(p: &Path, m: u32) {
     std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap();
@@ -95,9 +98,25 @@ fn spy_socket(run: &Path, m: u32) -> (Spy, PathBuf) {
     (spy, sock)
 }
 
+/// A locator that names this test process (the spy's listener), as a
+/// broker's would name the broker, for `run/broker.sock`.
+fn locator_naming_this_process(env: &Env, run: &Path) {
+    let locator = serde_json::json!({
+        "locatorVersion": 1, "pid": std::process::id(), "socket": run.join("broker.sock"),
+        "startedAtMs": 0, "serviceVersion": "0", "executable": "/bin/true",
+        "protocolMin": "1.0", "protocolMax": "1.0",
+    });
+    std::fs::write(env.home.join("broker.json"), locator.to_string()).unwrap();
+    mode(&env.home.join("broker.json"), 0o600);
+}
+
 /// `run/broker.sock` is a symlink to another process's listener outside
 /// the home: the client does not connect through it, replaces the link
 /// with its own broker's socket and leaves the listener's socket alone.
+/// Only the symlink check refuses it: the target is a socket of ours with
+/// the broker's mode (0600), and the locator names the listening process,
+/// so a client that followed the link would pass every other check and
+/// write to the listener.
 #[test]
 fn a_symlinked_socket_is_never_followed() {
     let env = Env::new();
@@ -105,7 +124,9 @@ fn a_symlinked_socket_is_never_followed() {
     let elsewhere = std::env::temp_dir().join(format!("bp-spy-{}.sock", std::process::id()));
     let _ = std::fs::remove_file(&elsewhere);
     let spy = Spy::listen(&elsewhere);
+    mode(&elsewhere, 0o600);
     std::os::unix::fs::symlink(&elsewhere, run.join("broker.sock")).unwrap();
+    locator_naming_this_process(&env, &run);
 
     let out = env.json(&["tool", "list"]);
     assert!(out.to_string().contains("browser.status"), "{out}");
@@ -182,4 +203,118 @@ fn a_listener_with_another_pid_than_the_locator_gets_no_byte() {
         r.stderr()
     );
     assert_eq!(spy.bytes(), 0, "the client wrote to a stranger");
+}
+
+/// A listener at `path` run by uid/gid 65534 (nobody): a child process
+/// binds the socket as this user (so the file is ours, mode 0600), drops to
+/// nobody, and only then listens, so the peer credentials a client reads
+/// are nobody's. It prints `ready`, then one line per connection and per
+/// read (`bytes N`). Needs root, as the tests here do (`chown`).
+struct ForeignListener {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+const FOREIGN_LISTENER: &str = r#"
+import os, socket, sys
+path = sys.argv[1]
+s = socket.socket(socket.AF_UNIX)
+s.bind(path)
+os.chmod(path, 0o600)
+os.setgroups([])
+os.setgid(65534)
+os.setuid(65534)
+s.listen(8)
+print("ready", flush=True)
+while True:
+    c, _ = s.accept()
+    print("connection", flush=True)
+    c.settimeout(5)
+    try:
+        while True:
+            data = c.recv(4096)
+            if not data:
+                break
+            print("bytes", len(data), flush=True)
+    except OSError:
+        pass
+"#;
+
+impl ForeignListener {
+    fn start(path: &Path) -> Self {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new("python3")
+            .args(["-c", FOREIGN_LISTENER])
+            .arg(path)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("python3 for the foreign listener");
+        let out = child.stdout.take().expect("its stdout");
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let first = lines.recv_timeout(Duration::from_secs(30));
+        assert_eq!(
+            first.as_deref(),
+            Ok("ready"),
+            "the foreign listener did not start"
+        );
+        Self { child, lines }
+    }
+
+    /// Bytes it received within a fair window.
+    fn bytes(&self) -> usize {
+        std::thread::sleep(FAIR_WINDOW);
+        self.lines
+            .try_iter()
+            .filter_map(|l| {
+                l.strip_prefix("bytes ")
+                    .and_then(|n| n.parse::<usize>().ok())
+            })
+            .sum()
+    }
+}
+
+impl Drop for ForeignListener {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A socket file of ours with the broker's mode, whose listening process
+/// runs as another uid: the peer-credential check refuses it before the
+/// first byte, with a remediation, and removes nothing.
+#[test]
+fn a_listener_of_another_uid_gets_no_byte() {
+    // SAFETY: geteuid cannot fail.
+    assert_eq!(
+        unsafe { libc::geteuid() },
+        0,
+        "this test needs root (as chown above does)"
+    );
+    let env = Env::new();
+    let run = bare_state(&env, 0o700, 0o700);
+    let sock = run.join("broker.sock");
+    let listener = ForeignListener::start(&sock);
+    let meta = std::fs::symlink_metadata(&sock).unwrap();
+    assert_eq!((meta.uid(), meta.mode() & 0o777), (0, 0o600));
+
+    let (code, r) = env.err(&["tool", "list"]);
+    assert_eq!(code, "internal_error", "{}", r.stderr());
+    let err = r.stderr();
+    assert!(err.contains("runs as uid 65534, not as you"), "{err}");
+    assert!(err.contains("rm "), "no remediation: {err}");
+    assert_eq!(
+        listener.bytes(),
+        0,
+        "the client wrote to another user's listener"
+    );
+    assert!(sock.exists(), "the listener's socket was removed");
+    assert!(!env.home.join("broker.json").exists());
 }

@@ -7,6 +7,8 @@ use browser_pilot_host::{BpError, BpResult};
 /// report them together.
 pub async fn run(opts: Options, jobs: usize, json: bool) -> BpResult<()> {
     let jobs = jobs.max(1) as u64;
+    // First, before anything can fail: the seed that replays this run.
+    eprintln!("{}", seed_line("fuzz", opts.seed, jobs));
     let mut running = Vec::new();
     for i in 0..jobs {
         let share = Options {
@@ -46,6 +48,16 @@ pub async fn run(opts: Options, jobs: usize, json: bool) -> BpResult<()> {
             report.failures.len()
         )))
     }
+}
+
+/// The line that names a run's seed and how to run the same inputs again.
+pub(crate) fn seed_line(what: &str, seed: u64, jobs: u64) -> String {
+    let replay = match what {
+        "fuzz --mcp" => format!("bp fuzz --mcp --seed {seed}"),
+        _ if jobs > 1 => format!("bp fuzz --seed {seed} --jobs {jobs}"),
+        _ => format!("bp fuzz --seed {seed}"),
+    };
+    format!("{what}: seed {seed} (replay: {replay})")
 }
 
 fn print_human(r: &Report) {

@@ -216,6 +216,8 @@ struct Found {
 
 /// Run `inputs` generated inputs (or for `seconds`) against one `bp mcp`.
 pub async fn run(inputs: u64, seconds: Option<u64>, seed: u64, json: bool) -> BpResult<()> {
+    // First, before anything can fail: the seed that replays this run.
+    eprintln!("{}", crate::fuzz::seed_line("fuzz --mcp", seed, 1));
     let world = World::start(&std::env::temp_dir())?;
     let mut server = Server::spawn(&world)?;
     let started = Instant::now();

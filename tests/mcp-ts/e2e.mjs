@@ -139,7 +139,9 @@ for (let i = 0; i < 150 && !ended; i++) {
 }
 assert.ok(ended, "the given-up navigation did not end in the broker");
 const cancelMs = Date.now() - started;
-assert.ok(cancelMs < 20_000, `the navigation ended only after ${cancelMs} ms`);
+// An uncancelled navigation also ends unknown_outcome, after its 20 s load
+// wait: only a prompt end shows the cancel stopped it.
+assert.ok(cancelMs < 12_000, `the navigation ended only after ${cancelMs} ms`);
 
 await ok("browser_navigate", { url: BASE + "next.html" });
 const stale = await client.callTool({ name: "browser_click",

@@ -111,14 +111,46 @@ pub const RUN_LIMIT: Duration = Duration::from_secs(120);
 
 /// Run `command` to completion with its output captured, killing it (and
 /// failing) if it runs longer than `limit`.
-pub fn output_within(mut command: Command, limit: Duration) -> Result<Output, String> {
-    use std::io::Read;
+pub fn output_within(command: Command, limit: Duration) -> Result<Output, String> {
+    io_output_within(command, None, limit).map_err(|e| match e.kind() {
+        std::io::ErrorKind::TimedOut => e.to_string(),
+        _ => format!("cannot start: {e}"),
+    })
+}
+
+/// [`output_within`] for a command a test always expects to finish:
+/// panics (naming `what`) if it cannot start or runs past `limit`.
+pub fn output_bounded(command: Command, what: &str, limit: Duration) -> Output {
+    output_within(command, limit).unwrap_or_else(|e| panic!("{what}: {e}"))
+}
+
+/// Run `command` with `input` (if any) as its stdin, else no stdin, its
+/// output captured, killing it if it runs longer than `limit` (then an
+/// error of kind `TimedOut`). A failure to start keeps its own kind (such
+/// as `ExecutableFileBusy`), so a caller can retry it.
+pub fn io_output_within(
+    mut command: Command,
+    input: Option<Vec<u8>>,
+    limit: Duration,
+) -> std::io::Result<Output> {
+    use std::io::{Read, Write};
+    let stdin = if input.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    };
     let mut child = command
-        .stdin(Stdio::null())
+        .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start: {e}"))?;
+        .spawn()?;
+    // Written from a thread of its own: a child that does not read its
+    // stdin cannot block the test past its limit.
+    if let (Some(mut pipe), Some(bytes)) = (child.stdin.take(), input) {
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&bytes);
+        });
+    }
     let drain = |pipe: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
             let mut buf = Vec::new();
@@ -142,15 +174,15 @@ pub fn output_within(mut command: Command, limit: Duration) -> Result<Output, St
     );
     let started = Instant::now();
     let status = loop {
-        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+        if let Some(status) = child.try_wait()? {
             break status;
         }
         if started.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(format!(
-                "did not finish within {} s; killed",
-                limit.as_secs()
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!("did not finish within {} s; killed", limit.as_secs()),
             ));
         }
         std::thread::sleep(Duration::from_millis(5));

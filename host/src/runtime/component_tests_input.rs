@@ -324,9 +324,9 @@ fn input_sent(env: &TestEnv) -> Vec<String> {
         .collect()
 }
 
-/// (made, taken) instances made ahead, over every test of this process.
-fn spares() -> (u64, u64) {
-    let counts = &super::testkit::runtime().describe()["instancesMadeAhead"];
+/// (made, taken) instances made ahead on `runtime`.
+fn spares(runtime: &crate::runtime::Runtime) -> (u64, u64) {
+    let counts = &runtime.describe()["instancesMadeAhead"];
     (
         counts["made"].as_u64().unwrap_or_default(),
         counts["taken"].as_u64().unwrap_or_default(),
@@ -335,20 +335,24 @@ fn spares() -> (u64, u64) {
 
 #[tokio::test]
 async fn a_call_takes_the_instance_made_ahead_during_the_last() {
+    // A runtime of this test's own: the shared one's counters move with
+    // every test that runs meanwhile.
+    let runtime = super::testkit::private_runtime();
     let fake = Fake::new(&[("button", "Next", "", 10, button())]);
-    let env = TestEnv::new(URL, fake.script()).unwrap();
-    let before = spares();
+    let env = TestEnv::new(URL, fake.script()).unwrap().on(runtime);
+    assert_eq!(spares(runtime), (0, 0), "a fresh runtime made nothing yet");
     observe(&env).await;
     // The spare is made on this test's runtime while it waits.
     for _ in 0..500 {
-        if spares().0 > before.0 {
+        if spares(runtime).0 > 0 {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(2)).await;
     }
-    assert!(spares().0 > before.0, "no instance was made ahead");
+    assert!(spares(runtime).0 > 0, "no instance was made ahead");
+    assert_eq!(spares(runtime).1, 0, "taken before a second call");
     observe(&env).await;
-    assert!(spares().1 > before.1, "no call took an instance made ahead");
+    assert!(spares(runtime).1 > 0, "no call took an instance made ahead");
 }
 
 #[tokio::test]

@@ -20,29 +20,38 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// The default components, compiled once per test process.
 pub fn runtime() -> &'static Runtime {
     static RUNTIME: OnceLock<Runtime> = OnceLock::new();
-    RUNTIME.get_or_init(|| {
-        // Compiled on a thread of its own: tests may already be inside a
-        // tokio runtime.
-        std::thread::spawn(|| {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap_or_else(|e| panic!("tokio: {e}"));
-            // Inside the target dir: tests leave nothing in /tmp.
-            let cache =
-                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/testkit-cache");
-            // The components alone: no broker-native rows.
-            rt.block_on(Runtime::load(
-                crate::components::embedded(),
-                Vec::new(),
-                Policy::default(),
-                Some(&cache),
-            ))
-            .unwrap_or_else(|e| panic!("loading the default components: {e}"))
-        })
-        .join()
-        .unwrap_or_else(|_| panic!("loading the default components panicked"))
+    RUNTIME.get_or_init(load_runtime)
+}
+
+/// A runtime of its own for one test, whose process-wide counters (such
+/// as the instances made ahead) only that test moves. Leaked: it lives as
+/// long as the test process, as [`runtime`] does.
+pub fn private_runtime() -> &'static Runtime {
+    Box::leak(Box::new(load_runtime()))
+}
+
+fn load_runtime() -> Runtime {
+    // Compiled on a thread of its own: tests may already be inside a
+    // tokio runtime.
+    std::thread::spawn(|| {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap_or_else(|e| panic!("tokio: {e}"));
+        // Inside the target dir: tests leave nothing in /tmp.
+        let cache =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/testkit-cache");
+        // The components alone: no broker-native rows.
+        rt.block_on(Runtime::load(
+            crate::components::embedded(),
+            Vec::new(),
+            Policy::default(),
+            Some(&cache),
+        ))
+        .unwrap_or_else(|e| panic!("loading the default components: {e}"))
     })
+    .join()
+    .unwrap_or_else(|_| panic!("loading the default components panicked"))
 }
 
 /// Tab operations are not available in these tests.
@@ -72,6 +81,8 @@ pub struct TestEnv {
     /// Their methods, in the order they were answered, each with how many
     /// commands had been sent behind it when it was answered.
     log: Arc<Mutex<Vec<(String, u64)>>>,
+    /// The runtime its tools run on ([`runtime`] unless [`TestEnv::on`]).
+    runtime: &'static Runtime,
     _dir: TempDir,
 }
 
@@ -147,8 +158,16 @@ impl TestEnv {
             network: Arc::default(),
             sent,
             log,
+            runtime: runtime(),
             _dir: TempDir(dir),
         })
+    }
+
+    /// This environment with its tools run on `runtime` (for a test that
+    /// reads the runtime's counters, see [`private_runtime`]).
+    pub fn on(mut self, runtime: &'static Runtime) -> Self {
+        self.runtime = runtime;
+        self
     }
 
     /// The methods sent so far, oldest first.
@@ -234,7 +253,8 @@ impl TestEnv {
     }
 
     async fn run(&self, tool: &str, scope: Scope, input: Value) -> BpResult<Value> {
-        let text = runtime()
+        let text = self
+            .runtime
             .call(tool, scope, "cmd_test", &input.to_string())
             .await?;
         serde_json::from_str(&text).map_err(|e| BpError::internal(e.to_string()))
