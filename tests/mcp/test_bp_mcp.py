@@ -284,6 +284,14 @@ class BpMcp(unittest.TestCase):
             r = await client.call_tool("browser_navigate", {"url": self.base + "form.html"})
             self.assertTrue(r.is_error, r.content)
             self.assertTrue(r.content[0].text.startswith("error[capability_denied]:"), r.content)
+            # Opening a tab with a URL navigates it: refused the same way,
+            # before any tab is created.
+            before = len((await self.ok(client, "browser_tabs_list", {}))["tabs"])
+            r = await client.call_tool("browser_tabs_open", {"url": self.base + "form.html"})
+            self.assertTrue(r.is_error, r.content)
+            self.assertTrue(r.content[0].text.startswith("error[capability_denied]:"), r.content)
+            after = len((await self.ok(client, "browser_tabs_list", {}))["tabs"])
+            self.assertEqual(before, after)
             # The browser did not act: its tab is where it was, and no tab
             # anywhere reached the fixture server's page.
             tabs = (await self.ok(client, "browser_tabs_list", {}))["tabs"]

@@ -321,7 +321,10 @@ impl ServerHandler for Server {
             EVENTS_TOOL => self.events(&args).await,
             name => {
                 let broker = self.broker_name(name);
-                if let Err(denial) = self.judged(&broker) {
+                let judged = std::iter::once(broker.as_str())
+                    .chain(Granter::nested_calls(&broker, &args).iter().copied())
+                    .try_for_each(|name| self.judged(name));
+                if let Err(denial) = judged {
                     results::failure(&denial.error(), &Value::Null)
                 } else {
                     let out = self.broker_call(&broker, args, &meta, &context).await;

@@ -41,11 +41,13 @@ impl BrokerTabs {
 
     async fn open_tab(&self, url: Option<String>) -> BpResult<OpenedTab> {
         let (broker, scope) = (&self.broker, &self.scope);
-        if url.is_some() {
-            // Refuse before creating anything when navigation is denied.
-            match broker.runtime.tool("browser.navigate") {
+        // Refuse before creating anything when a call this one makes on
+        // its own behalf (the navigation of its URL) is denied.
+        let args = json!({"url": url});
+        for nested in crate::granter::Granter::nested_calls("browser.tabs.open", &args) {
+            match broker.runtime.tool(nested) {
                 Some(t) if !broker.runtime.callable(t) => return Err(broker.runtime.denial(t)),
-                None => return Err(BpError::invalid("no navigate component is loaded")),
+                None => return Err(BpError::invalid(format!("no component offers `{nested}`"))),
                 _ => {}
             }
         }

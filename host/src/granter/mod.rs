@@ -25,7 +25,7 @@ pub use removal::Removal;
 
 use crate::capabilities::{self, Capability};
 use crate::error::{BpError, Code};
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// The client grants `initialize` gave a connection.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -248,6 +248,17 @@ impl Granter {
         match holder {
             Some(h) if h != lease => Err(Denial::TabControlled),
             _ => Ok(()),
+        }
+    }
+
+    /// The broker tools a call of `name` with `args` runs on its own
+    /// behalf, each to be judged as if it were called directly: opening a
+    /// tab with a URL navigates it, so a policy without `navigation`
+    /// refuses it before any tab is created.
+    pub fn nested_calls(name: &str, args: &Value) -> &'static [&'static str] {
+        match name {
+            "browser.tabs.open" if !args["url"].is_null() => &["browser.navigate"],
+            _ => &[],
         }
     }
 

@@ -180,6 +180,17 @@ fn an_mcp_session_narrows_with_the_same_removal() {
 }
 
 #[test]
+fn opening_a_tab_with_a_url_is_also_a_navigation() {
+    let url = serde_json::json!({"url": "http://127.0.0.1/"});
+    assert_eq!(
+        Granter::nested_calls("browser.tabs.open", &url),
+        &["browser.navigate"]
+    );
+    assert!(Granter::nested_calls("browser.tabs.open", &serde_json::json!({})).is_empty());
+    assert!(Granter::nested_calls("browser.click", &url).is_empty());
+}
+
+#[test]
 fn bad_names_are_refused() {
     let bad = Removal::parse(&["teleport".into()], &[]).unwrap_err();
     assert!(
