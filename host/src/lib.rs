@@ -11,6 +11,7 @@ pub mod discovery;
 pub mod error;
 pub mod fuzz;
 pub mod heap;
+pub mod invisible;
 pub mod ids;
 pub mod janitor;
 #[cfg(test)]
