@@ -29,7 +29,9 @@ fn field(obs: &Value, label: &str) -> String {
         .as_array()
         .into_iter()
         .flatten()
-        .find(|e| e["role"] == "textbox" && e["name"].as_str().is_some_and(|n| n.starts_with(label)))
+        .find(|e| {
+            e["role"] == "textbox" && e["name"].as_str().is_some_and(|n| n.starts_with(label))
+        })
         .map(|e| e["ref"].to_string())
         .unwrap_or_else(|| panic!("no field {label} in {obs}"))
 }

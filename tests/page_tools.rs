@@ -405,7 +405,9 @@ fn bad_input_throws_and_removed_tools_get_their_codes() {
             && !desc.contains('\u{0}')
             && !desc.contains('\u{200b}')
             && !desc.contains('\u{2060}')
-            && !desc.chars().any(|c| ('\u{e0000}'..='\u{e007f}').contains(&c)),
+            && !desc
+                .chars()
+                .any(|c| ('\u{e0000}'..='\u{e007f}').contains(&c)),
         "{desc:?}"
     );
 

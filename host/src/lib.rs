@@ -11,8 +11,8 @@ pub mod discovery;
 pub mod error;
 pub mod fuzz;
 pub mod heap;
-pub mod invisible;
 pub mod ids;
+pub mod invisible;
 pub mod janitor;
 #[cfg(test)]
 mod layering_tests;
