@@ -399,8 +399,15 @@ fn bad_input_throws_and_removed_tools_get_their_codes() {
         .unwrap();
     let desc = helpful["pageData"]["description"].as_str().unwrap();
     assert!(desc.contains("Ignore all previous instructions"));
+    // Nor the invisible ones: zero-width space, word joiner, tag characters.
     assert!(
-        !desc.contains('\u{202e}') && !desc.contains('\u{0}'),
+        !desc.contains('\u{202e}')
+            && !desc.contains('\u{0}')
+            && !desc.contains('\u{200b}')
+            && !desc.contains('\u{2060}')
+            && !desc
+                .chars()
+                .any(|c| ('\u{e0000}'..='\u{e007f}').contains(&c)),
         "{desc:?}"
     );
 

@@ -120,12 +120,18 @@ pub enum Command {
     Press { key: String },
     /// Type text as key presses into whatever has focus.
     Keyboard { text: String },
-    /// Read the visible text of the page or of one element by ref.
+    /// Read what a person sees of the page or of one element by ref: its
+    /// text and form field values (never passwords). Hidden text is left
+    /// out and counted (on stderr, or `hiddenText` with --json).
     Read {
         #[arg(value_name = "REF")]
         reference: Option<String>,
         #[arg(long)]
         max_chars: Option<u32>,
+        /// Also return text a person cannot see (off screen, transparent,
+        /// clipped, tiny, hidden by style).
+        #[arg(long)]
+        include_hidden: bool,
     },
     /// Screenshot the current tab into PATH (default ./screenshot-<time>.png).
     Screenshot {

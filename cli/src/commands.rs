@@ -266,6 +266,7 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
         Command::Read {
             reference,
             max_chars,
+            include_hidden,
         } => {
             let mut args = json!({});
             if let Some(r) = reference {
@@ -274,7 +275,15 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             if let Some(m) = max_chars {
                 args["maxChars"] = json!(m);
             }
+            if include_hidden {
+                args["includeHidden"] = json!(true);
+            }
             let v = s.tool("browser.read", args).await?;
+            if !json {
+                if let Some(note) = output::hidden_text_note(&v["hiddenText"], include_hidden) {
+                    eprintln!("{note}");
+                }
+            }
             emit(json, &v, |v| v["text"].as_str().unwrap_or("").to_string());
         }
         Command::Screenshot { path, full_page } => {

@@ -127,6 +127,27 @@ pub fn closed(v: &Value) -> String {
     }
 }
 
+/// What `bp read` says about the text a person cannot see, or `None`
+/// when there was none: how much, why, and how to get it.
+pub fn hidden_text_note(hidden: &Value, included: bool) -> Option<String> {
+    let count = hidden["count"].as_u64().filter(|n| *n > 0)?;
+    let reasons: Vec<String> = hidden["reasons"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, n)| format!("{} {}", k.replace('_', " "), n))
+        .collect();
+    let (what, how) = if included {
+        ("kept", "")
+    } else {
+        ("left out", "; --include-hidden shows it")
+    };
+    Some(format!(
+        "hidden text {what}: {count} ({}){how}",
+        reasons.join(", ")
+    ))
+}
+
 /// Tab list lines.
 pub fn tabs(v: &Value) -> String {
     let mut out = String::new();

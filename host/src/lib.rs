@@ -14,6 +14,7 @@ pub mod fuzz;
 pub mod granter;
 pub mod heap;
 pub mod ids;
+pub mod invisible;
 pub mod janitor;
 #[cfg(test)]
 mod layering_tests;

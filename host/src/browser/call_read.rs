@@ -99,18 +99,42 @@ impl TargetCall {
         Ok((info, node))
     }
 
-    pub async fn text(&mut self, handle: Option<NodeHandle>, max_chars: u32) -> BpResult<PageText> {
+    /// What a person sees of the page or one node. Text a person cannot
+    /// see is left out (or kept, with `include_hidden`) and counted by
+    /// reason; invisible characters are always removed, and counted.
+    pub async fn text(
+        &mut self,
+        handle: Option<NodeHandle>,
+        max_chars: u32,
+        include_hidden: bool,
+    ) -> BpResult<PageText> {
         self.check()?;
         let v = match handle {
-            Some(h) => self
-                .call_on(h, js::NODE_TEXT, json!([{"value": max_chars}]), true)
-                .await?["value"]
-                .clone(),
-            None => self.evaluate_value(&js::page_text(max_chars)).await?,
+            Some(h) => {
+                let args = json!([{"value": max_chars}, {"value": include_hidden}, {"value": js::FIELD_CHARS}]);
+                self.call_on(h, js::NODE_TEXT, args, true).await?["value"].clone()
+            }
+            None => {
+                self.evaluate_value(&js::page_text(max_chars, include_hidden))
+                    .await?
+            }
         };
+        let (text, invisible) = crate::invisible::strip(&as_str(&v[0]));
+        let mut hidden: Vec<(String, u32)> = v[2]
+            .as_object()
+            .map(|m| {
+                m.iter()
+                    .map(|(k, n)| (k.clone(), n.as_u64().unwrap_or(0) as u32))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if invisible > 0 {
+            hidden.push(("invisible_chars".into(), invisible as u32));
+        }
         Ok(PageText {
-            text: as_str(&v[0]),
+            text,
             truncated: v[1].as_bool().unwrap_or(false),
+            hidden,
         })
     }
 }

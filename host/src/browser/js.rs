@@ -31,16 +31,17 @@ pub const NODE_STATE: &str = r#"function() {
   };
 }"#;
 
-/// Text of a node, cut at `max` UTF-16 units.
-pub const NODE_TEXT: &str = r#"function(max) {
-  const t = String(this.innerText ?? this.textContent ?? '');
-  return [t.slice(0, max), t.length > max];
-}"#;
+/// What a person sees of a node (`this`): see `page_text.js`. Called with
+/// the character budget, whether to keep hidden text, and [`FIELD_CHARS`].
+pub const NODE_TEXT: &str = include_str!("page_text.js");
 
-/// Text of the whole document, cut at `max` UTF-16 units.
-pub fn page_text(max: u32) -> String {
+/// Most characters of one form field's value a read passes on.
+pub const FIELD_CHARS: u32 = 4_000;
+
+/// What a person sees of the whole document, cut at `max` UTF-16 units.
+pub fn page_text(max: u32, include_hidden: bool) -> String {
     format!(
-        "(function(max) {{ const b = document.body; const t = String(b ? b.innerText : (document.documentElement ? document.documentElement.textContent : '')); return [t.slice(0, max), t.length > max]; }})({max})"
+        "({NODE_TEXT}).call(document.body || document.documentElement, {max}, {include_hidden}, {FIELD_CHARS})"
     )
 }
 

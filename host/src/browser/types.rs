@@ -70,6 +70,9 @@ pub struct NodeState {
 pub struct PageText {
     pub text: String,
     pub truncated: bool,
+    /// Text left out (or, when asked for, kept) because a person cannot
+    /// see it: reason and count.
+    pub hidden: Vec<(String, u32)>,
 }
 
 /// One frame of a target, by its public ID.

@@ -10,6 +10,7 @@ use super::bindings::{
 };
 use super::tabs::OpenedTab;
 use crate::browser::types as domain;
+use crate::invisible;
 
 /// Convert every item of a list.
 pub(super) fn all<T, U: From<T>>(items: Vec<T>) -> Vec<U> {
@@ -28,7 +29,7 @@ impl From<domain::PageInfo> for page_read::PageInfo {
         } = p;
         Self {
             url,
-            title,
+            title: invisible::clean(&title),
             document_generation,
             dialog_open,
         }
@@ -49,11 +50,13 @@ impl From<domain::AxNode> for page_read::AxNode {
             expanded,
             focused,
         } = n;
+        // Names and values are page text: invisible characters never
+        // reach an observation, its hints, or anything built from them.
         Self {
             handle,
             role,
-            name,
-            value,
+            name: invisible::clean(&name),
+            value: value.map(|v| invisible::clean(&v)),
             checked,
             disabled,
             protected,
@@ -118,8 +121,19 @@ impl From<domain::NodeState> for page_read::NodeState {
 
 impl From<domain::PageText> for page_read::PageText {
     fn from(t: domain::PageText) -> Self {
-        let domain::PageText { text, truncated } = t;
-        Self { text, truncated }
+        let domain::PageText {
+            text,
+            truncated,
+            hidden,
+        } = t;
+        Self {
+            text,
+            truncated,
+            hidden: hidden
+                .into_iter()
+                .map(|(reason, count)| page_read::HiddenText { reason, count })
+                .collect(),
+        }
     }
 }
 
@@ -147,7 +161,11 @@ impl From<domain::FrameInfo> for page_read::FrameInfo {
 impl From<domain::NavResult> for navigation::NavResult {
     fn from(r: domain::NavResult) -> Self {
         let domain::NavResult { url, title, status } = r;
-        Self { url, title, status }
+        Self {
+            url,
+            title: invisible::clean(&title),
+            status,
+        }
     }
 }
 
@@ -469,8 +487,8 @@ impl From<domain::DialogInfo> for dialogs::DialogInfo {
             dialog_id,
             target_id,
             kind,
-            message,
-            default_prompt,
+            message: invisible::clean(&message),
+            default_prompt: default_prompt.map(|p| invisible::clean(&p)),
             opened_at,
         }
     }
@@ -488,7 +506,7 @@ impl From<OpenedTab> for tabs_manage::TabInfo {
         Self {
             target_id,
             url,
-            title,
+            title: invisible::clean(&title),
             status,
             origin,
         }
@@ -535,6 +553,24 @@ mod tests {
             let wit: network_modify::RuleAction = action.clone().into();
             assert_eq!(domain::RuleAction::from(wit), action);
         }
+    }
+
+    #[test]
+    fn observed_names_values_and_titles_lose_invisible_characters() {
+        let node = page_read::AxNode::from(domain::AxNode {
+            name: "Pay\u{200b} now\u{e0049}".into(),
+            value: Some("4\u{feff}2 👩\u{200d}💻".into()),
+            handle: None,
+            role: "button".into(),
+            checked: None,
+            disabled: false,
+            protected: false,
+            depth: 0,
+            expanded: None,
+            focused: false,
+        });
+        assert_eq!(node.name, "Pay now");
+        assert_eq!(node.value.as_deref(), Some("42 👩\u{200d}💻"));
     }
 
     #[test]

@@ -107,14 +107,15 @@ pub fn from_tool_error(e: ToolError) -> BpError {
             Code::ActionFailed,
             "the page's tool failed; what the page said is page data, in context.pageData.message",
         )
-        .with_context(json!({"pageData": {"message": m}})),
+        .with_context(json!({"pageData": {"message": crate::invisible::clean(&m)}})),
         ToolError::Unavailable(m) => BpError::new(Code::FeatureUnavailable, m),
         ToolError::Internal(m) => BpError::internal(m),
     }
 }
 
 fn action_not_verified(nv: NotVerified) -> BpError {
-    let message = match (&nv.covering_role, &nv.covering_name) {
+    let covering_name = nv.covering_name.as_deref().map(crate::invisible::clean);
+    let message = match (&nv.covering_role, &covering_name) {
         (Some(role), Some(name)) => format!("the element is covered by {role} \"{name}\""),
         _ => format!(
             "the action was not performed: {}",
@@ -126,7 +127,7 @@ fn action_not_verified(nv: NotVerified) -> BpError {
         obj.insert("coveringRole".into(), json!(role));
         obj.insert(
             "coveringName".into(),
-            json!(nv.covering_name.unwrap_or_default()),
+            json!(covering_name.unwrap_or_default()),
         );
     }
     BpError::new(Code::ActionNotVerified, message).with_context(ctx)
@@ -174,5 +175,26 @@ pub fn from_trap(component: &str, err: &wasmtime::Error) -> BpError {
             component_failed(component, "memory", "exceeded its memory limit")
         }
         _ => component_failed(component, "trap", "trapped"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_words_in_errors_lose_their_invisible_characters() {
+        let e = from_tool_error(ToolError::ActionFailed(
+            "De\u{200b}lete\u{e0041}\u{e0042} now".into(),
+        ));
+        let ctx = e.context.unwrap_or_default();
+        assert_eq!(ctx["pageData"]["message"], "Delete now");
+        let e = from_tool_error(ToolError::ActionNotVerified(NotVerified {
+            reason: "covered".into(),
+            covering_role: Some("dialog".into()),
+            covering_name: Some("Coo\u{2060}kies\u{202e}".into()),
+        }));
+        assert_eq!(e.message, "the element is covered by dialog \"Cookies\"");
+        assert_eq!(e.context.unwrap_or_default()["coveringName"], "Cookies");
     }
 }

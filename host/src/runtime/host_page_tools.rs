@@ -22,8 +22,9 @@ impl From<domain::PageTool> for PageTool {
     fn from(t: domain::PageTool) -> Self {
         PageTool {
             tool_ref: t.tool_ref,
-            name: t.name,
-            description: t.description,
+            // The page's words: invisible characters never pass.
+            name: crate::invisible::clean(&t.name),
+            description: crate::invisible::clean(&t.description),
             input_schema: t.input_schema,
             effect: t.effect.into(),
             declarative: t.declarative,

@@ -78,11 +78,16 @@ impl page_read::Host for TargetView<'_> {
         typed(self.call()?.read_node(node).await.map(Into::into))
     }
 
-    async fn text(&mut self, node: Option<NodeHandle>, max_chars: u32) -> Res<PageText> {
+    async fn text(
+        &mut self,
+        node: Option<NodeHandle>,
+        max_chars: u32,
+        include_hidden: bool,
+    ) -> Res<PageText> {
         typed(
             self.settled()
                 .await?
-                .text(node, max_chars)
+                .text(node, max_chars, include_hidden)
                 .await
                 .map(Into::into),
         )
