@@ -26,7 +26,9 @@ pub mod bindings {
 }
 
 pub use bindings::browser_pilot::tools::types;
-pub use types::{ArtifactKind, ToolHint, CallContext, Interruption, NotVerified, StaleReason, ToolError};
+pub use types::{
+    ArtifactKind, CallContext, Interruption, NotVerified, StaleReason, ToolError, ToolHint,
+};
 
 pub use args::Args;
 pub use spec::ToolSpec;
