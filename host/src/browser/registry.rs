@@ -285,6 +285,10 @@ pub enum NetEvent {
         url: String,
         method: String,
         kind: String,
+        /// The status of the hop this request follows: a redirect keeps
+        /// the request's ID, and its `requestWillBeSent` carries the
+        /// previous hop's response (`redirectResponse`) and nothing else.
+        redirected_from: Option<u16>,
     },
     Response {
         id: String,

@@ -311,6 +311,9 @@ pub(super) fn net_event(method: &str, p: &Value) -> Option<NetEvent> {
             url: url_of(&p["request"], "url")?,
             method: s(&p["request"], "method").unwrap_or_default(),
             kind: s(p, "type").unwrap_or_else(|| "Other".into()),
+            redirected_from: p["redirectResponse"]["status"]
+                .as_u64()
+                .map(|s| u16::try_from(s).unwrap_or(0)),
         },
         "Network.responseReceived" => NetEvent::Response {
             id: id()?,
