@@ -183,11 +183,13 @@ impl From<domain::Hit> for input::Hit {
             on_target,
             role,
             name,
+            part,
         } = h;
         Self {
             on_target,
             role,
             name,
+            part,
         }
     }
 }
