@@ -279,3 +279,37 @@ fn navigation_held_by_beforeunload_returns_promptly() {
         run.ok() && run.stdout().contains("You arrived")
     });
 }
+
+/// Opening a page again right after leaving it through a `beforeunload`
+/// dialog loads it: the navigation the answer let go commits first (else
+/// Chromium could leave the new one unanswered for 30 s). Several rounds,
+/// as the race does not lose every time.
+#[test]
+fn reopening_after_an_accepted_beforeunload_loads_promptly() {
+    let env = Env::new();
+    env.launch();
+    let url = env.url("dialogs.html");
+    for round in 1..=5 {
+        env.open("dialogs.html");
+        let obs = env.snapshot(None);
+        env.ok(&["click", &find_ref(&obs, "button", "Warn before leaving")]);
+        let (code, run) = env.err(&["open", &url, "--json"]);
+        assert_eq!(code, "unknown_outcome", "round {round}: {}", run.stdout());
+        assert!(
+            run.stdout().contains("dialog_opened"),
+            "round {round}: {}",
+            run.stdout()
+        );
+        env.ok(&["dialog", "accept"]);
+        let started = std::time::Instant::now();
+        let opened = env.json(&["open", &url]);
+        assert_eq!(opened["title"], "Dialogs", "round {round}: {opened}");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "round {round}: the second open took {:?}",
+            started.elapsed()
+        );
+        let pending = env.json(&["dialogs"]);
+        assert_eq!(pending["dialogs"], json!([]), "round {round}: {pending}");
+    }
+}

@@ -90,6 +90,51 @@ fn covered_button_is_refused_with_the_cover_named() {
     assert!(env.ok(&["read"]).contains("Bought"));
 }
 
+/// A control under its own parts is clicked, and the evidence says what
+/// the pointer landed on; a real layer over a control is still refused.
+#[test]
+fn a_control_under_its_own_parts_is_clicked_and_a_real_cover_refused() {
+    let env = Env::new();
+    env.launch();
+    env.open("own-parts.html");
+    let obs = env.snapshot(None);
+    // The range input is invisible under its styled track (a sibling).
+    let slider = env.json(&["click", &find_ref(&obs, "slider", "Volume")]);
+    assert_eq!(slider["evidence"]["hit"], "own_part", "{slider}");
+    assert_eq!(slider["evidence"]["status"], "verified", "{slider}");
+    assert!(env.ok(&["read"]).contains("Volume 50"));
+    // The checkbox is invisible under a styled box inside its label.
+    let news = env.json(&["click", &find_ref(&obs, "checkbox", "Send me news")]);
+    assert_eq!(news["evidence"]["hit"], "own_label", "{news}");
+    assert_eq!(news["evidence"]["status"], "verified", "{news}");
+    assert!(env.ok(&["read"]).contains("News on"));
+    // A plain button is hit directly: no `hit` in its evidence.
+    env.open("form.html");
+    let form = env.snapshot(None);
+    let button = form["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["role"] == "button")
+        .map(|e| e["ref"].to_string())
+        .expect("a button on form.html");
+    let direct = env.json(&["click", &button]);
+    assert!(direct["evidence"].get("hit").is_none(), "{direct}");
+    // The button under a modal layer of its own group stays refused.
+    env.open("own-parts.html");
+    let obs = env.snapshot(None);
+    let (code, run) = env.err(&[
+        "click",
+        &find_ref(&obs, "button", "Delete everything"),
+        "--json",
+    ]);
+    assert_eq!(code, "action_not_verified", "{}", run.stdout());
+    let err: serde_json::Value = serde_json::from_str(run.stdout().trim()).unwrap_or_default();
+    assert_eq!(err["error"]["context"]["reason"], "covered", "{err}");
+    assert_eq!(err["error"]["context"]["coveringRole"], "dialog", "{err}");
+    assert!(!env.ok(&["read"]).contains("Wiped"));
+}
+
 #[test]
 fn click_and_type_below_the_fold() {
     let env = Env::new();

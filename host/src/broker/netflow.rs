@@ -46,6 +46,17 @@ pub async fn handle(broker: &Broker, raw: String, session: String, event: NetEve
         }
         event => {
             if let Some((ws, public)) = &owner {
+                // A redirect ends the previous hop (same request ID): it
+                // gets its response before the next hop is journaled.
+                if let NetEvent::Request {
+                    id,
+                    redirected_from: Some(status),
+                    ..
+                } = &event
+                {
+                    redirected(&broker.network, ws, &raw, id, *status);
+                    publish(broker, ws, &raw, id, "network.response");
+                }
                 let (id, kind) = match &event {
                     NetEvent::Request { id, .. } => (id.clone(), "network.request"),
                     // Once the request is over: status, outcome, timing.
@@ -95,6 +106,17 @@ fn publish(broker: &Broker, ws: &str, raw: &str, request_id: &str, kind: &str) {
     broker.state().publish(ws, kind, None, Some(raw), payload);
 }
 
+/// The hop of request `id` that a redirect answered: its status, and
+/// `redirected` as its outcome.
+fn redirected(net: &Network, ws: &str, raw: &str, id: &str, status: u16) {
+    net.update(ws, raw, id, |e| {
+        e.status = Some(status);
+        if e.outcome == "pending" {
+            e.outcome = "redirected".into();
+        }
+    });
+}
+
 /// Record a request's progress in the controlling workspace's journal.
 fn journal(net: &Network, ws: &str, raw: &str, public: &str, event: NetEvent) {
     match event {
@@ -103,6 +125,7 @@ fn journal(net: &Network, ws: &str, raw: &str, public: &str, event: NetEvent) {
             url,
             method,
             kind,
+            ..
         } => {
             let entry = Entry {
                 seq: 0,

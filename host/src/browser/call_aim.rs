@@ -82,6 +82,7 @@ impl TargetCall {
                     on_target: true,
                     role: String::new(),
                     name: String::new(),
+                    part: String::new(),
                 };
                 return Ok((at, hit));
             }
@@ -102,6 +103,7 @@ impl TargetCall {
                         on_target: true,
                         role: String::new(),
                         name: String::new(),
+                        part: v["part"].as_str().unwrap_or_default().to_string(),
                     };
                     return Ok((at, hit));
                 }
@@ -128,10 +130,12 @@ impl TargetCall {
             )
             .await?;
         let Some(cover) = hit["objectId"].as_str() else {
+            // On the node, or a part of its own control (named by value).
             return Ok(Hit {
                 on_target: true,
                 role: String::new(),
                 name: String::new(),
+                part: hit["value"].as_str().unwrap_or_default().to_string(),
             });
         };
         let ax = self
@@ -151,6 +155,7 @@ impl TargetCall {
             on_target: false,
             role: as_str(&node["role"]["value"]),
             name: as_str(&node["name"]["value"]),
+            part: String::new(),
         })
     }
 }

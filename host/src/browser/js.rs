@@ -46,8 +46,14 @@ pub fn page_text(max: u32, include_hidden: bool) -> String {
 }
 
 /// Hit test at viewport point (x, y): returns null when the point lands on
-/// this node (a descendant, or its label), else the covering element
-/// (nearest ancestor with a role or an interactive tag).
+/// this node (or a descendant); `"own_label"` when it lands on the node's
+/// label (which forwards the click); `"own_part"` when it lands on another
+/// part of the same control: a wrapper that holds it, or an element that
+/// shares with it an ancestor (other than `body`) holding no other form
+/// control or link, is no dialog layer and is about the control's size
+/// or smaller (a styled track over a hidden range input; a layer over the
+/// whole group is a cover). Else the covering element (nearest ancestor
+/// with a role or an interactive tag).
 pub const HIT_TEST: &str = r#"function(x, y) {
   let el = document.elementFromPoint(x, y);
   while (el && el.shadowRoot) {
@@ -58,8 +64,23 @@ pub const HIT_TEST: &str = r#"function(x, y) {
   if (!el) return document.documentElement;
   if (el === this || this.contains(el)) return null;
   const label = el.closest && el.closest('label');
-  if (label && label.control === this) return null;
-  if (this.labels && Array.from(this.labels).some(l => l === el || l.contains(el))) return null;
+  if (label && label.control === this) return 'own_label';
+  if (this.labels && Array.from(this.labels).some(l => l === el || l.contains(el))) return 'own_label';
+  const top = this.ownerDocument;
+  const controls = 'input,select,textarea,button,a[href],[contenteditable=""],[contenteditable=true]';
+  const only = (g) => Array.from(g.querySelectorAll(controls)).every(c => c === this || this.contains(c));
+  const area = (e) => { const r = e.getBoundingClientRect(); return r.width * r.height; };
+  const layer = (e) => e.closest('dialog,[role=dialog],[role=alertdialog],[aria-modal=true]');
+  let group = this.parentElement;
+  while (group && group !== top.body && group !== top.documentElement && only(group)) {
+    if (group === el) return 'own_part';
+    if (group.contains(el)) {
+      const part = !layer(el) && area(el) <= 1.5 * area(this) + 64;
+      if (part) return 'own_part';
+      break;
+    }
+    group = group.parentElement;
+  }
   const interactive = ['button','a','input','select','textarea','dialog','summary'];
   let c = el;
   while (c && c.nodeType === 1) {
@@ -206,7 +227,9 @@ pub fn aim() -> String {
   const r = Array.from(this.getClientRects()).find(r => r.width * r.height > 1);
   if (!r) return null;
   const x = r.left + r.width / 2, y = r.top + r.height / 2;
-  return {{x, y, covered: ({HIT_TEST}).call(this, x, y) !== null, pointerups: {POINTERUPS}}};
+  const hit = ({HIT_TEST}).call(this, x, y);
+  const part = typeof hit === 'string' ? hit : null;
+  return {{x, y, covered: hit !== null && part === null, part, pointerups: {POINTERUPS}}};
 }}"
     )
 }

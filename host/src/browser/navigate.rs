@@ -16,6 +16,9 @@ use std::time::Duration;
 
 /// Longest wait for a page load after an action or navigation.
 const LOAD_WAIT: Duration = Duration::from_secs(20);
+/// Longest wait for the navigation an accepted `beforeunload` dialog let
+/// go to commit, before another navigation is sent.
+const LEAVING_WAIT: Duration = Duration::from_secs(10);
 /// Longest wait for a move within the document a `goto` asked for.
 const WITHIN_DOCUMENT_WAIT: Duration = Duration::from_secs(1);
 
@@ -110,6 +113,22 @@ impl TargetCall {
         Ok(())
     }
 
+    /// After an accepted `beforeunload` dialog, wait (bounded) until the
+    /// navigation it let go has committed or stopped. Chromium asks the
+    /// leaving document's `beforeunload` again for a navigation started
+    /// in that window, and when that document is replaced meanwhile the
+    /// answer never comes: `Page.navigate` would hang unanswered.
+    async fn wait_left(&self) -> BpResult<()> {
+        let leaving = self.registry.with(&self.raw_id, |t| t.leaving);
+        if leaving != Some(true) {
+            return Ok(());
+        }
+        if !self.wait_main_frame(LEAVING_WAIT, |t| !t.leaving).await? {
+            tracing::debug!("the navigation a beforeunload answer let go has not committed");
+        }
+        Ok(())
+    }
+
     pub async fn goto(&mut self, url: &str) -> BpResult<NavResult> {
         self.check()?;
         // Defence in depth: whatever a component validated, the host never
@@ -126,6 +145,7 @@ impl TargetCall {
                 "the host refuses `{scheme}:` URLs"
             )));
         }
+        self.wait_left().await?;
         let marks = self.nav_marks();
         self.mark_dispatched();
         let reply = self
@@ -148,6 +168,7 @@ impl TargetCall {
 
     pub async fn history(&mut self, action: HistoryAction) -> BpResult<NavResult> {
         self.check()?;
+        self.wait_left().await?;
         let marks = self.nav_marks();
         match action {
             HistoryAction::Reload => {

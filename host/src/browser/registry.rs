@@ -49,6 +49,11 @@ pub struct TargetState {
     /// The main-frame document response last seen: (loader, HTTP status).
     pub doc_response: Option<(String, u16)>,
     pub dialog_open: bool,
+    /// A `beforeunload` dialog was accepted and the navigation it held
+    /// has not committed (or stopped) yet: the document it leaves is
+    /// still the page's. A navigation sent meanwhile can be left waiting
+    /// forever by Chromium for that leaving document's `beforeunload`.
+    pub leaving: bool,
     /// Where this target's downloads are staged, when capture is set up.
     pub download_dir: Option<std::path::PathBuf>,
     /// The pending JavaScript dialog, if any.
@@ -88,6 +93,7 @@ impl TargetState {
             loading: false,
             doc_response: None,
             dialog_open: false,
+            leaving: false,
             download_dir: None,
             dialog: None,
             intercepting: false,
@@ -285,6 +291,10 @@ pub enum NetEvent {
         url: String,
         method: String,
         kind: String,
+        /// The status of the hop this request follows: a redirect keeps
+        /// the request's ID, and its `requestWillBeSent` carries the
+        /// previous hop's response (`redirectResponse`) and nothing else.
+        redirected_from: Option<u16>,
     },
     Response {
         id: String,

@@ -119,6 +119,9 @@ pub struct Hit {
     /// Role and name of the covering element (empty when on target).
     pub role: String,
     pub name: String,
+    /// `own_label` or `own_part` when the point lands on another part of
+    /// the node's own control (then `on_target`); empty otherwise.
+    pub part: String,
 }
 
 /// A mouse button.

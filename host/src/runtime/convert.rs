@@ -201,11 +201,13 @@ impl From<domain::Hit> for input::Hit {
             on_target,
             role,
             name,
+            part,
         } = h;
         Self {
             on_target,
             role,
             name,
+            part,
         }
     }
 }

@@ -61,6 +61,9 @@ pub fn click(mut args: Args) -> Result<Value, ToolError> {
 
     let node = page_read::resolve_ref(&observation, reference)?;
     let before = Snapshot::take(Some(node))?;
+    // The part of the node's own control the pointer lands on, if not the
+    // node itself (its label, a wrapper, a styled track over it).
+    let mut part = String::new();
     let route = if trust == "dom_event" {
         host_input::dom_click(node)?;
         "dom_event"
@@ -74,6 +77,7 @@ pub fn click(mut args: Args) -> Result<Value, ToolError> {
             }));
         }
         host_input::click(at, button, count)?;
+        part = hit.part;
         "trusted_input"
     };
     let after = match Snapshot::take(Some(node)) {
@@ -102,8 +106,12 @@ pub fn click(mut args: Args) -> Result<Value, ToolError> {
             status = "mismatch";
         }
     }
+    let mut evidence = evidence::evidence("click", status, &signals, route, &trust);
+    if !part.is_empty() {
+        evidence["hit"] = json!(part);
+    }
     Ok(json!({
-        "evidence": evidence::evidence("click", status, &signals, route, &trust),
+        "evidence": evidence,
         "hints": [],
     }))
 }

@@ -90,7 +90,8 @@ pub fn schema() -> Value {
             "status": {"enum": ["verified", "mismatch", "unavailable"]},
             "signals": {"type": "array", "items": {"type": "string"}},
             "route": {"enum": ["trusted_input", "dom_event"]},
-            "trust": {"enum": ["trusted", "dom_event"]}
+            "trust": {"enum": ["trusted", "dom_event"]},
+            "hit": {"enum": ["own_label", "own_part"]}
         }
     })
 }

@@ -25,7 +25,7 @@ fn spec() -> ToolSpec {
             "seq": {"type": "integer"}, "targetId": {"type": "string"},
             "url": {"type": "string", "x-browser-pilot-sensitivity": ["browser_data"]},
             "method": {"type": "string"}, "status": {"type": "integer"}, "resourceType": {"type": "string"},
-            "outcome": {"enum": ["pending", "completed", "failed", "blocked", "mocked"]}, "ruleId": {"type": "string"}}}}),
+            "outcome": {"enum": ["pending", "completed", "redirected", "failed", "blocked", "mocked"]}, "ruleId": {"type": "string"}}}}),
     );
     props.insert("nextSeq".into(), json!({"type": "integer"}));
     ToolSpec::read(

@@ -119,6 +119,7 @@ impl Registry {
             "Page.frameStoppedLoading" => self.update(&raw, |t| {
                 if is_main(t, s(p, "frameId")) {
                     t.loading = false;
+                    t.leaving = false;
                     t.mark_loaded();
                 }
             }),
@@ -156,6 +157,8 @@ impl Registry {
             "WebMCP.toolsRemoved" => self.page_tools_removed(raw, p),
             "Page.javascriptDialogClosed" => {
                 self.update(&raw, |t| {
+                    let beforeunload = t.dialog.as_ref().is_some_and(|d| d.kind == "beforeunload");
+                    t.leaving = beforeunload && p["result"].as_bool() == Some(true);
                     t.dialog_open = false;
                     t.dialog = None;
                 });
@@ -190,6 +193,7 @@ impl Registry {
             };
             if loader != t.loader {
                 t.doc_gen += 1;
+                t.leaving = false;
                 t.crashed = false;
                 t.loader = loader;
                 committed = true;
@@ -311,6 +315,9 @@ pub(super) fn net_event(method: &str, p: &Value) -> Option<NetEvent> {
             url: url_of(&p["request"], "url")?,
             method: s(&p["request"], "method").unwrap_or_default(),
             kind: s(p, "type").unwrap_or_else(|| "Other".into()),
+            redirected_from: p["redirectResponse"]["status"]
+                .as_u64()
+                .map(|s| u16::try_from(s).unwrap_or(0)),
         },
         "Network.responseReceived" => NetEvent::Response {
             id: id()?,
