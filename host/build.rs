@@ -58,6 +58,7 @@ fn main() {
         "dialogs",
         "tabs",
         "page_tools",
+        "wait",
     ];
     // Precompile for the machine we build on when it is the target; a
     // cross build ships wasm only, compiled at first start instead.

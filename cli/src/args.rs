@@ -12,6 +12,35 @@ fn deny_help() -> String {
 }
 use std::path::PathBuf;
 
+/// `bp wait`: one condition and its bounds.
+#[derive(Debug, clap::Args)]
+pub struct WaitArgs {
+    /// Text that should appear on the page.
+    #[arg(long, value_name = "TEXT")]
+    pub text: Option<String>,
+    /// Text that should no longer be on the page.
+    #[arg(long, value_name = "TEXT")]
+    pub gone: Option<String>,
+    /// The element (a ref from `bp snapshot`) whose --state is waited for.
+    #[arg(long = "ref", value_name = "REF", requires = "state")]
+    pub reference: Option<String>,
+    /// The state the element should reach.
+    #[arg(long, value_parser = ["visible", "hidden", "enabled", "detached"], requires = "reference")]
+    pub state: Option<String>,
+    /// A glob the URL should match (`*` any run, `?` one character).
+    #[arg(long, value_name = "GLOB")]
+    pub url: Option<String>,
+    /// An element (ref) whose text should stop changing, as a streamed reply settles.
+    #[arg(long, value_name = "REF")]
+    pub stable: Option<String>,
+    /// How long the text must stay the same for --stable (default 500).
+    #[arg(long, value_name = "MS", requires = "stable")]
+    pub quiet: Option<u32>,
+    /// The most to wait, in milliseconds (default 5000, at most 30000).
+    #[arg(long, value_name = "MS")]
+    pub timeout: Option<u32>,
+}
+
 /// Let local agents drive a real Chromium through a per-user broker.
 #[derive(Parser)]
 #[command(
@@ -120,6 +149,13 @@ pub enum Command {
     Press { key: String },
     /// Type text as key presses into whatever has focus.
     Keyboard { text: String },
+    /// Wait, bounded, until text appears (--text) or goes (--gone), an
+    /// element by ref reaches a state (--ref REF --state S), the URL
+    /// matches a glob (--url), or an element's text stops changing
+    /// (--stable REF). Fails with `timeout` otherwise.
+    #[command(group(clap::ArgGroup::new("condition").required(true)
+        .args(["text", "gone", "state", "url", "stable"])))]
+    Wait(WaitArgs),
     /// Read what a person sees of the page or of one element by ref: its
     /// text and form field values (never passwords). Hidden text is left
     /// out and counted (on stderr, or `hiddenText` with --json).

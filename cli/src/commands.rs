@@ -27,7 +27,7 @@ pub(crate) fn emit(json: bool, value: &Value, human: impl FnOnce(&Value) -> Stri
 }
 
 /// A ref argument: a positive number.
-fn parse_ref(r: &str) -> BpResult<u64> {
+pub(crate) fn parse_ref(r: &str) -> BpResult<u64> {
     r.trim_start_matches('[')
         .trim_end_matches(']')
         .parse::<u64>()
@@ -258,6 +258,10 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             emit(json, &v, |v| {
                 output::action(&format!("pressed {key}"), "", v)
             });
+        }
+        Command::Wait(wait) => {
+            let (v, text) = crate::wait_command::wait(&mut s, wait).await?;
+            emit(json, &v, |_| text);
         }
         Command::Keyboard { text } => {
             let v = s.tool("browser.keyboard", json!({"text": text})).await?;

@@ -24,6 +24,7 @@ mod progress;
 mod resume;
 mod session;
 mod soak;
+mod wait_command;
 
 use browser_pilot_host::BpError;
 use clap::Parser;

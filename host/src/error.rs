@@ -35,12 +35,14 @@ pub enum Code {
     ActionFailed,
     /// The browser lacks a feature the operation needs.
     FeatureUnavailable,
+    /// A bounded wait ended before its condition held.
+    Timeout,
     InvalidArgument,
     InternalError,
 }
 
 /// The one table of error codes: wire spelling and retryability.
-const CODES: [(Code, &str, bool); 25] = [
+const CODES: [(Code, &str, bool); 26] = [
     (Code::ProtocolIncompatible, "protocol_incompatible", false),
     (Code::NotInitialized, "not_initialized", false),
     (Code::CapabilityDenied, "capability_denied", false),
@@ -64,6 +66,7 @@ const CODES: [(Code, &str, bool); 25] = [
     (Code::ResultTooLarge, "result_too_large", false),
     (Code::ActionFailed, "action_failed", false),
     (Code::FeatureUnavailable, "feature_unavailable", false),
+    (Code::Timeout, "timeout", true),
     (Code::InvalidArgument, "invalid_argument", false),
     (Code::InternalError, "internal_error", false),
 ];

@@ -22,5 +22,7 @@ pub mod network;
 pub mod paths;
 pub mod redact;
 pub mod runtime;
+pub mod tab;
+pub mod wit;
 
 pub use error::{BpError, BpResult, Code};

@@ -218,7 +218,7 @@ impl TargetCall {
 
     /// The one checkpoint: lease, generation, target and session are still
     /// what this call started with.
-    pub(super) fn check(&self) -> BpResult<()> {
+    pub(crate) fn check(&self) -> BpResult<()> {
         // A closed target first: closing also releases its control, and
         // "closed" is what the caller needs to hear.
         let (closed, serial) = self

@@ -81,7 +81,7 @@ impl TargetCall {
         Ok(obj)
     }
 
-    pub(super) async fn call_on(
+    pub(crate) async fn call_on(
         &mut self,
         handle: u32,
         function: &str,
@@ -114,7 +114,7 @@ impl TargetCall {
         }
     }
 
-    pub(super) async fn evaluate_value(&self, expression: &str) -> BpResult<Value> {
+    pub(crate) async fn evaluate_value(&self, expression: &str) -> BpResult<Value> {
         let reply = self
             .send(
                 "Runtime.evaluate",

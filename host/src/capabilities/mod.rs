@@ -6,6 +6,8 @@
 //! how each row is linked. Nothing else names capabilities. A leaf: it
 //! imports only the error type.
 
+pub mod page_wait;
+
 use crate::error::{BpError, BpResult};
 
 /// What a call acts on. Ordered: a tool's scope is the widest reach of
@@ -48,6 +50,7 @@ pub enum Capability {
     Dialogs,
     TabsManage,
     PageTools,
+    PageWait,
 }
 
 /// One row of the registry: what the capability is called, what its
@@ -66,7 +69,7 @@ pub struct Row {
 
 impl Capability {
     /// Every capability, in WIT order.
-    pub const ALL: [Capability; 14] = [
+    pub const ALL: [Capability; 15] = [
         Capability::PageRead,
         Capability::Navigation,
         Capability::Input,
@@ -81,6 +84,7 @@ impl Capability {
         Capability::Dialogs,
         Capability::TabsManage,
         Capability::PageTools,
+        Capability::PageWait,
     ];
 
     /// This capability's row.
@@ -113,6 +117,7 @@ impl Capability {
             },
             Capability::TabsManage => row("tabs-manage", Workspace),
             Capability::PageTools => row("page-tools", Target),
+            Capability::PageWait => row("page-wait", Target),
         }
     }
 

@@ -251,6 +251,57 @@ fn no_import_circles_through_broker_runtime_or_browser() {
     assert!(bad.is_empty(), "import circles:\n{}", bad.join("\n"));
 }
 
+/// The imports a direction rule forbids in `edges`: the tab layer, the
+/// WIT bindings, the granter and the capability registry never reach up
+/// into the runtime or the broker; a capability folder never imports
+/// another capability's.
+fn wrong_way(edges: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<String> {
+    let top = |m: &Module| m.first().cloned().unwrap_or_default();
+    let capability = |m: &Module| match m.as_slice() {
+        [first, cap, ..] if first == "capabilities" => Some(cap.clone()),
+        _ => None,
+    };
+    let low = ["tab", "wit", "granter", "capabilities"];
+    let mut bad = Vec::new();
+    for (from, tos) in edges {
+        for to in tos {
+            let up = low.contains(&top(from).as_str())
+                && matches!(top(to).as_str(), "runtime" | "broker");
+            let across = matches!((capability(from), capability(to)), (Some(a), Some(b)) if a != b);
+            if up || across {
+                bad.push(format!("    {} -> {}", name(from), name(to)));
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn lower_layers_never_import_upward_and_capabilities_never_each_other() {
+    let root = std::env::var_os("BP_LAYERING_ROOT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let bad = wrong_way(&graph(&root));
+    assert!(bad.is_empty(), "wrong-way imports:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn a_planted_wrong_way_import_is_found() {
+    let m = |p: &str| -> Module { p.split('/').map(str::to_string).collect() };
+    let mut edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+    edges.insert(m("tab"), [m("browser/call")].into());
+    edges.insert(m("capabilities/page_wait/poll"), [m("tab"), m("wit")].into());
+    assert!(wrong_way(&edges).is_empty());
+    edges.insert(m("tab"), [m("runtime/views")].into());
+    edges.insert(
+        m("capabilities/page_wait/host"),
+        [m("capabilities/page_tools/view")].into(),
+    );
+    edges.insert(m("granter"), [m("broker/state")].into());
+    let bad = wrong_way(&edges);
+    assert_eq!(bad.len(), 3, "{bad:?}");
+}
+
 #[test]
 fn the_reader_sees_use_trees_inline_paths_and_not_comments() {
     let code = strip(

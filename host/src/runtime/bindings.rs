@@ -1,18 +1,4 @@
-//! Every `bindgen!` of the host lives here, apart from hand-written code.
-//!
-//! The host binds the package's `host-view` world, which imports every
-//! capability interface and exports `tool`; each component is linked only with the interfaces
-//! the policy grants, so a component whose world imports a denied
-//! interface cannot be instantiated.
+//! The host's WIT bindings, generated in `crate::wit` (a leaf that the
+//! capabilities import too); named here as the runtime always named them.
 
-wasmtime::component::bindgen!({
-    world: "browser-pilot:tools/host-view",
-    path: "../tools-wit",
-    imports: { default: async | trappable },
-    exports: { default: async },
-});
-pub use browser_pilot::tools::{
-    artifacts, capture, cookies_read, cookies_write, dialogs, input, navigation, network_modify,
-    network_read, page_read, page_tools, script, tabs_manage, types, upload,
-};
-pub use exports::browser_pilot::tools::tool;
+pub use crate::wit::*;

@@ -49,6 +49,9 @@ pub fn link(cap: Capability) -> (Reach, LinkFn) {
         C::Dialogs => (Reach::Workspace, scoped!(Workspace, dialogs)),
         C::TabsManage => (Reach::Workspace, scoped!(Workspace, tabs_manage)),
         C::PageTools => (Reach::Target, scoped!(Target, page_tools)),
+        C::PageWait => (Reach::Target, |l| {
+            crate::capabilities::page_wait::add_to_linker(l, HostState::wait_view)
+        }),
     }
 }
 

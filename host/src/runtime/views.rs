@@ -55,6 +55,17 @@ impl HostState {
     }
 }
 
+impl HostState {
+    /// The `page-wait` view: the call's tab, seen through the shared
+    /// [`crate::tab::Tab`] only.
+    pub(super) fn wait_view(&mut self) -> crate::capabilities::page_wait::WaitView<'_> {
+        crate::capabilities::page_wait::WaitView::new(match &mut self.scope {
+            Some(Scope::Target(t)) => Some(crate::tab::Tab::new(t)),
+            _ => None,
+        })
+    }
+}
+
 impl TargetView<'_> {
     /// The call's tab.
     pub(super) fn call(&mut self) -> wasmtime::Result<&mut TargetCall> {
