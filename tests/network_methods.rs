@@ -22,6 +22,22 @@ fn events_for(b: &mut Bridge, s: &Session, kind: &str, tail: &str) -> Vec<Value>
         .collect()
 }
 
+/// Click the button named `button` and wait (bounded) until the page
+/// shows `shown`.
+fn click_until_shown(b: &mut Bridge, s: &Session, button: &str, shown: &str) {
+    let obs = b.tool_ok(s, "browser.observe", json!({}));
+    let r: u64 = find_ref(&obs, "button", button).parse().unwrap();
+    b.tool_ok(
+        s,
+        "browser.click",
+        json!({"observationId": obs["observationId"], "ref": r}),
+    );
+    poll_for(POLL_LIMIT, &format!("the page to show {shown:?}"), || {
+        let text = b.tool_ok(s, "browser.read", json!({}));
+        text.to_string().contains(shown).then_some(())
+    });
+}
+
 #[test]
 fn requests_with_bodies_get_their_responses_in_journal_and_events() {
     let env = Env::new();
@@ -55,17 +71,7 @@ fn requests_with_bodies_get_their_responses_in_journal_and_events() {
         ),
     ];
     for (button, tail, method, shown) in cases {
-        let obs = b.tool_ok(&s, "browser.observe", json!({}));
-        let r: u64 = find_ref(&obs, "button", button).parse().unwrap();
-        b.tool_ok(
-            &s,
-            "browser.click",
-            json!({"observationId": obs["observationId"], "ref": r}),
-        );
-        poll_for(POLL_LIMIT, &format!("the page to show {shown:?}"), || {
-            let text = b.tool_ok(&s, "browser.read", json!({}));
-            text.to_string().contains(shown).then_some(())
-        });
+        click_until_shown(&mut b, &s, button, shown);
         // The response event comes once the request is over (bounded).
         let response = poll_for(
             POLL_LIMIT,
@@ -128,17 +134,7 @@ fn a_redirected_post_ends_each_hop() {
         ),
     ];
     for (button, first, code, next, method, shown) in cases {
-        let obs = b.tool_ok(&s, "browser.observe", json!({}));
-        let r: u64 = find_ref(&obs, "button", button).parse().unwrap();
-        b.tool_ok(
-            &s,
-            "browser.click",
-            json!({"observationId": obs["observationId"], "ref": r}),
-        );
-        poll_for(POLL_LIMIT, &format!("the page to show {shown:?}"), || {
-            let text = b.tool_ok(&s, "browser.read", json!({}));
-            text.to_string().contains(shown).then_some(())
-        });
+        click_until_shown(&mut b, &s, button, shown);
         let hop = poll_for(
             POLL_LIMIT,
             &format!("a network.response for {first}"),
