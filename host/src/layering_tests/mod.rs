@@ -290,10 +290,7 @@ fn a_planted_wrong_way_import_is_found() {
     let m = |p: &str| -> Module { p.split('/').map(str::to_string).collect() };
     let mut edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
     edges.insert(m("tab"), [m("browser/call")].into());
-    edges.insert(
-        m("capabilities/page_wait/poll"),
-        [m("tab"), m("wit")].into(),
-    );
+    edges.insert(m("capabilities/page_wait/poll"), [m("tab"), m("wit")].into());
     assert!(wrong_way(&edges).is_empty());
     edges.insert(m("tab"), [m("runtime/views")].into());
     edges.insert(
