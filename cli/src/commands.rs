@@ -59,13 +59,13 @@ pub async fn run(command: Command, json: bool) -> BpResult<ExitCode> {
             iterations,
             fixtures,
             workflow_only,
-        } => crate::bench::run(iterations, fixtures, workflow_only).await,
+        } => browser_pilot_devtools::bench::run(iterations, fixtures, workflow_only).await,
         Command::BenchFloor {
             ws_url,
             target,
             step,
             arg,
-        } => crate::bench::one_step(&ws_url, &target, &step, arg.as_deref()).await,
+        } => browser_pilot_devtools::bench::one_step(&ws_url, &target, &step, arg.as_deref()).await,
         Command::Bridge { .. } => crate::bridge::run().await,
         Command::Mcp(args) => crate::mcp::run(args).await,
         Command::Soak {
@@ -73,7 +73,7 @@ pub async fn run(command: Command, json: bool) -> BpResult<ExitCode> {
             calls,
             rounds,
             fixtures,
-        } => crate::soak::run(clients, calls, rounds, fixtures).await,
+        } => browser_pilot_devtools::soak::run(clients, calls, rounds, fixtures).await,
         Command::Fuzz {
             inputs,
             seconds,
@@ -84,18 +84,18 @@ pub async fn run(command: Command, json: bool) -> BpResult<ExitCode> {
             mcp,
         } => {
             if mcp {
-                return crate::fuzz_mcp::run(inputs, seconds, seed, json)
+                return browser_pilot_devtools::fuzz::mcp::run(inputs, seconds, seed, json)
                     .await
                     .map(|()| ExitCode::SUCCESS);
             }
-            let opts = browser_pilot_host::fuzz::Options {
+            let opts = browser_pilot_devtools::fuzz::Options {
                 inputs,
                 time_limit: seconds.map(std::time::Duration::from_secs),
                 seed,
                 max_rss_mb,
                 out,
             };
-            crate::fuzz::run(opts, jobs, json).await
+            browser_pilot_devtools::fuzz::run(opts, jobs, json).await
         }
         Command::Janitor => browser_pilot_host::janitor::run().await,
         Command::Browsers => crate::doctor::browsers(json),

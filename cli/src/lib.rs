@@ -3,7 +3,6 @@
 
 mod about;
 mod args;
-mod bench;
 mod bridge;
 mod bridge_wire;
 mod broker_commands;
@@ -13,8 +12,6 @@ mod commands;
 mod dialog_commands;
 mod doctor;
 mod file_commands;
-mod fuzz;
-mod fuzz_mcp;
 mod guide;
 mod mcp;
 mod net_commands;
@@ -23,7 +20,6 @@ mod page_tool_commands;
 mod progress;
 mod resume;
 mod session;
-mod soak;
 mod wait_command;
 
 use browser_pilot_host::BpError;

@@ -10,7 +10,6 @@ pub mod client;
 pub mod components;
 pub mod discovery;
 pub mod error;
-pub mod fuzz;
 pub mod granter;
 pub mod heap;
 pub mod ids;

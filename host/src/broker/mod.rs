@@ -39,7 +39,10 @@ use tokio::sync::{Notify, RwLock};
 
 pub use claim::Claim;
 pub use server::serve;
-pub(crate) use server::{release_orphans, serve_io};
+// Public for the protocol fuzzer in the devtools crate, which drives a
+// broker in process: one connection over in-memory pipes, and the
+// sweeper's orphan release between inputs.
+pub use server::{release_orphans, serve_io};
 
 /// Service version (the executable's).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

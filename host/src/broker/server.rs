@@ -77,7 +77,7 @@ fn spawn_sweeper(broker: Arc<Broker>) {
 }
 
 /// Release the workspaces nobody resumed in time (see `identity.rs`).
-pub(crate) async fn release_orphans(broker: &Broker) {
+pub async fn release_orphans(broker: &Broker) {
     let due = broker.state().orphans_due(std::time::Instant::now());
     for (principal, id) in due {
         let _ = super::workspaces::release(broker, &principal, &id).await;
@@ -134,7 +134,7 @@ async fn serve_connection(broker: Arc<Broker>, stream: Stream) {
 
 /// Serve one connection's JSON-RPC over any byte streams (the socket, or
 /// the fuzz harness's buffers).
-pub(crate) async fn serve_io<R, W>(broker: Arc<Broker>, input: R, mut output: W)
+pub async fn serve_io<R, W>(broker: Arc<Broker>, input: R, mut output: W)
 where
     R: tokio::io::AsyncRead + Unpin,
     W: tokio::io::AsyncWrite + Unpin,

@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+mod crates;
 mod reader;
 
 use reader::{paths_in, reexports, strip, without_inline_modules};

@@ -1,6 +1,6 @@
 //! `bp fuzz`: run the in-process protocol fuzzer and print what it found.
 
-use browser_pilot_host::fuzz::{Harness, Options, Report};
+use super::{Harness, Options, Report};
 use browser_pilot_host::{BpError, BpResult};
 
 /// Run `jobs` harnesses side by side (each its own broker and seed) and

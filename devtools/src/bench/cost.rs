@@ -10,8 +10,7 @@
 //! saves or costs.
 
 use super::floor::FloorTab;
-use super::workflow::Times;
-use super::{median, BridgeClient};
+use super::{median, BridgeClient, Times};
 use browser_pilot_host::BpResult;
 use serde_json::json;
 

@@ -12,10 +12,14 @@
 mod check;
 pub mod gen;
 pub mod gen_mcp;
+mod jobs;
+pub mod mcp;
 mod minimise;
 
-use crate::broker::Broker;
-use crate::error::{BpError, BpResult};
+pub use jobs::run;
+
+use browser_pilot_host::broker::Broker;
+use browser_pilot_host::{BpError, BpResult};
 use gen::{Input, Rng, ToolShape};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -104,7 +108,7 @@ static LAST_PANIC: Mutex<String> = Mutex::new(String::new());
 pub struct Harness {
     rt: tokio::runtime::Runtime,
     broker: Arc<Broker>,
-    _claim: crate::broker::Claim,
+    _claim: browser_pilot_host::broker::Claim,
     dir: PathBuf,
     tools: Vec<ToolShape>,
 }
@@ -113,24 +117,31 @@ impl Harness {
     /// A broker over the default components in a fresh directory under
     /// `parent`.
     pub fn new(parent: &Path) -> BpResult<Self> {
-        let dir = parent.join(format!("bp-fuzz-{}", crate::ids::random_hex(6)));
-        let paths = crate::paths::Paths::at(dir.join("home"));
+        let dir = parent.join(format!(
+            "bp-fuzz-{}",
+            browser_pilot_host::ids::random_hex(6)
+        ));
+        let paths = browser_pilot_host::paths::Paths::at(dir.join("home"));
         paths.prepare()?;
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|e| BpError::internal(format!("tokio: {e}")))?;
-        let policy = crate::runtime::policy::Policy::load(None, &[], &["browser.connect".into()])?;
-        let natives = crate::broker::native_rows::rows();
+        let policy = browser_pilot_host::runtime::policy::Policy::load(
+            None,
+            &[],
+            &["browser.connect".into()],
+        )?;
+        let natives = browser_pilot_host::broker::native_rows::rows();
         let native_names: Vec<String> = natives.iter().map(|n| n.name.clone()).collect();
-        let runtime = rt.block_on(crate::runtime::Runtime::load(
-            crate::components::embedded(),
+        let runtime = rt.block_on(browser_pilot_host::runtime::Runtime::load(
+            browser_pilot_host::components::embedded(),
             natives.clone(),
             policy,
             Some(&paths.cache),
         ))?;
         let tools = runtime
-            .manifest(crate::granter::Grants {
+            .manifest(browser_pilot_host::granter::Grants {
                 eval: true,
                 page_consequential: true,
             })
@@ -146,7 +157,7 @@ impl Harness {
                     .unwrap_or_default(),
             })
             .collect();
-        let claim = rt.block_on(crate::broker::Claim::acquire(&paths))?;
+        let claim = rt.block_on(browser_pilot_host::broker::Claim::acquire(&paths))?;
         let broker = Broker::new(paths, runtime, &claim)?;
         static HOOK: std::sync::Once = std::sync::Once::new();
         HOOK.call_once(|| {
@@ -206,7 +217,7 @@ impl Harness {
             // The broker's sweeper does this every second.
             if report.inputs.is_multiple_of(200) {
                 self.rt
-                    .block_on(crate::broker::release_orphans(&self.broker));
+                    .block_on(browser_pilot_host::broker::release_orphans(&self.broker));
             }
             if report.inputs.is_multiple_of(1000) {
                 let rss = rss_kb();
@@ -251,7 +262,11 @@ impl Harness {
     async fn feed(&self, input: &[u8], prologue: bool) -> Result<(Vec<u8>, Vec<u8>), String> {
         let (client, server) = tokio::io::duplex(1 << 16);
         let (sr, sw) = tokio::io::split(server);
-        let serving = tokio::spawn(crate::broker::serve_io(self.broker.clone(), sr, sw));
+        let serving = tokio::spawn(browser_pilot_host::broker::serve_io(
+            self.broker.clone(),
+            sr,
+            sw,
+        ));
         let (cr, mut cw) = tokio::io::split(client);
         let mut cr = tokio::io::BufReader::new(cr);
         let mut out = Vec::new();
@@ -343,7 +358,7 @@ fn confine_paths(input: &[u8], dir: &Path) -> Vec<u8> {
 fn rss_kb() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| crate::discovery::procfs::parse_status_number(&s, "VmRSS"))
+        .and_then(|s| browser_pilot_host::discovery::procfs::parse_status_number(&s, "VmRSS"))
         .unwrap_or(0)
 }
 

@@ -7,9 +7,9 @@
 //! rules (`gen_mcp::check_line`); at the end, stdin closes and the server
 //! must exit 0.
 
+use super::gen::Rng;
+use super::gen_mcp::{self, McpTool};
 use crate::bench::exe;
-use browser_pilot_host::fuzz::gen::Rng;
-use browser_pilot_host::fuzz::gen_mcp::{self, McpTool};
 use browser_pilot_host::{BpError, BpResult};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -217,7 +217,7 @@ struct Found {
 /// Run `inputs` generated inputs (or for `seconds`) against one `bp mcp`.
 pub async fn run(inputs: u64, seconds: Option<u64>, seed: u64, json: bool) -> BpResult<()> {
     // First, before anything can fail: the seed that replays this run.
-    eprintln!("{}", crate::fuzz::seed_line("fuzz --mcp", seed, 1));
+    eprintln!("{}", super::jobs::seed_line("fuzz --mcp", seed, 1));
     let world = World::start(&std::env::temp_dir())?;
     let mut server = Server::spawn(&world)?;
     let started = Instant::now();

@@ -27,7 +27,7 @@ pub(crate) async fn run(home: &Path, url: &str) -> BpResult<()> {
         clients.push((b, ws));
     }
     std::thread::sleep(SETTLE);
-    let pid = super::speed::broker_pid(home)?;
+    let pid = super::broker_proc::broker_pid(home)?;
     let woken = wakeups(pid);
     let broker = cpu_seconds(&home.join("profiles"), WINDOW);
     let woken = wakeups(pid).saturating_sub(woken) as f64 / WINDOW.as_secs_f64();

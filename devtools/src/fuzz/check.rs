@@ -1,6 +1,6 @@
 //! The invariants every reply must hold, whatever the input was.
 
-use crate::error::Code;
+use browser_pilot_host::Code;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 

@@ -3,9 +3,9 @@
 //! head-of-line blocking between clients, throughput, broker memory and the
 //! executable's size. Prints numbers beside their floors; asserts nothing.
 
+use super::broker_proc::broker_rss;
 use super::{bp, exe, median, ms, raw_tab, serve_fixtures, short_exe, BridgeClient};
 use browser_pilot_host::cdp::Cdp;
-use browser_pilot_host::discovery::procfs;
 use browser_pilot_host::{BpError, BpResult};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -378,24 +378,6 @@ fn throughput(home: &Path, url: &str) -> BpResult<()> {
     }
     println!("{}", line.trim_end_matches(';'));
     Ok(())
-}
-
-/// The running broker's process ID.
-pub(crate) fn broker_pid(home: &Path) -> BpResult<u64> {
-    let (_, status) = bp(home, &["broker", "status"])?;
-    status["pid"]
-        .as_u64()
-        .ok_or_else(|| BpError::internal("no broker pid"))
-}
-
-/// Resident memory of the broker process, in MiB.
-pub(crate) fn broker_rss(home: &Path) -> BpResult<f64> {
-    let pid = broker_pid(home)?;
-    let text = std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .map_err(|e| BpError::internal(e.to_string()))?;
-    let kb = procfs::parse_status_number(&text, "VmRSS")
-        .ok_or_else(|| BpError::internal(format!("no VmRSS for the broker ({pid})")))?;
-    Ok(kb as f64 / 1024.0)
 }
 
 /// Broker RSS idle, with 10 workspaces, and after 10,000 component calls.

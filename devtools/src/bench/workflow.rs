@@ -6,7 +6,7 @@
 use super::floor::{ax_node, FloorTab};
 use super::{
     bp, exe, find_ref, find_ref_number, ms, raw_tab, raw_target, run_exe, short_exe, BridgeClient,
-    STEPS,
+    Times, STEPS,
 };
 use browser_pilot_host::cdp::endpoint::Endpoint;
 use browser_pilot_host::cdp::launch::LaunchedBrowser;
@@ -16,9 +16,6 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// Per step, the times of one client.
-pub(crate) type Times = Vec<Vec<f64>>;
 
 /// The times of each client.
 pub(crate) struct Rounds {
