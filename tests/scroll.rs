@@ -2,7 +2,8 @@
 //! offsets and its bottom edge, a virtualized container scrolled by a real
 //! wheel renders later rows, an infinite list reports the content it grew,
 //! an element comes into view, bad input is refused with nothing moved,
-//! and `--deny page-scroll` removes the tool.
+//! `bp scroll` takes each motion, and `--deny page-scroll`
+//! removes the tool.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
@@ -157,4 +158,46 @@ fn denying_page_scroll_removes_the_tool() {
         .collect();
     assert!(!names.contains(&"browser.scroll"), "{names:?}");
     assert!(names.contains(&"browser.wait"), "{names:?}");
+}
+
+#[test]
+fn bp_scroll_takes_each_motion_from_the_command_line() {
+    let env = Env::new();
+    env.launch();
+    env.open("scroll.html");
+    let v = env.json(&["scroll", "--by", "300"]);
+    assert_eq!(y(&v, "after"), 300.0, "{v}");
+    let v = env.json(&["scroll", "--by", "-100"]);
+    assert_eq!(y(&v, "after"), 200.0, "{v}");
+    let v = env.json(&["scroll", "--up", "--amount", "50"]);
+    assert_eq!(y(&v, "after"), 150.0, "{v}");
+    let line = env.ok(&["scroll", "--to", "bottom"]);
+    assert!(line.contains("at the edge"), "{line}");
+    let v = env.json(&["scroll", "--to", "top"]);
+    assert_eq!(y(&v, "after"), 0.0, "{v}");
+    let obs = env.snapshot(None);
+    let rows = find_ref(&obs, "listbox", "Rows");
+    let v = env.json(&["scroll", &rows, "--down", "--amount", "2400"]);
+    assert_eq!(v["route"], "wheel", "{v}");
+    assert!(env.ok(&["read"]).contains("Row 120"));
+    let bottom = find_ref(&obs, "button", "Bottom button");
+    let v = env.json(&["scroll", &bottom, "--into-view"]);
+    assert_eq!(v["route"], "intoView", "{v}");
+    // The command line refuses two motions, or into-view without a ref.
+    for bad in [
+        &["scroll", "--up", "--down"][..],
+        &["scroll", "--into-view"][..],
+        &["scroll"][..],
+    ] {
+        let run = env.run(bad);
+        assert_eq!(
+            run.output.status.code(),
+            Some(2),
+            "{bad:?}: {}",
+            run.stderr()
+        );
+    }
+    let plain = find_ref(&obs, "button", "Plain button");
+    let (code, _) = env.err(&["scroll", &plain, "--down"]);
+    assert_eq!(code, "invalid_argument");
 }

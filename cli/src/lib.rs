@@ -22,6 +22,7 @@ mod output;
 mod page_tool_commands;
 mod progress;
 mod resume;
+mod scroll_command;
 mod session;
 mod soak;
 mod wait_command;
