@@ -59,6 +59,7 @@ fn main() {
         "tabs",
         "page_tools",
         "wait",
+        "scroll",
     ];
     // Precompile for the machine we build on when it is the target; a
     // cross build ships wasm only, compiled at first start instead.

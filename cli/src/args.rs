@@ -156,6 +156,12 @@ pub enum Command {
     #[command(group(clap::ArgGroup::new("condition").required(true)
         .args(["text", "gone", "state", "url", "stable"])))]
     Wait(WaitArgs),
+    /// Scroll the page, or the scroll container REF names (a real mouse
+    /// wheel, so virtualized lists render), by --by PX, --up/--down (one
+    /// viewport, or --amount PX), --direction D, or --to top|bottom; or
+    /// bring REF into view (--into-view). Reports the offsets before and
+    /// after, whether it reached the edge, and whether more content came.
+    Scroll(crate::scroll_command::ScrollArgs),
     /// Read what a person sees of the page or of one element by ref: its
     /// text and form field values (never passwords). Hidden text is left
     /// out and counted (on stderr, or `hiddenText` with --json).

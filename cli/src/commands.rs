@@ -263,6 +263,10 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let (v, text) = crate::wait_command::wait(&mut s, wait).await?;
             emit(json, &v, |_| text);
         }
+        Command::Scroll(scroll) => {
+            let (v, text) = crate::scroll_command::scroll(&mut s, scroll).await?;
+            emit(json, &v, |_| text);
+        }
         Command::Keyboard { text } => {
             let v = s.tool("browser.keyboard", json!({"text": text})).await?;
             emit(json, &v, |v| output::action("typed", "", v));

@@ -180,6 +180,15 @@ impl TargetCall {
         Ok(())
     }
 
+    /// A real mouse wheel turn at `at` (top-level viewport), by `dx` and
+    /// `dy` CSS pixels.
+    pub async fn wheel(&mut self, at: Point, dx: f64, dy: f64) -> BpResult<()> {
+        self.check()?;
+        self.mark_dispatched();
+        let ev = json!({"type": "mouseWheel", "x": at.x, "y": at.y, "deltaX": dx, "deltaY": dy});
+        self.input_event("Input.dispatchMouseEvent", ev).await
+    }
+
     pub async fn dom_click(&mut self, handle: NodeHandle) -> BpResult<()> {
         self.check()?;
         self.mark_dispatched();

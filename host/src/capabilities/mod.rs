@@ -6,6 +6,7 @@
 //! how each row is linked. Nothing else names capabilities. A leaf: it
 //! imports only the error type.
 
+pub mod page_scroll;
 pub mod page_wait;
 
 use crate::error::{BpError, BpResult};
@@ -51,6 +52,7 @@ pub enum Capability {
     TabsManage,
     PageTools,
     PageWait,
+    PageScroll,
 }
 
 /// One row of the registry: what the capability is called, what its
@@ -69,7 +71,7 @@ pub struct Row {
 
 impl Capability {
     /// Every capability, in WIT order.
-    pub const ALL: [Capability; 15] = [
+    pub const ALL: [Capability; 16] = [
         Capability::PageRead,
         Capability::Navigation,
         Capability::Input,
@@ -85,6 +87,7 @@ impl Capability {
         Capability::TabsManage,
         Capability::PageTools,
         Capability::PageWait,
+        Capability::PageScroll,
     ];
 
     /// This capability's row.
@@ -118,6 +121,7 @@ impl Capability {
             Capability::TabsManage => row("tabs-manage", Workspace),
             Capability::PageTools => row("page-tools", Target),
             Capability::PageWait => row("page-wait", Target),
+            Capability::PageScroll => row("page-scroll", Target),
         }
     }
 

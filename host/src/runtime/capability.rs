@@ -52,6 +52,9 @@ pub fn link(cap: Capability) -> (Reach, LinkFn) {
         C::PageWait => (Reach::Target, |l| {
             crate::capabilities::page_wait::add_to_linker(l, HostState::wait_view)
         }),
+        C::PageScroll => (Reach::Target, |l| {
+            crate::capabilities::page_scroll::add_to_linker(l, HostState::scroll_view)
+        }),
     }
 }
 

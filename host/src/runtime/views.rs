@@ -64,6 +64,15 @@ impl HostState {
             _ => None,
         })
     }
+
+    /// The `page-scroll` view: the call's tab, seen through the shared
+    /// [`crate::tab::Tab`] only.
+    pub(super) fn scroll_view(&mut self) -> crate::capabilities::page_scroll::ScrollView<'_> {
+        crate::capabilities::page_scroll::ScrollView::new(match &mut self.scope {
+            Some(Scope::Target(t)) => Some(crate::tab::Tab::new(t)),
+            _ => None,
+        })
+    }
 }
 
 impl TargetView<'_> {

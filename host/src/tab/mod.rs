@@ -9,7 +9,7 @@
 //! or the broker (checked by the layering test).
 
 use crate::browser::call::TargetCall;
-use crate::browser::types::NodeHandle;
+use crate::browser::types::{NodeHandle, Point};
 use crate::error::BpResult;
 use serde_json::{json, Value};
 
@@ -55,5 +55,17 @@ impl<'a> Tab<'a> {
     pub async fn evaluate(&mut self, expression: &str) -> BpResult<Value> {
         self.call.check()?;
         self.call.evaluate_value(expression).await
+    }
+
+    /// Bring the node of `handle` into view if it is not, and return the
+    /// centre of its box in the top-level viewport.
+    pub async fn center_of(&mut self, handle: NodeHandle) -> BpResult<Point> {
+        self.call.scroll_into_view(handle).await?;
+        self.call.box_center(handle).await
+    }
+
+    /// A real mouse wheel turn at `at`, by `dx` and `dy` CSS pixels.
+    pub async fn wheel(&mut self, at: Point, dx: f64, dy: f64) -> BpResult<()> {
+        self.call.wheel(at, dx, dy).await
     }
 }
