@@ -42,7 +42,11 @@ fn venv() -> PathBuf {
     }
     let mut make = Command::new("python3");
     make.args(["-m", "venv"]).arg(&venv);
-    setup(make, "python3 -m venv target/mkdocs-venv", Duration::from_secs(120));
+    setup(
+        make,
+        "python3 -m venv target/mkdocs-venv",
+        Duration::from_secs(120),
+    );
     let mut pip = Command::new(venv.join("bin/pip"));
     pip.args(["install", "--quiet", MATERIAL]);
     setup(pip, "pip install mkdocs-material", Duration::from_secs(600));
@@ -75,18 +79,27 @@ fn build_site(venv: &Path) -> PathBuf {
         std::fs::write(src.join(name), text).expect("write a site source");
     }
     let mut build = Command::new(venv.join("bin/mkdocs"));
-    build.current_dir(&src).args(["build", "--quiet", "--clean", "--site-dir"]).arg(&site);
+    build
+        .current_dir(&src)
+        .args(["build", "--quiet", "--clean", "--site-dir"])
+        .arg(&site);
     setup(build, "mkdocs build", Duration::from_secs(120));
+    // The page asks nothing of any other host (no web fonts, no CDN).
+    let index = std::fs::read_to_string(site.join("index.html")).expect("the built index.html");
+    for foreign in [
+        "fonts.googleapis.com",
+        "fonts.gstatic.com",
+        "cdn.jsdelivr.net",
+    ] {
+        assert!(!index.contains(foreign), "the site loads from {foreign}");
+    }
     site
 }
 
 /// Other clients drive fixture pages (workers, frames, forms, requests)
 /// in their own workspaces, then go away.
 fn other_workspaces(env: &Env, round: usize) {
-    let pages = [
-        ["workers.html", "frames.html"],
-        ["form.html", "net.html"],
-    ];
+    let pages = [["workers.html", "frames.html"], ["form.html", "net.html"]];
     for (n, [first, second]) in pages.iter().enumerate() {
         let mut b = Bridge::start(env);
         let s = b.session(&format!("other-{round}-{n}"), 60_000);
@@ -110,7 +123,10 @@ fn read_until(b: &mut Bridge, s: &Session, what: &str, done: impl Fn(&str) -> bo
         if done(&text) {
             return text;
         }
-        assert!(Instant::now() < deadline, "{what}: not within 10 s; the page reads:\n{text}");
+        assert!(
+            Instant::now() < deadline,
+            "{what}: not within 10 s; the page reads:\n{text}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -124,7 +140,9 @@ fn search(env: &Env, site: &FixtureServer, round: usize, query: &str) {
     let url = format!("http://127.0.0.1:{}/", site.port);
     b.tool_ok(&s, "browser.tabs.open", json!({"url": url}));
     let obs = b.tool_ok(&s, "browser.observe", json!({}));
-    let field: u32 = find_ref(&obs, "textbox", "Search").parse().expect("a numeric ref");
+    let field: u32 = find_ref(&obs, "textbox", "Search")
+        .parse()
+        .expect("a numeric ref");
     let typed = json!({"observationId": obs["observationId"], "ref": field, "text": query});
     b.tool_ok(&s, "browser.type", typed);
     let what = format!("round {round}: Material's search results");
