@@ -268,8 +268,9 @@ fn typed_text_is_read_back_only_by_a_read_that_shows_it() {
     assert_eq!((after.0, after.1), (before.0, before.1 + 1));
 
     // Every read of a type action is by value and answered, so the call
-    // leaves no remote object to release: exactly its three commands go
-    // out (focus, text, read-back), and one more for each read sent again
+    // leaves no remote object to release: exactly its four commands go
+    // out (focus, text, the key released after it, read-back), and one
+    // more for each read sent again
     // (early, or once the text was answered).
     // A release would queue in the page ahead of the next call's first
     // command.
@@ -279,7 +280,7 @@ fn typed_text_is_read_back_only_by_a_read_that_shows_it() {
         std::thread::sleep(std::time::Duration::from_millis(200));
         let (after, (_, again_after, early_after)) = (commands(&mut b), readbacks(&mut b));
         let extra = again_after - again + early_after - early;
-        assert_eq!(after - sent, 3 + extra, "typing {text}");
+        assert_eq!(after - sent, 4 + extra, "typing {text}");
     }
 
     let obs = b.tool_ok(&s, "browser.observe", json!({}));

@@ -50,10 +50,16 @@ impl FixtureServer {
     /// server prints it once it listens), so no other process can take
     /// the port between its choice and the bind.
     pub fn start() -> Self {
+        Self::start_at(&root().join("fixtures/pages"))
+    }
+
+    /// The same server for another directory (a site a test built).
+    pub fn start_at(dir: &Path) -> Self {
         use std::io::BufRead;
         let mut child = Command::new("python3")
             .arg(root().join("fixtures/server.py"))
             .arg("0")
+            .arg(dir)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

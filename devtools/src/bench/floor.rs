@@ -83,8 +83,9 @@ impl FloorTab<'_> {
 
     /// As `bp type --clear` types `text` into a text field: one page call
     /// focuses the field and selects what it holds (careful: and says
-    /// whether focus landed there), then the text replaces it (careful:
-    /// the value read back once it is answered).
+    /// whether focus landed there), then the text replaces it and, once
+    /// that is answered, a key is released in the field (careful: the
+    /// value read back once the release is answered).
     pub async fn type_name(&self, careful: bool, text: &str) -> BpResult<()> {
         let focus = json!({"expression": "(e => { e.focus(); e.select(); \
             return document.activeElement === e; })(document.getElementById('name'))",
@@ -92,12 +93,12 @@ impl FloorTab<'_> {
         self.cdp.call("Runtime.evaluate", self.s(), focus).await?;
         let value =
             json!({"expression": "document.getElementById('name').value", "returnByValue": true});
-        self.input_then_read(
-            "Input.insertText",
-            json!({"text": text}),
-            careful.then_some(value),
-        )
-        .await
+        let text = json!({"text": text});
+        self.cdp.call("Input.insertText", self.s(), text).await?;
+        let release = json!({"type": "keyUp", "key": "Unidentified", "code": "",
+            "windowsVirtualKeyCode": 0, "nativeVirtualKeyCode": 0, "modifiers": 0});
+        self.input_then_read("Input.dispatchKeyEvent", release, careful.then_some(value))
+            .await
     }
 
     /// Send an input and, when given, a `Runtime.evaluate` once it is

@@ -67,6 +67,10 @@ impl TypedBefore {
 }
 
 impl TargetCall {
+    /// Insert `text` into the focused field, then release a key there, as
+    /// typing ends for a person: pages that read their fields on `keyup`
+    /// (a docs site's search box) see the text. The read-back goes behind
+    /// the release, so it shows what the page made of both.
     pub async fn insert_text(&mut self, text: &str) -> BpResult<()> {
         self.check()?;
         self.mark_dispatched();
@@ -74,35 +78,54 @@ impl TargetCall {
         let next = self
             .focused_handle
             .and_then(|h| self.node_read(h, js::NODE_STATE));
-        let before = self
-            .typed_before
-            .take()
-            .filter(|b| Some(b.handle) == self.focused_handle);
-        let (Some((method, params)), Some(before), false) = (next.clone(), before, text.is_empty())
-        else {
-            return self
-                .input_then_read("Input.insertText", json!({"text": text}), next)
-                .await
-                .map(|_| ());
-        };
-        if !before.can_prove(text) {
-            // No read could show it: the field is read once the text is
-            // answered (counted as read again).
-            self.registry.count_readback(Proof::Typed, false);
+        if text.is_empty() {
             return self
                 .input_then_read("Input.insertText", json!({"text": text}), next)
                 .await
                 .map(|_| ());
         }
-        self.input_with_proved_read(
-            ("Input.insertText", json!({"text": text})),
-            (method, params),
-            Proof::Typed,
-            |value| before.proves_typed(&node_state(value), text),
-        )
+        let session = self.session.clone();
+        let inserted = self
+            .send_unless_dialog(&session, "Input.insertText", json!({"text": text}))
+            .await?;
+        if inserted.is_none() {
+            // A dialog opened (or the page went away): nothing to release.
+            return Ok(());
+        }
+        let release = ("Input.dispatchKeyEvent", typing_release());
+        let before = self
+            .typed_before
+            .take()
+            .filter(|b| Some(b.handle) == self.focused_handle);
+        let (Some((method, params)), Some(before)) = (next.clone(), before) else {
+            return self
+                .input_then_read(release.0, release.1, next)
+                .await
+                .map(|_| ());
+        };
+        if !before.can_prove(text) {
+            // No read could show it: the field is read once the release is
+            // answered (counted as read again).
+            self.registry.count_readback(Proof::Typed, false);
+            return self
+                .input_then_read(release.0, release.1, next)
+                .await
+                .map(|_| ());
+        }
+        self.input_with_proved_read(release, (method, params), Proof::Typed, |value| {
+            before.proves_typed(&node_state(value), text)
+        })
         .await
         .map(|_| ())
     }
+}
+
+/// The key release that ends typed text. It names no key (`Unidentified`):
+/// the text may end in any character, a password's among them, which must
+/// not reach the browser twice.
+fn typing_release() -> serde_json::Value {
+    json!({"type": "keyUp", "key": "Unidentified", "code": "", "windowsVirtualKeyCode": 0,
+           "nativeVirtualKeyCode": 0, "modifiers": 0})
 }
 
 #[cfg(test)]

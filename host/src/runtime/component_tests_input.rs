@@ -570,10 +570,14 @@ async fn type_reads_the_value_back_for_evidence() {
         })
     );
     // Focused by the page call that revalidated the ref, then the text
-    // inserted once, as one command.
-    assert_eq!(page_input(&fake), vec!["focus()", "Input.insertText"]);
+    // inserted once, as one command, and a key released (naming no key),
+    // as typing ends for a person: pages that read on keyup see the text.
+    let released = ["focus()", "Input.insertText", "Input.dispatchKeyEvent"];
+    assert_eq!(page_input(&fake), released);
     assert_eq!(fake.page().input[0].1, json!({"node": 20}));
     assert_eq!(fake.page().input[1].1, json!({"text": "ada@example.test"}));
+    assert_eq!(fake.page().input[2].1["type"], "keyUp");
+    assert_eq!(fake.page().input[2].1["key"], "Unidentified");
 }
 
 #[tokio::test]
@@ -602,7 +606,8 @@ async fn typing_reads_each_fact_once_as_each_input_is_answered() {
         // answered, except the second key's: the first key's focus check
         // read the page's keyup count, so the second's goes out with its
         // release and is taken when that count has moved on
-        // (`proved_read.rs`). The read-back goes out with the text when
+        // (`proved_read.rs`). The text is answered, then a key released;
+        // the read-back goes out with the release when
         // the field was focused and read just before it (taken here: it
         // shows the text, `typed_readback.rs`), else when the text is
         // answered. Nothing is sent twice.
@@ -611,7 +616,7 @@ async fn typing_reads_each_fact_once_as_each_input_is_answered() {
         if cleared_by_keys {
             expected.extend([key, key, read, key, key, read]);
         }
-        expected.extend(["Input.insertText", read]);
+        expected.extend(["Input.insertText", key, read]);
         assert_eq!(sent(&env), expected, "cleared by keys: {cleared_by_keys}");
         // A read goes behind the second key's release only (none
         // behind a press); one goes behind the text only when nothing
@@ -675,8 +680,11 @@ async fn type_into_a_password_field_checks_only_the_length() {
         assert_eq!(out["evidence"]["signals"], signals, "{out}");
         assert!(!out.to_string().contains(SECRET), "{out}");
         assert!(!out.to_string().contains("hunter2"), "{out}");
-        // The secret went to the browser exactly once.
-        assert_eq!(page_input(&fake), vec!["focus()", "Input.insertText"]);
+        // The secret went to the browser exactly once: the key released
+        // after it names none of its characters.
+        let released = ["focus()", "Input.insertText", "Input.dispatchKeyEvent"];
+        assert_eq!(page_input(&fake), released);
+        assert_eq!(fake.page().input[2].1["key"], "Unidentified");
     }
 }
 
