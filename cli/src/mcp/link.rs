@@ -1,6 +1,10 @@
 //! One connection to the broker shared by every request of an MCP session:
 //! requests go out as they come and each reply finds its caller by ID, so
-//! a heartbeat or a cancel never waits behind a long call.
+//! a heartbeat or a cancel never waits behind a long call. Lines are
+//! written whole by a writer task of their own: a request dropped while
+//! its line was being written (a call the client cancelled, or the end of
+//! the session) can never leave half a line on the socket, which would
+//! corrupt the next request (the session's release was lost that way).
 
 use browser_pilot_host::client::{connect_stream, ensure_broker, Untrusted};
 use browser_pilot_host::paths::Paths;
@@ -10,14 +14,14 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::net::unix::OwnedWriteHalf;
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 
 type Waiting = Arc<Mutex<HashMap<u64, oneshot::Sender<Value>>>>;
 
 /// The broker connection.
 pub struct Link {
-    writer: tokio::sync::Mutex<OwnedWriteHalf>,
+    /// Whole lines for the writer task.
+    lines: mpsc::UnboundedSender<String>,
     waiting: Waiting,
     next_id: AtomicU64,
 }
@@ -55,8 +59,17 @@ impl Link {
                 w.clear();
             }
         });
+        let (lines, mut outgoing) = mpsc::unbounded_channel::<String>();
+        tokio::spawn(async move {
+            let mut write = write;
+            while let Some(line) = outgoing.recv().await {
+                if write.write_all(line.as_bytes()).await.is_err() {
+                    break;
+                }
+            }
+        });
         Ok(Arc::new(Self {
-            writer: tokio::sync::Mutex::new(write),
+            lines,
             waiting,
             next_id: AtomicU64::new(1),
         }))
@@ -72,12 +85,13 @@ impl Link {
         let mut line =
             json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
         line.push('\n');
-        let sent = self.writer.lock().await.write_all(line.as_bytes()).await;
-        if let Err(e) = sent {
+        if self.lines.send(line).is_err() {
             if let Ok(mut w) = self.waiting.lock() {
                 w.remove(&id);
             }
-            return Err(BpError::internal(format!("broker connection: {e}")));
+            return Err(BpError::internal(
+                "broker connection: the writer stopped (the broker went away)",
+            ));
         }
         let msg = rx
             .await
