@@ -50,10 +50,10 @@ pub fn link(cap: Capability) -> (Reach, LinkFn) {
         C::TabsManage => (Reach::Workspace, scoped!(Workspace, tabs_manage)),
         C::PageTools => (Reach::Target, scoped!(Target, page_tools)),
         C::PageWait => (Reach::Target, |l| {
-            crate::capabilities::page_wait::add_to_linker(l, HostState::wait_view)
+            crate::capabilities::page_wait::add_to_linker(l, HostState::tab_view)
         }),
         C::PageScroll => (Reach::Target, |l| {
-            crate::capabilities::page_scroll::add_to_linker(l, HostState::scroll_view)
+            crate::capabilities::page_scroll::add_to_linker(l, HostState::tab_view)
         }),
     }
 }

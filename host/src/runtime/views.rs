@@ -56,19 +56,11 @@ impl HostState {
 }
 
 impl HostState {
-    /// The `page-wait` view: the call's tab, seen through the shared
-    /// [`crate::tab::Tab`] only.
-    pub(super) fn wait_view(&mut self) -> crate::capabilities::page_wait::WaitView<'_> {
-        crate::capabilities::page_wait::WaitView::new(match &mut self.scope {
-            Some(Scope::Target(t)) => Some(crate::tab::Tab::new(t)),
-            _ => None,
-        })
-    }
-
-    /// The `page-scroll` view: the call's tab, seen through the shared
-    /// [`crate::tab::Tab`] only.
-    pub(super) fn scroll_view(&mut self) -> crate::capabilities::page_scroll::ScrollView<'_> {
-        crate::capabilities::page_scroll::ScrollView::new(match &mut self.scope {
+    /// The view of the tab capabilities that keep no state of their own
+    /// (`page-wait`, `page-scroll`): the call's tab, seen through the
+    /// shared [`crate::tab::Tab`] only.
+    pub(super) fn tab_view(&mut self) -> crate::tab::TabView<'_> {
+        crate::tab::TabView::new(match &mut self.scope {
             Some(Scope::Target(t)) => Some(crate::tab::Tab::new(t)),
             _ => None,
         })

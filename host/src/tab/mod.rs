@@ -8,6 +8,9 @@
 //! The tab layer imports the browser layer below it and never the runtime
 //! or the broker (checked by the layering test).
 
+mod view;
+pub use view::{TabScope, TabView};
+
 use crate::browser::call::TargetCall;
 use crate::browser::types::{NodeHandle, Point};
 use crate::error::BpResult;

@@ -1,0 +1,34 @@
+//! The view a capability with no private per-call state links against:
+//! the call's [`Tab`] and nothing else. A capability that keeps state of
+//! its own defines its own view beside its folder instead.
+
+use super::Tab;
+use wasmtime::component::HasData;
+
+/// What such a capability's host functions see: the call's tab, when the
+/// call has one.
+pub struct TabView<'a> {
+    tab: Option<Tab<'a>>,
+}
+
+impl<'a> TabView<'a> {
+    pub fn new(tab: Option<Tab<'a>>) -> Self {
+        Self { tab }
+    }
+
+    /// The call's tab. A tool that imports a tab capability is always
+    /// dispatched with one; reaching here without one is a broker bug,
+    /// reported as a trap.
+    pub fn tab(&mut self) -> wasmtime::Result<&mut Tab<'a>> {
+        self.tab
+            .as_mut()
+            .ok_or_else(|| wasmtime::Error::msg("no tab scope for this call"))
+    }
+}
+
+/// Marker for linking an interface against [`TabView`].
+pub struct TabScope;
+
+impl HasData for TabScope {
+    type Data<'a> = TabView<'a>;
+}
