@@ -293,6 +293,17 @@ impl Env {
         r.stdout()
     }
 
+    /// The names `bp tool list` gives.
+    pub fn tool_names(&self) -> Vec<String> {
+        let tools = self.json(&["tool", "list"]);
+        tools["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t["name"].as_str().map(str::to_string))
+            .collect()
+    }
+
     /// Run with `--json` and require success.
     pub fn json(&self, args: &[&str]) -> Value {
         let mut a = args.to_vec();
