@@ -195,3 +195,14 @@ fn bp_scroll_takes_each_motion_from_the_command_line() {
     let (code, _) = env.err(&["scroll", &plain, "--down"]);
     assert_eq!(code, "invalid_argument");
 }
+
+#[test]
+fn denying_the_tool_alone_removes_it() {
+    let mut env = Env::new();
+    env.serve(&["--deny-tool", "browser.scroll"]);
+    let names = env.tool_names();
+    assert!(!names.iter().any(|n| n == "browser.scroll"), "{names:?}");
+    assert!(names.iter().any(|n| n == "browser.wait"), "{names:?}");
+    let (code, _) = env.err(&["scroll", "--down"]);
+    assert_eq!(code, "capability_denied");
+}

@@ -181,3 +181,13 @@ fn denying_page_wait_removes_the_tool() {
     let (code, _) = env.err(&["wait", "--text", "x"]);
     assert_eq!(code, "capability_denied");
 }
+
+#[test]
+fn denying_the_tool_alone_removes_it() {
+    let mut env = Env::new();
+    env.serve(&["--deny-tool", "browser.wait"]);
+    let names = env.tool_names();
+    assert!(!names.iter().any(|n| n == "browser.wait"), "{names:?}");
+    let (code, _) = env.err(&["wait", "--text", "x"]);
+    assert_eq!(code, "capability_denied");
+}
