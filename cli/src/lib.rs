@@ -20,6 +20,8 @@ mod page_tool_commands;
 mod progress;
 mod resume;
 mod scroll_command;
+mod hover_command;
+mod drag_command;
 mod session;
 mod wait_command;
 
