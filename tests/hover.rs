@@ -1,0 +1,145 @@
+//! `browser.hover` on real Chromium: a CSS :hover menu reveals its submenu
+//! step by step and `bp click` then clicks the revealed item, a
+//! mouseenter menu reports aria-expanded, `--at` hovers a viewport point
+//! and names what is there, an off-screen point and a covered element are
+//! refused with nothing moved, and `--deny pointer` / `--deny-tool
+//! browser.hover` remove the tool.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
+
+mod support;
+use serde_json::Value;
+use support::{find_ref, Env};
+
+fn names(v: &Value) -> Vec<String> {
+    v["appeared"]["names"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|n| n.as_str().map(str::to_string))
+        .collect()
+}
+
+fn has(obs: &Value, name: &str) -> bool {
+    obs["elements"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|e| e["name"] == name)
+}
+
+#[test]
+fn hover_reveals_a_submenu_item_that_click_then_clicks() {
+    let env = Env::new();
+    env.launch();
+    env.open("pointer.html");
+    let obs = env.snapshot(None);
+    assert!(!has(&obs, "Hardware"), "hidden before the hover: {obs}");
+    let products = find_ref(&obs, "menuitem", "Products");
+    let v = env.json(&["hover", &products]);
+    assert_eq!(v["hovered"], "element", "{v}");
+    assert_eq!(v["under"]["name"], "Products", "{v}");
+    assert!(v["appeared"]["count"].as_u64().unwrap() > 0, "{v}");
+    assert!(names(&v).contains(&"Hardware".to_string()), "{v}");
+    // The pointer stays: the submenu is still open for the next step.
+    let obs = env.snapshot(None);
+    let hardware = find_ref(&obs, "menuitem", "Hardware");
+    assert!(!has(&obs, "Keyboards"), "{obs}");
+    let v = env.json(&["hover", &hardware]);
+    assert!(names(&v).contains(&"Keyboards".to_string()), "{v}");
+    let obs = env.snapshot(None);
+    let keyboards = find_ref(&obs, "menuitem", "Keyboards");
+    env.ok(&["click", &keyboards]);
+    let text = env.ok(&["read"]);
+    assert!(text.contains("chose Keyboards"), "{text}");
+}
+
+#[test]
+fn a_mouseenter_menu_reports_that_it_expanded() {
+    let env = Env::new();
+    env.launch();
+    env.open("pointer.html");
+    let obs = env.snapshot(None);
+    let account = find_ref(&obs, "button", "Account");
+    let v = env.json(&["hover", &account]);
+    assert_eq!(v["expandedChanged"], true, "{v}");
+    assert_eq!(v["expanded"], "true", "{v}");
+    assert!(names(&v).contains(&"Sign out".to_string()), "{v}");
+    // Hovering it again changes nothing more.
+    let v = env.json(&["hover", &account]);
+    assert_eq!(v["expandedChanged"], false, "{v}");
+    assert_eq!(v["appeared"]["count"], 0, "{v}");
+}
+
+#[test]
+fn hover_at_a_point_names_the_element_found_there() {
+    let env = Env::new();
+    env.launch();
+    env.open("pointer.html");
+    // The Account button is at 420..540 x 10..40 CSS pixels.
+    let v = env.json(&["hover", "--at", "480,25"]);
+    assert_eq!(v["hovered"], "point", "{v}");
+    assert_eq!(v["under"]["role"], "button", "{v}");
+    assert_eq!(v["under"]["name"], "Account", "{v}");
+    assert_eq!(v["expandedChanged"], true, "{v}");
+    assert!(has(&env.snapshot(None), "Sign out"));
+}
+
+#[test]
+fn an_off_screen_point_is_refused_and_nothing_moves() {
+    let env = Env::new();
+    env.launch();
+    env.open("pointer.html");
+    env.json(&["hover", "--at", "480,25"]);
+    for at in ["5000,20", "20,5000", "-1,20"] {
+        let (code, run) = env.err(&["hover", "--at", at]);
+        assert_eq!(code, "invalid_argument", "{at}: {}", run.stderr());
+        assert!(run.stderr().contains("outside the viewport"), "{}", run.stderr());
+    }
+    // The pointer did not leave the Account menu: it is still open.
+    assert!(has(&env.snapshot(None), "Sign out"));
+    let (code, _) = env.err(&["hover", "--at", "12"]);
+    assert_eq!(code, "invalid_argument");
+    for input in [
+        r#"{}"#,
+        r#"{"at": {"x": 1}}"#,
+        r#"{"at": {"x": 1, "y": 2, "z": 3}}"#,
+        r#"{"observationId": "o"}"#,
+        r#"{"observationId": "o", "ref": 1, "at": {"x": 1, "y": 1}}"#,
+    ] {
+        let (code, run) = env.err(&["tool", "call", "browser.hover", "--input", input]);
+        assert_eq!(code, "invalid_argument", "{input}: {}", run.stderr());
+    }
+}
+
+#[test]
+fn a_covered_element_is_refused_naming_the_cover() {
+    let env = Env::new();
+    env.launch();
+    env.open("pointer.html");
+    let obs = env.snapshot(None);
+    let hidden = find_ref(&obs, "button", "Hidden action");
+    let (code, run) = env.err(&["hover", &hidden]);
+    assert_eq!(code, "action_not_verified", "{}", run.stderr());
+    assert!(run.stderr().contains("covered"), "{}", run.stderr());
+}
+
+#[test]
+fn denying_pointer_removes_hover_and_drag() {
+    let mut env = Env::new();
+    env.serve(&["--deny", "pointer"]);
+    let names = env.tool_names();
+    assert!(!names.iter().any(|n| n == "browser.hover"), "{names:?}");
+    assert!(!names.iter().any(|n| n == "browser.drag"), "{names:?}");
+    assert!(names.iter().any(|n| n == "browser.click"), "{names:?}");
+}
+
+#[test]
+fn denying_the_hover_tool_alone_removes_it() {
+    let mut env = Env::new();
+    env.serve(&["--deny-tool", "browser.hover"]);
+    let names = env.tool_names();
+    assert!(!names.iter().any(|n| n == "browser.hover"), "{names:?}");
+    assert!(names.iter().any(|n| n == "browser.drag"), "{names:?}");
+    let (code, _) = env.err(&["hover", "--at", "1,1"]);
+    assert_eq!(code, "capability_denied");
+}
