@@ -131,6 +131,9 @@ fn denying_pointer_removes_hover_and_drag() {
     assert!(!names.iter().any(|n| n == "browser.hover"), "{names:?}");
     assert!(!names.iter().any(|n| n == "browser.drag"), "{names:?}");
     assert!(names.iter().any(|n| n == "browser.click"), "{names:?}");
+    let guide = env.ok(&["help", "agents"]);
+    assert!(!guide.contains("## Hover menus"), "{guide}");
+    assert!(!guide.contains("bp hover") && !guide.contains("bp drag"), "{guide}");
 }
 
 #[test]
@@ -142,4 +145,8 @@ fn denying_the_hover_tool_alone_removes_it() {
     assert!(names.iter().any(|n| n == "browser.drag"), "{names:?}");
     let (code, _) = env.err(&["hover", "--at", "1,1"]);
     assert_eq!(code, "capability_denied");
+    // The guide keeps the drag and leaves out the hover.
+    let guide = env.ok(&["help", "agents"]);
+    assert!(!guide.contains("bp hover 4"), "{guide}");
+    assert!(guide.contains("bp drag 7 9"), "{guide}");
 }
