@@ -150,3 +150,55 @@ fn denying_the_hover_tool_alone_removes_it() {
     assert!(!guide.contains("bp hover 4"), "{guide}");
     assert!(guide.contains("bp drag 7 9"), "{guide}");
 }
+
+#[test]
+fn bp_mcp_lists_hover_and_drag_as_acting_tools() {
+    use std::io::{BufRead, Write};
+    use std::process::{Command, Stdio};
+    let env = Env::new();
+    let mut child = Command::new(support::bp_exe())
+        .arg("mcp")
+        .env("BROWSER_PILOT_HOME", &env.home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn bp mcp");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#;
+    writeln!(stdin, "{init}").unwrap();
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
+    writeln!(stdin, "{list}").unwrap();
+    stdin.flush().unwrap();
+    let deadline = std::time::Instant::now() + support::POLL_LIMIT;
+    let tools = loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let line = rx.recv_timeout(left).expect("bp mcp answered tools/list in time");
+        let v: Value = serde_json::from_str(&line).unwrap_or_default();
+        if v["id"] == 2 {
+            break v["result"]["tools"].clone();
+        }
+    };
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    for name in ["browser_hover", "browser_drag"] {
+        let tool = tools
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|t| t["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {tools}"));
+        assert_eq!(tool["annotations"]["readOnlyHint"], false, "{tool}");
+    }
+}
