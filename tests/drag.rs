@@ -44,7 +44,10 @@ fn an_html5_board_moves_a_card_to_the_other_column() {
     let v = env.json(&["drag", &card, &done]);
     assert_eq!(v["route"], "html5", "{v}");
     assert_eq!(v["dropTargetChanged"], true, "{v}");
-    assert!(signals(&v).contains(&"drop_target_changed".to_string()), "{v}");
+    assert!(
+        signals(&v).contains(&"drop_target_changed".to_string()),
+        "{v}"
+    );
     let obs = env.snapshot(None);
     assert_eq!(options(&obs, "To do"), ["Fix bug"], "{obs}");
     assert_eq!(options(&obs, "Done"), ["Ship it", "Write tests"], "{obs}");
@@ -79,7 +82,10 @@ fn sliders_follow_a_drag_by_a_distance() {
     let brightness = find_ref(&obs, "slider", "Brightness");
     let v = env.json(&["drag", &volume, "--by", "60,0"]);
     assert_eq!(v["valueChanged"], true, "{v}");
-    assert!(v["value"].as_str().unwrap().parse::<u32>().unwrap() > 50, "{v}");
+    assert!(
+        v["value"].as_str().unwrap().parse::<u32>().unwrap() > 50,
+        "{v}"
+    );
     let v = env.json(&["drag", &brightness, "--by", "100,0", "--steps", "5"]);
     assert_eq!(v["valueChanged"], true, "{v}");
     assert_eq!(v["moved"], true, "{v}");
@@ -128,7 +134,13 @@ fn a_stale_ref_is_refused_and_nothing_moves() {
     let cherry: u32 = find_ref(&obs, "option", "Cherry").parse().unwrap();
     env.open("pointer.html");
     let input = json!({"observationId": obs["observationId"], "from": apple, "to": cherry});
-    let (code, run) = env.err(&["tool", "call", "browser.drag", "--input", &input.to_string()]);
+    let (code, run) = env.err(&[
+        "tool",
+        "call",
+        "browser.drag",
+        "--input",
+        &input.to_string(),
+    ]);
     assert_eq!(code, "stale_ref", "{}", run.stderr());
     let obs = env.snapshot(None);
     assert_eq!(

@@ -93,7 +93,11 @@ fn an_off_screen_point_is_refused_and_nothing_moves() {
     for at in ["5000,20", "20,5000", "-1,20"] {
         let (code, run) = env.err(&["hover", "--at", at]);
         assert_eq!(code, "invalid_argument", "{at}: {}", run.stderr());
-        assert!(run.stderr().contains("outside the viewport"), "{}", run.stderr());
+        assert!(
+            run.stderr().contains("outside the viewport"),
+            "{}",
+            run.stderr()
+        );
     }
     // The pointer did not leave the Account menu: it is still open.
     assert!(has(&env.snapshot(None), "Sign out"));
@@ -133,7 +137,10 @@ fn denying_pointer_removes_hover_and_drag() {
     assert!(names.iter().any(|n| n == "browser.click"), "{names:?}");
     let guide = env.ok(&["help", "agents"]);
     assert!(!guide.contains("## Hover menus"), "{guide}");
-    assert!(!guide.contains("bp hover") && !guide.contains("bp drag"), "{guide}");
+    assert!(
+        !guide.contains("bp hover") && !guide.contains("bp drag"),
+        "{guide}"
+    );
 }
 
 #[test]
@@ -168,7 +175,10 @@ fn bp_mcp_lists_hover_and_drag_as_acting_tools() {
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
             if tx.send(line).is_err() {
                 break;
             }
@@ -177,13 +187,19 @@ fn bp_mcp_lists_hover_and_drag_as_acting_tools() {
     let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
     let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#;
     writeln!(stdin, "{init}").unwrap();
-    writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+    )
+    .unwrap();
     writeln!(stdin, "{list}").unwrap();
     stdin.flush().unwrap();
     let deadline = std::time::Instant::now() + support::POLL_LIMIT;
     let tools = loop {
         let left = deadline.saturating_duration_since(std::time::Instant::now());
-        let line = rx.recv_timeout(left).expect("bp mcp answered tools/list in time");
+        let line = rx
+            .recv_timeout(left)
+            .expect("bp mcp answered tools/list in time");
         let v: Value = serde_json::from_str(&line).unwrap_or_default();
         if v["id"] == 2 {
             break v["result"]["tools"].clone();

@@ -67,7 +67,10 @@ impl TargetCall {
 
     /// The drag data of an `Input.dragIntercepted` of this tab among the
     /// events received so far, if one came.
-    pub fn drag_intercepted(&self, events: &mut broadcast::Receiver<Arc<CdpEvent>>) -> Option<Value> {
+    pub fn drag_intercepted(
+        &self,
+        events: &mut broadcast::Receiver<Arc<CdpEvent>>,
+    ) -> Option<Value> {
         while let Ok(ev) = events.try_recv() {
             if ev.method == "Input.dragIntercepted"
                 && ev.session_id.as_deref() == Some(self.session.as_str())
@@ -124,7 +127,12 @@ impl TargetCall {
 
     /// Run `function` with `this` bound to a held object (main frame) and
     /// `args`, and return its result by value.
-    pub async fn call_held(&mut self, object: &str, function: &str, args: Value) -> BpResult<Value> {
+    pub async fn call_held(
+        &mut self,
+        object: &str,
+        function: &str,
+        args: Value,
+    ) -> BpResult<Value> {
         self.check()?;
         let params = json!({"objectId": object, "functionDeclaration": function,
             "arguments": args, "returnByValue": true});

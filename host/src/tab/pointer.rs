@@ -45,7 +45,10 @@ impl Tab<'_> {
     }
 
     /// The data of an HTML5 drag the page started, if one was intercepted.
-    pub fn drag_intercepted(&self, events: &mut broadcast::Receiver<Arc<CdpEvent>>) -> Option<Value> {
+    pub fn drag_intercepted(
+        &self,
+        events: &mut broadcast::Receiver<Arc<CdpEvent>>,
+    ) -> Option<Value> {
         self.call.drag_intercepted(events)
     }
 
@@ -66,7 +69,12 @@ impl Tab<'_> {
     }
 
     /// Run `function` on a held object with `args`, by value.
-    pub async fn call_held(&mut self, object: &str, function: &str, args: Value) -> BpResult<Value> {
+    pub async fn call_held(
+        &mut self,
+        object: &str,
+        function: &str,
+        args: Value,
+    ) -> BpResult<Value> {
         self.call.call_held(object, function, args).await
     }
 }

@@ -62,11 +62,7 @@ pub fn drag(mut args: Args) -> Result<Value, ToolError> {
         (Some(_), None) => None,
         (None, Some(b)) => Some(pair(&b, "by", ["dx", "dy"])?),
         (Some(_), Some(_)) => return Err(invalid("give either `to` or `by`, not both")),
-        (None, None) => {
-            return Err(invalid(
-                "name where to drag: `to` (a ref) or `by` {dx, dy}",
-            ))
-        }
+        (None, None) => return Err(invalid("name where to drag: `to` (a ref) or `by` {dx, dy}")),
     };
     if to == Some(from) {
         return Err(invalid("`from` and `to` are the same element"));

@@ -2,7 +2,7 @@
 
 use super::{drag, hover};
 use crate::tab::TabView;
-use crate::wit::pointer::{self, DropAt, Dragged, HoverTarget, Hovered};
+use crate::wit::pointer::{self, Dragged, DropAt, HoverTarget, Hovered};
 use crate::wit::typed::{typed, Res};
 
 impl pointer::Host for TabView<'_> {

@@ -121,7 +121,11 @@ async fn reveal(
 /// The element under the pointer at `at`.
 pub async fn under(tab: &mut Tab<'_>, at: Point) -> BpResult<Element> {
     let v = tab.evaluate(&probes::at_point(at.x, at.y)).await?;
-    let s = |k: &str| v[k].as_str().map(crate::invisible::clean).unwrap_or_default();
+    let s = |k: &str| {
+        v[k].as_str()
+            .map(crate::invisible::clean)
+            .unwrap_or_default()
+    };
     Ok(Element {
         role: s("role"),
         name: s("name"),
