@@ -125,6 +125,19 @@ fn a_covered_element_is_refused_naming_the_cover() {
     let (code, run) = env.err(&["hover", &hidden]);
     assert_eq!(code, "action_not_verified", "{}", run.stderr());
     assert!(run.stderr().contains("covered"), "{}", run.stderr());
+    // The page scrolled to bring it into view: aim and `at` still work
+    // in viewport coordinates there.
+    let scrolled = env.json(&["scroll", "--by", "1"]);
+    assert!(
+        scrolled["before"]["y"].as_f64().unwrap() > 0.0,
+        "{scrolled}"
+    );
+    let brightness = find_ref(&obs, "slider", "Brightness");
+    let v = env.json(&["hover", &brightness]);
+    assert_eq!(v["under"]["name"], "Brightness", "{v}");
+    let at = format!("{},{}", v["at"]["x"], v["at"]["y"]);
+    let v = env.json(&["hover", "--at", &at]);
+    assert_eq!(v["under"]["name"], "Brightness", "{v}");
 }
 
 #[test]
