@@ -69,8 +69,8 @@ pub async fn drag(tab: &mut Tab<'_>, source: u32, target: DropAt, steps: u32) ->
         }
     };
     restored?;
-    let (change, dropped) = read_back(tab, source, to_node, &before, &content_before).await?;
-    let after = source_state(tab, source).await?;
+    let (after, change, dropped) =
+        read_back(tab, source, to_node, &before, &content_before).await?;
     Ok(Dragged {
         route,
         start: wit::Point {
@@ -146,14 +146,14 @@ async fn html5(
 }
 
 /// Read until the source changed or the drop target's content did, or
-/// the bound passes.
+/// the bound passes: the last read of the source and what changed.
 async fn read_back(
     tab: &mut Tab<'_>,
     source: u32,
     to_node: Option<u32>,
     before: &Source,
     content_before: &Option<Value>,
-) -> BpResult<(Change, bool)> {
+) -> BpResult<(Source, Change, bool)> {
     let start = Instant::now();
     loop {
         let now = source_state(tab, source).await?;
@@ -163,7 +163,7 @@ async fn read_back(
             _ => false,
         };
         if change.any() || dropped || start.elapsed() >= READ_WAIT {
-            return Ok((change, dropped));
+            return Ok((now, change, dropped));
         }
         tokio::time::sleep(TICK).await;
     }
