@@ -82,6 +82,12 @@ fn hover_at_a_point_names_the_element_found_there() {
     assert_eq!(v["under"]["name"], "Account", "{v}");
     assert_eq!(v["expandedChanged"], true, "{v}");
     assert!(has(&env.snapshot(None), "Sign out"));
+    // An empty spot: the page itself, unnamed (not all its text), and
+    // the menu the pointer left is not this point's expansion.
+    let v = env.json(&["hover", "--at", "700,300"]);
+    assert_eq!(v["under"]["name"], "", "{v}");
+    assert_eq!(v["expandedChanged"], false, "{v}");
+    assert!(!has(&env.snapshot(None), "Sign out"));
 }
 
 #[test]

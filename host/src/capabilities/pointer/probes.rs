@@ -81,15 +81,18 @@ pub fn appeared() -> String {
 }
 
 /// `aria-expanded` of `this`, or of its nearest ancestor with one, or of
-/// its first descendant with one (`null` when none).
+/// its first descendant with one unless it is the page's body (`null`
+/// when none).
 pub const NODE_EXPANDED: &str = r#"function() {
-  const e = this.closest && (this.closest('[aria-expanded]') || this.querySelector('[aria-expanded]'));
+  const page = this === document.body || this === document.documentElement;
+  const e = this.closest && (this.closest('[aria-expanded]') || (page ? null : this.querySelector('[aria-expanded]')));
   return e ? e.getAttribute('aria-expanded') : null;
 }"#;
 
 /// What is at viewport point (x, y) of the main frame: the nearest
 /// element with a role or an interactive tag (through open shadow roots),
-/// its name and tag, and `aria-expanded` as [`NODE_EXPANDED`] reads it.
+/// its name (none for a container) and tag, and `aria-expanded` as
+/// [`NODE_EXPANDED`] reads it.
 pub fn at_point(x: f64, y: f64) -> String {
     format!(
         r#"(() => {{ {h}
@@ -103,8 +106,12 @@ pub fn at_point(x: f64, y: f64) -> String {
   let named = el;
   while (named.parentElement && !named.matches(interactive) && named !== document.body) named = named.parentElement;
   if (!named.matches(interactive)) named = el;
-  const e = el.closest('[aria-expanded]') || el.querySelector('[aria-expanded]');
-  return {{role: roleOf(named), name: nameOf(named), tag: named.tagName.toLowerCase(),
+  // A container's text is not its name: only an interactive element or
+  // a text leaf is named.
+  const name = named.matches(interactive) || named.children.length === 0 ? nameOf(named) : '';
+  const page = el === document.body || el === document.documentElement;
+  const e = el.closest('[aria-expanded]') || (page ? null : el.querySelector('[aria-expanded]'));
+  return {{role: roleOf(named), name, tag: named.tagName.toLowerCase(),
     expanded: e ? e.getAttribute('aria-expanded') : null}};
 }})()"#,
         h = helpers()
