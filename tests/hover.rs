@@ -54,6 +54,18 @@ fn hover_reveals_a_submenu_item_that_click_then_clicks() {
 }
 
 #[test]
+fn a_menu_rendered_in_a_portal_after_thousands_of_elements_is_seen() {
+    let env = Env::new();
+    env.launch();
+    env.open("pointer_portal.html");
+    let obs = env.snapshot(None);
+    let options = find_ref(&obs, "button", "Options");
+    let v = env.json(&["hover", &options]);
+    assert!(names(&v).contains(&"Rename".to_string()), "{v}");
+    assert!(names(&v).contains(&"Delete".to_string()), "{v}");
+}
+
+#[test]
 fn a_mouseenter_menu_reports_that_it_expanded() {
     let env = Env::new();
     env.launch();

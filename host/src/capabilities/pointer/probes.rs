@@ -3,8 +3,11 @@
 
 use serde_json::Value;
 
-/// Elements of the document a visibility probe looks at, at most.
-const SCAN: u32 = 5_000;
+/// Elements of the document a visibility probe looks at, at most: the
+/// first `HEAD` and the last `TAIL` (menus and popovers rendered in a
+/// portal at the end of `body` are there).
+const HEAD: u32 = 4_000;
+const TAIL: u32 = 1_000;
 /// Names of appeared elements returned, at most, and their length.
 pub const NAMES: usize = 5;
 const NAME_CHARS: usize = 60;
@@ -33,10 +36,19 @@ const HELPERS: &str = r#"
     return tagRoles[tag] || 'generic';
   };
   const interactive = 'a[href],button,input,select,textarea,summary,[role],[tabindex]';
+  const scan = f => {
+    const all = document.body ? document.body.getElementsByTagName('*') : [];
+    const n = all.length, head = Math.min(n, HEAD);
+    for (let i = 0; i < head; i++) f(all[i]);
+    for (let i = Math.max(head, n - TAIL); i < n; i++) f(all[i]);
+  };
 "#;
 
 fn helpers() -> String {
-    HELPERS.replace("NAME_CHARS", &NAME_CHARS.to_string())
+    HELPERS
+        .replace("NAME_CHARS", &NAME_CHARS.to_string())
+        .replace("HEAD", &HEAD.to_string())
+        .replace("TAIL", &TAIL.to_string())
 }
 
 /// The set of the document's shown elements, kept as a remote object for
@@ -45,8 +57,7 @@ pub fn visible_set() -> String {
     format!(
         r#"(() => {{ {h}
   const seen = new Set();
-  const all = document.body ? document.body.getElementsByTagName('*') : [];
-  for (let i = 0; i < Math.min(all.length, {SCAN}); i++) if (shown(all[i])) seen.add(all[i]);
+  scan(el => {{ if (shown(el)) seen.add(el); }});
   return seen;
 }})()"#,
         h = helpers()
@@ -60,12 +71,8 @@ pub fn appeared() -> String {
     format!(
         r#"function() {{ {h}
   const before = this;
-  const all = document.body ? document.body.getElementsByTagName('*') : [];
   const fresh = [];
-  for (let i = 0; i < Math.min(all.length, {SCAN}); i++) {{
-    const el = all[i];
-    if (!before.has(el) && shown(el)) fresh.push(el);
-  }}
+  scan(el => {{ if (!before.has(el) && shown(el)) fresh.push(el); }});
   const leaf = el => el.matches(interactive) && !el.querySelector(interactive);
   const order = fresh.filter(leaf).concat(fresh.filter(el => !leaf(el) && el.children.length === 0));
   const names = [];
