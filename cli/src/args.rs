@@ -162,6 +162,16 @@ pub enum Command {
     /// bring REF into view (--into-view). Reports the offsets before and
     /// after, whether it reached the edge, and whether more content came.
     Scroll(crate::scroll_command::ScrollArgs),
+    /// Move the real mouse pointer onto the element REF names (or onto a
+    /// viewport point with --at X,Y, in CSS pixels as in a screenshot) and
+    /// leave it there: hover menus open, and a click on a revealed item
+    /// moves on from there. Reports what appeared and what is under it.
+    Hover(crate::hover_command::HoverArgs),
+    /// Drag the element FROM onto the element TO (or --by DX,DY CSS
+    /// pixels) with the real pointer; pages using HTML5 drag and drop get
+    /// real drag events. Reports whether the element moved, its order
+    /// changed, the drop target changed or its value changed.
+    Drag(crate::drag_command::DragArgs),
     /// Read what a person sees of the page or of one element by ref: its
     /// text and form field values (never passwords). Hidden text is left
     /// out and counted (on stderr, or `hiddenText` with --json).

@@ -267,6 +267,14 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let (v, text) = crate::scroll_command::scroll(&mut s, scroll).await?;
             emit(json, &v, |_| text);
         }
+        Command::Hover(hover) => {
+            let (v, text) = crate::hover_command::hover(&mut s, hover).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::Drag(drag) => {
+            let (v, text) = crate::drag_command::drag(&mut s, drag).await?;
+            emit(json, &v, |_| text);
+        }
         Command::Keyboard { text } => {
             let v = s.tool("browser.keyboard", json!({"text": text})).await?;
             emit(json, &v, |v| output::action("typed", "", v));

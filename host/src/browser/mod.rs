@@ -7,6 +7,7 @@ pub mod call;
 mod call_aim;
 mod call_handles;
 mod call_input;
+pub mod call_pointer;
 mod call_read;
 mod call_refs;
 mod call_state;

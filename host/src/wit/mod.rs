@@ -19,7 +19,7 @@ wasmtime::component::bindgen!({
 });
 pub use browser_pilot::tools::{
     artifacts, capture, cookies_read, cookies_write, dialogs, input, navigation, network_modify,
-    network_read, page_read, page_scroll, page_tools, page_wait, script, tabs_manage, types,
-    upload,
+    network_read, page_read, page_scroll, page_tools, page_wait, pointer, script, tabs_manage,
+    types, upload,
 };
 pub use exports::browser_pilot::tools::tool;
