@@ -60,6 +60,7 @@ fn main() {
         "page_tools",
         "wait",
         "scroll",
+        "select",
     ];
     // Precompile for the machine we build on when it is the target; a
     // cross build ships wasm only, compiled at first start instead.

@@ -7,6 +7,7 @@
 //! imports only the error type.
 
 pub mod page_scroll;
+pub mod page_select;
 pub mod page_wait;
 
 use crate::error::{BpError, BpResult};
@@ -53,6 +54,7 @@ pub enum Capability {
     PageTools,
     PageWait,
     PageScroll,
+    PageSelect,
 }
 
 /// One row of the registry: what the capability is called, what its
@@ -71,7 +73,7 @@ pub struct Row {
 
 impl Capability {
     /// Every capability, in WIT order.
-    pub const ALL: [Capability; 16] = [
+    pub const ALL: [Capability; 17] = [
         Capability::PageRead,
         Capability::Navigation,
         Capability::Input,
@@ -88,6 +90,7 @@ impl Capability {
         Capability::PageTools,
         Capability::PageWait,
         Capability::PageScroll,
+        Capability::PageSelect,
     ];
 
     /// This capability's row.
@@ -122,6 +125,7 @@ impl Capability {
             Capability::PageTools => row("page-tools", Target),
             Capability::PageWait => row("page-wait", Target),
             Capability::PageScroll => row("page-scroll", Target),
+            Capability::PageSelect => row("page-select", Target),
         }
     }
 

@@ -55,6 +55,9 @@ pub fn link(cap: Capability) -> (Reach, LinkFn) {
         C::PageScroll => (Reach::Target, |l| {
             crate::capabilities::page_scroll::add_to_linker(l, HostState::tab_view)
         }),
+        C::PageSelect => (Reach::Target, |l| {
+            crate::capabilities::page_select::add_to_linker(l, HostState::tab_view)
+        }),
     }
 }
 

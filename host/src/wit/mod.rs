@@ -22,4 +22,5 @@ pub use browser_pilot::tools::{
     network_read, page_read, page_scroll, page_tools, page_wait, script, tabs_manage, types,
     upload,
 };
+pub use browser_pilot::tools::page_select;
 pub use exports::browser_pilot::tools::tool;
