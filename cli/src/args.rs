@@ -162,6 +162,12 @@ pub enum Command {
     /// bring REF into view (--into-view). Reports the offsets before and
     /// after, whether it reached the edge, and whether more content came.
     Scroll(crate::scroll_command::ScrollArgs),
+    /// Choose options in a select, combobox or listbox by ref: by visible
+    /// label (default) or --by value. A combobox is opened with a real
+    /// click and closed again. Reports what is selected now, read back
+    /// from the page; an option that does not exist is refused (with the
+    /// options there are) and nothing changes.
+    Select(crate::select_command::SelectArgs),
     /// Read what a person sees of the page or of one element by ref: its
     /// text and form field values (never passwords). Hidden text is left
     /// out and counted (on stderr, or `hiddenText` with --json).

@@ -267,6 +267,10 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let (v, text) = crate::scroll_command::scroll(&mut s, scroll).await?;
             emit(json, &v, |_| text);
         }
+        Command::Select(select) => {
+            let (v, text) = crate::select_command::select(&mut s, select).await?;
+            emit(json, &v, |_| text);
+        }
         Command::Keyboard { text } => {
             let v = s.tool("browser.keyboard", json!({"text": text})).await?;
             emit(json, &v, |v| output::action("typed", "", v));

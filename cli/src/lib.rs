@@ -20,6 +20,7 @@ mod page_tool_commands;
 mod progress;
 mod resume;
 mod scroll_command;
+mod select_command;
 mod session;
 mod wait_command;
 
