@@ -168,6 +168,12 @@ pub enum Command {
     /// from the page; an option that does not exist is refused (with the
     /// options there are) and nothing changes.
     Select(crate::select_command::SelectArgs),
+    /// Fill several fields by ref in one call, in order: REF=VALUE with
+    /// text for a text field, an option label for a select, true/false
+    /// for a checkbox or radio, a number for a range input. Each field is
+    /// read back; it stops at the first that fails, with that field's
+    /// error code.
+    Fill(crate::fill_command::FillArgs),
     /// Read what a person sees of the page or of one element by ref: its
     /// text and form field values (never passwords). Hidden text is left
     /// out and counted (on stderr, or `hiddenText` with --json).

@@ -267,6 +267,10 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let (v, text) = crate::scroll_command::scroll(&mut s, scroll).await?;
             emit(json, &v, |_| text);
         }
+        Command::Fill(fill) => {
+            let (v, text) = crate::fill_command::fill(&mut s, fill).await?;
+            emit(json, &v, |_| text);
+        }
         Command::Select(select) => {
             let (v, text) = crate::select_command::select(&mut s, select).await?;
             emit(json, &v, |_| text);

@@ -21,6 +21,7 @@ mod progress;
 mod resume;
 mod scroll_command;
 mod select_command;
+mod fill_command;
 mod session;
 mod wait_command;
 

@@ -28,8 +28,10 @@ pub(super) async fn bind(
         return Err(fail(e));
     }
     let (public, raw) = take_target(broker, scope, args, &conn).map_err(fail)?;
-    if scope.compat && args.get("ref").is_some() && args.get("observationId").is_none() {
-        // The one-shot CLI's bare refs mean the latest observation.
+    let refs = args.get("ref").is_some() || args.get("fields").is_some();
+    if scope.compat && refs && args.get("observationId").is_none() {
+        // The one-shot CLI's bare refs (a `ref`, or the refs of a form's
+        // `fields`) mean the latest observation.
         if let (Some(obs), Some(obj)) = (
             broker.observations.latest(&scope.workspace_id, &raw),
             args.as_object_mut(),

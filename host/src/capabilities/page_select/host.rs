@@ -1,23 +1,32 @@
 //! The WIT `Host` impl of `page-select`.
 
 use super::{aria, native, plan, probe};
-use crate::error::{BpError, BpResult, Code};
+use crate::error::{BpError, BpResult};
 use crate::tab::{Tab, TabView};
-use crate::wit::page_select::{self, MatchBy, Selection, Widget};
+use crate::wit::page_select::{self, Attempt, MatchBy, Selection, Widget};
 use crate::wit::typed::{typed, Res};
 
 impl page_select::Host for TabView<'_> {
     async fn select(&mut self, node: u32, by: MatchBy, wanted: Vec<String>) -> Res<Selection> {
         let tab = self.tab()?;
         match select(tab, node, by, &wanted).await {
-            // An unknown option's refusal carries the labels the widget
+            // An unknown option's refusal carries the options the widget
             // has, as page data in its context, which a WIT `tool-error`
             // cannot hold: it goes out whole, as a policy refusal does.
-            Err(e) if e.code == Code::InvalidArgument && plan::is_unknown_option(&e) => {
-                Err(wasmtime::Error::new(e))
-            }
+            Err(e) if plan::is_unknown_option(&e) => Err(wasmtime::Error::new(e)),
             r => typed(r),
         }
+    }
+
+    async fn try_select(&mut self, node: u32, by: MatchBy, wanted: Vec<String>) -> Res<Attempt> {
+        let tab = self.tab()?;
+        typed(match select(tab, node, by, &wanted).await {
+            Ok(s) => Ok(Attempt::Chosen(s)),
+            Err(e) => match plan::unknown_options(&e) {
+                Some(u) => Ok(Attempt::Unknown(u)),
+                None => Err(e),
+            },
+        })
     }
 }
 

@@ -4,7 +4,7 @@
 //! disabled option), and whether the selection read back matches.
 
 use crate::error::{BpError, Code};
-use crate::wit::page_select::{Chosen, MatchBy};
+use crate::wit::page_select::{Chosen, MatchBy, UnknownOptions};
 use serde_json::{json, Value};
 
 /// How many of the labels a widget has an unknown option's refusal lists.
@@ -137,6 +137,27 @@ pub fn is_unknown_option(e: &BpError) -> bool {
     e.context
         .as_ref()
         .is_some_and(|c| c["reason"] == "unknown_option")
+}
+
+/// An unknown option's refusal as the WIT outcome `try-select` returns
+/// (the same bounded, cleaned page data); `None` for any other error.
+pub fn unknown_options(e: &BpError) -> Option<UnknownOptions> {
+    if !is_unknown_option(e) {
+        return None;
+    }
+    let ctx = e.context.as_ref()?;
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str().map(str::to_string))
+            .collect()
+    };
+    Some(UnknownOptions {
+        missing: strings(&ctx["missing"]),
+        options: chosen(&ctx["pageData"]["options"]),
+        total: u32::try_from(ctx["optionCount"].as_u64().unwrap_or(0)).unwrap_or(u32::MAX),
+    })
 }
 
 /// Several options for a widget that holds one.

@@ -78,3 +78,16 @@ fn the_verdict_needs_every_wanted_option_and_for_one_choice_nothing_else() {
     assert!(!plan::matches(&[c("A"), c("C")], &[c("A"), c("B")], true));
     assert!(!plan::matches(&[c("A")], &[], false));
 }
+
+#[test]
+fn try_select_reports_unknown_options_as_the_same_page_data() {
+    let o = opts(&["Earth", "Venus"]);
+    let err = plan::find(&o, 2, MatchBy::Label, &want(&["Pluto"])).expect_err("unknown");
+    let u = plan::unknown_options(&err).expect("an unknown-option outcome");
+    assert_eq!(u.missing, vec!["Pluto".to_string()]);
+    assert_eq!(u.total, 2);
+    assert_eq!(u.options.len(), 2);
+    assert_eq!(u.options[1].label, "Venus");
+    assert_eq!(u.options[1].value.as_deref(), Some("venus"));
+    assert!(plan::unknown_options(&plan::one_only(2)).is_none());
+}
