@@ -122,7 +122,10 @@ fn a_fill_stops_at_the_first_failing_field_and_says_which() {
     assert_eq!(v["filled"], 0, "{v}");
     assert_eq!(v["failed"]["code"], "invalid_argument", "{v}");
     assert_eq!(v["failed"]["reason"], "unknown_option", "{v}");
-    assert_eq!(v["failed"]["pageData"]["options"][1]["label"], "Portugal", "{v}");
+    assert_eq!(
+        v["failed"]["pageData"]["options"][1]["label"], "Portugal",
+        "{v}"
+    );
     assert!(summary(&env).contains("news=-"));
     // From the command line: an error with the failed field's code.
     let (code, run) = env.err(&["fill", &format!("{name}=Carol"), &format!("{locked}=y")]);
@@ -173,7 +176,10 @@ fn bp_fill_takes_ref_value_pairs() {
     assert!(line.contains("filled 4 fields (value_matches)"), "{line}");
     let s = summary(&env);
     assert!(
-        s.contains("name=Grace") && s.contains("news=on") && s.contains("country=pt") && s.contains("volume=20"),
+        s.contains("name=Grace")
+            && s.contains("news=on")
+            && s.contains("country=pt")
+            && s.contains("volume=20"),
         "{s}"
     );
 }
@@ -188,7 +194,10 @@ fn the_tool_goes_with_input_page_select_or_its_own_denial() {
         let mut env = Env::new();
         env.serve(&[flag, what]);
         let names = env.tool_names();
-        assert!(!names.iter().any(|n| n == "browser.fill_form"), "{what}: {names:?}");
+        assert!(
+            !names.iter().any(|n| n == "browser.fill_form"),
+            "{what}: {names:?}"
+        );
         assert!(names.iter().any(|n| n == stays), "{what}: {names:?}");
         let (code, _) = env.err(&["fill", "1=x"]);
         assert_eq!(code, "capability_denied", "{what}");

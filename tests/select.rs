@@ -62,7 +62,11 @@ fn native_selects_are_set_with_input_and_change_and_read_back() {
     let v = select(&env, json!({"ref": country, "labels": ["France"]}));
     assert_eq!(verdict(&v), "value_matches", "{v}");
     assert_eq!(v["widget"], "native_single", "{v}");
-    assert_eq!(v["selected"], json!([{"label": "France", "value": "fr"}]), "{v}");
+    assert_eq!(
+        v["selected"],
+        json!([{"label": "France", "value": "fr"}]),
+        "{v}"
+    );
     assert!(env
         .ok(&["read"])
         .contains("events: input=1 change=1 value=fr"));
@@ -84,15 +88,16 @@ fn a_combobox_whose_listbox_is_made_in_a_portal_is_opened_chosen_and_closed() {
     let v = select(&env, json!({"ref": city, "labels": ["Porto"]}));
     assert_eq!(verdict(&v), "value_matches", "{v}");
     assert_eq!(v["widget"], "combobox", "{v}");
-    assert_eq!(v["selected"], json!([{"label": "Porto", "value": "por"}]), "{v}");
+    assert_eq!(
+        v["selected"],
+        json!([{"label": "Porto", "value": "por"}]),
+        "{v}"
+    );
     assert_eq!(v["evidence"]["route"], "trusted_input", "{v}");
     assert!(env.ok(&["read"]).contains("city: por"));
     // The portal is gone again: no option is left in the page.
     let after = env.snapshot(None);
-    assert!(
-        !after["elements"].to_string().contains("Lisbon"),
-        "{after}"
-    );
+    assert!(!after["elements"].to_string().contains("Lisbon"), "{after}");
     // Chips: each label in turn; its listbox stays open, so Escape closes it.
     let tags = n(&find_ref(&obs, "combobox", "Tags"));
     let v = select(&env, json!({"ref": tags, "labels": ["Red", "Blue"]}));
@@ -114,14 +119,19 @@ fn bad_input_is_refused_and_nothing_changes() {
     let e = refused(&env, json!({"ref": r("Country"), "labels": ["Atlantis"]}));
     assert_eq!(e["code"], "invalid_argument", "{e}");
     assert_eq!(e["context"]["reason"], "unknown_option", "{e}");
-    assert_eq!(e["context"]["pageData"]["options"][1]["label"], "Portugal", "{e}");
+    assert_eq!(
+        e["context"]["pageData"]["options"][1]["label"], "Portugal",
+        "{e}"
+    );
     assert!(!e["message"].to_string().contains("Portugal"), "{e}");
     // In the portal too, once opened to look; closed again after.
     let e = refused(&env, json!({"ref": r("City"), "labels": ["Berlin"]}));
     assert_eq!(e["context"]["reason"], "unknown_option", "{e}");
     let listed = e["context"]["pageData"]["options"].to_string();
     assert!(listed.contains("Lisbon"), "{e}");
-    assert!(!env.snapshot(None)["elements"].to_string().contains("Lisbon"));
+    assert!(!env.snapshot(None)["elements"]
+        .to_string()
+        .contains("Lisbon"));
     // Several options for a one-choice select; not a select at all.
     let plain = n(&find_ref(&obs, "button", "Plain button"));
     for bad in [
@@ -131,7 +141,11 @@ fn bad_input_is_refused_and_nothing_changes() {
         json!({"ref": r("Country"), "labels": []}),
         json!({"ref": r("Country")}),
     ] {
-        assert_eq!(refused(&env, bad.clone())["code"], "invalid_argument", "{bad}");
+        assert_eq!(
+            refused(&env, bad.clone())["code"],
+            "invalid_argument",
+            "{bad}"
+        );
     }
     // Disabled: a select, an option, an ARIA combobox, a portal option.
     for bad in [
@@ -170,7 +184,11 @@ fn bp_select_takes_labels_or_values_from_the_command_line() {
     let line = env.ok(&["select", &country, "Spain"]);
     assert!(line.contains("\"Spain\" (value_matches)"), "{line}");
     let v = env.json(&["select", &country, "pt", "--by", "value"]);
-    assert_eq!(v["selected"], json!([{"label": "Portugal", "value": "pt"}]), "{v}");
+    assert_eq!(
+        v["selected"],
+        json!([{"label": "Portugal", "value": "pt"}]),
+        "{v}"
+    );
     let (code, _) = env.err(&["select", &country, "Nowhere"]);
     assert_eq!(code, "invalid_argument");
     let run = env.run(&["select", &country]);
@@ -200,13 +218,17 @@ fn unnamed_combobox(obs: &Value, value: Option<&str>) -> String {
 fn real_widget_libraries_tom_select_and_choices() {
     let dir = root().join("tests/widgets");
     assert!(
-        dir.join("node_modules/tom-select").is_dir() && dir.join("node_modules/choices.js").is_dir(),
+        dir.join("node_modules/tom-select").is_dir()
+            && dir.join("node_modules/choices.js").is_dir(),
         "the widget libraries are not installed: npm ci --prefix tests/widgets"
     );
     let widgets = FixtureServer::start_at(&dir);
     let env = Env::new();
     env.launch();
-    env.ok(&["open", &format!("http://127.0.0.1:{}/select.html", widgets.port)]);
+    env.ok(&[
+        "open",
+        &format!("http://127.0.0.1:{}/select.html", widgets.port),
+    ]);
     let obs = env.snapshot(None);
     // Tom Select: its control input is the combobox.
     let fruit = find_ref(&obs, "combobox", "Fruit");

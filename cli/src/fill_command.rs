@@ -23,7 +23,9 @@ fn fields(pairs: &[String]) -> BpResult<Value> {
     let mut out = Vec::new();
     for pair in pairs {
         let (r, value) = pair.split_once('=').ok_or_else(|| {
-            BpError::invalid(format!("`{pair}` is not REF=VALUE (a ref from `bp snapshot`, then =, then the value)"))
+            BpError::invalid(format!(
+                "`{pair}` is not REF=VALUE (a ref from `bp snapshot`, then =, then the value)"
+            ))
         })?;
         out.push(json!({"ref": parse_ref(r.trim())?, "value": value}));
     }

@@ -12,6 +12,7 @@ mod commands;
 mod dialog_commands;
 mod doctor;
 mod file_commands;
+mod fill_command;
 mod guide;
 mod mcp;
 mod net_commands;
@@ -21,7 +22,6 @@ mod progress;
 mod resume;
 mod scroll_command;
 mod select_command;
-mod fill_command;
 mod session;
 mod wait_command;
 

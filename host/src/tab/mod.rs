@@ -12,8 +12,8 @@ mod view;
 pub use view::{TabScope, TabView};
 
 use crate::browser::call::TargetCall;
-use crate::browser::types::{NodeHandle, Point};
 use crate::browser::types::{Modifiers, MouseButton};
+use crate::browser::types::{NodeHandle, Point};
 use crate::error::BpResult;
 use serde_json::{json, Value};
 

@@ -147,7 +147,11 @@ fn range(field: &Field, target: f64, mut base: Value) -> Result<Value, Failure> 
     let start = number(field)?;
     let close = |v: f64| (v - target).abs() < 1e-9;
     if !close(start) {
-        let key = if target > start { "ArrowRight" } else { "ArrowLeft" };
+        let key = if target > start {
+            "ArrowRight"
+        } else {
+            "ArrowLeft"
+        };
         host_input::press_key(key, Modifiers::empty())?;
         let one = number(field)?;
         let step = (one - start).abs();

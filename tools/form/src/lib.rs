@@ -27,7 +27,10 @@ fn spec() -> ToolSpec {
     let mut out = Map::new();
     out.insert("completed".into(), json!({"type": "boolean"}));
     out.insert("filled".into(), json!({"type": "integer"}));
-    out.insert("fields".into(), json!({"type": "array", "items": {"type": "object"}}));
+    out.insert(
+        "fields".into(),
+        json!({"type": "array", "items": {"type": "object"}}),
+    );
     out.insert("failed".into(), json!({"type": "object"}));
     out.insert("evidence".into(), json!({"type": "object"}));
     ToolSpec::mutating(

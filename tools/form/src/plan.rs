@@ -60,7 +60,9 @@ pub struct Field {
 /// A field's `{ref, value}` as the arguments give it.
 pub fn parse(index: usize, v: &Value) -> Result<(u32, Wanted), ToolError> {
     let at = |m: &str| invalid(format!("fields[{index}]: {m}"));
-    let obj = v.as_object().ok_or_else(|| at("must be an object {ref, value}"))?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| at("must be an object {ref, value}"))?;
     if let Some(k) = obj.keys().find(|k| *k != "ref" && *k != "value") {
         return Err(at(&format!("unknown key `{k}`")));
     }
@@ -75,7 +77,9 @@ pub fn parse(index: usize, v: &Value) -> Result<(u32, Wanted), ToolError> {
     let wanted = match obj.get("value") {
         Some(Value::String(s)) if s.chars().count() <= MAX_TEXT_CHARS => Wanted::Text(s.clone()),
         Some(Value::String(_)) => {
-            return Err(at(&format!("`value` is longer than {MAX_TEXT_CHARS} characters")))
+            return Err(at(&format!(
+                "`value` is longer than {MAX_TEXT_CHARS} characters"
+            )))
         }
         Some(Value::Bool(b)) => Wanted::Flag(*b),
         Some(Value::Number(n)) => Wanted::Number(
@@ -137,7 +141,9 @@ pub fn classify(state: &NodeState, wanted: &Wanted) -> Result<Kind, &'static str
         (Kind::Checkbox, Wanted::Flag(_)) => true,
         (Kind::Radio, Wanted::Flag(true)) => true,
         (Kind::Radio, Wanted::Flag(false)) => {
-            return Err("a radio button is turned off by choosing another one: give that one `true`")
+            return Err(
+                "a radio button is turned off by choosing another one: give that one `true`",
+            )
         }
         (Kind::Select, Wanted::Text(_) | Wanted::Labels(_)) => true,
         (Kind::Range, Wanted::Number(_)) => true,
@@ -159,7 +165,9 @@ pub fn classify(state: &NodeState, wanted: &Wanted) -> Result<Kind, &'static str
 /// Every field resolved and classified, in order, before any is filled.
 pub fn plan(observation: &str, fields: &[Value]) -> Result<Vec<Field>, ToolError> {
     if fields.is_empty() || fields.len() > MAX_FIELDS {
-        return Err(invalid(format!("`fields` must hold 1 to {MAX_FIELDS} fields")));
+        return Err(invalid(format!(
+            "`fields` must hold 1 to {MAX_FIELDS} fields"
+        )));
     }
     let asked = fields
         .iter()

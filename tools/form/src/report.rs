@@ -81,12 +81,18 @@ fn describe(e: ToolError) -> (&'static str, Option<String>, String) {
         ToolError::ActionNotVerified(nv) => (
             "action_not_verified",
             Some(nv.reason.clone()),
-            format!("the action was not performed: {}", nv.reason.replace('_', " ")),
+            format!(
+                "the action was not performed: {}",
+                nv.reason.replace('_', " ")
+            ),
         ),
         ToolError::UnknownOutcome(i) => (
             "unknown_outcome",
             Some(stale(i.reason)),
-            format!("the page changed during `{}` at step `{}`", i.action, i.step),
+            format!(
+                "the page changed during `{}` at step `{}`",
+                i.action, i.step
+            ),
         ),
         ToolError::BrowserDisconnected => {
             ("browser_disconnected", None, "the browser is gone".into())

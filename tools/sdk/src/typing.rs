@@ -55,13 +55,19 @@ mod tests {
 
     #[test]
     fn steps_select_and_delete_only_when_needed() {
-        assert_eq!(type_steps(false, false, "a", false), ["focus", "insert_text"]);
+        assert_eq!(
+            type_steps(false, false, "a", false),
+            ["focus", "insert_text"]
+        );
         assert_eq!(
             type_steps(true, false, "a", true),
             ["focus", "select_all", "delete", "insert_text", "submit"]
         );
         assert_eq!(type_steps(true, true, "a", false), ["focus", "insert_text"]);
-        assert_eq!(type_steps(true, true, "", false), ["focus", "delete", "insert_text"]);
+        assert_eq!(
+            type_steps(true, true, "", false),
+            ["focus", "delete", "insert_text"]
+        );
     }
 
     #[test]

@@ -28,9 +28,15 @@ fn spec() -> ToolSpec {
         "items": {"type": "string", "maxLength": MAX_CHARS}});
     let mut out = Map::new();
     out.insert("evidence".into(), json!({"type": "object"}));
-    out.insert("selected".into(), json!({"type": "array", "items": {"type": "object",
-        "properties": {"label": {"type": "string"}, "value": {"type": ["string", "null"]}}}}));
-    out.insert("widget".into(), json!({"enum": ["native_single", "native_multiple", "combobox", "listbox"]}));
+    out.insert(
+        "selected".into(),
+        json!({"type": "array", "items": {"type": "object",
+        "properties": {"label": {"type": "string"}, "value": {"type": ["string", "null"]}}}}),
+    );
+    out.insert(
+        "widget".into(),
+        json!({"enum": ["native_single", "native_multiple", "combobox", "listbox"]}),
+    );
     ToolSpec::mutating(
         "browser.select",
         "Choose options in an observed <select> (single or multiple) or ARIA combobox/listbox, by visible label (`labels`) or by value (`values`). Comboboxes are opened with a real click and the option is found wherever the listbox is rendered. Every option is looked up before any is chosen; an unknown one is refused with the options that exist. Evidence reads the selection back: value_matches or mismatch.",
@@ -60,12 +66,14 @@ fn wanted(args: &mut Args) -> Result<(MatchBy, Vec<String>), ToolError> {
     let (by, list) = match (labels, values) {
         (Some(l), None) => (MatchBy::Label, l),
         (None, Some(v)) => (MatchBy::Value, v),
-        _ => return Err(invalid("name the options with exactly one of `labels` or `values`")),
+        _ => {
+            return Err(invalid(
+                "name the options with exactly one of `labels` or `values`",
+            ))
+        }
     };
     if list.is_empty() || list.len() > MAX_OPTIONS {
-        return Err(invalid(format!(
-            "name from 1 to {MAX_OPTIONS} options"
-        )));
+        return Err(invalid(format!("name from 1 to {MAX_OPTIONS} options")));
     }
     if list.iter().any(|s| s.chars().count() > MAX_CHARS) {
         return Err(invalid(format!(
@@ -112,14 +120,22 @@ impl Component for Select {
         let node = page_read::resolve_ref(&observation, reference)?;
         let s = page_select::select(node, by, &list)?;
         let status = if s.matches { "verified" } else { "mismatch" };
-        let mut signals = vec![if s.matches { "value_matches" } else { "value_differs" }];
+        let mut signals = vec![if s.matches {
+            "value_matches"
+        } else {
+            "value_differs"
+        }];
         if s.changed {
             signals.push("selection_changed");
         }
         if s.closed_with_escape {
             signals.push("popup_closed");
         }
-        let route = if s.clicks > 0 { "trusted_input" } else { "dom_event" };
+        let route = if s.clicks > 0 {
+            "trusted_input"
+        } else {
+            "dom_event"
+        };
         Ok(json!({
             "evidence": {
                 "kind": "select",

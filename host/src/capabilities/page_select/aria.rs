@@ -66,7 +66,10 @@ fn not_clickable(v: &Value, what: &str) -> BpError {
     }
     BpError::new(
         Code::ActionNotVerified,
-        format!("the {what} could not be clicked ({})", reason.replace('_', " ")),
+        format!(
+            "the {what} could not be clicked ({})",
+            reason.replace('_', " ")
+        ),
     )
     .with_context(context)
 }
@@ -232,7 +235,11 @@ async fn choose(
 async fn wait_shown(tab: &mut Tab<'_>, node: u32, known: &[Opt], w: &Chosen) -> BpResult<()> {
     let start = Instant::now();
     while start.elapsed() < CHOICE_WAIT {
-        if readback(tab, node, known).await?.iter().any(|c| c.label == w.label) {
+        if readback(tab, node, known)
+            .await?
+            .iter()
+            .any(|c| c.label == w.label)
+        {
             break;
         }
         tokio::time::sleep(TICK).await;

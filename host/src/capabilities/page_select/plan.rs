@@ -114,9 +114,7 @@ pub fn unknown(missing: &[&str], options: &[Opt], total: u64, by: MatchBy) -> Bp
     let listed: Vec<Value> = options
         .iter()
         .take(LISTED_LABELS)
-        .map(|o| {
-            json!({"label": bounded(&o.label), "value": o.value.as_deref().map(bounded)})
-        })
+        .map(|o| json!({"label": bounded(&o.label), "value": o.value.as_deref().map(bounded)}))
         .collect();
     let asked: Vec<String> = missing.iter().map(|m| bounded(m)).collect();
     BpError::invalid(format!(

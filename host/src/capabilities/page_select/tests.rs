@@ -26,7 +26,12 @@ fn want(w: &[&str]) -> Vec<String> {
 #[test]
 fn options_are_found_by_label_or_value_each_once() {
     let o = opts(&["Portugal", "Spain", "France"]);
-    let found = plan::find(&o, 3, MatchBy::Label, &want(&["Spain", " portugal ", "Spain"]));
+    let found = plan::find(
+        &o,
+        3,
+        MatchBy::Label,
+        &want(&["Spain", " portugal ", "Spain"]),
+    );
     assert_eq!(found.expect("all exist"), vec![1, 0]);
     let found = plan::find(&o, 3, MatchBy::Value, &want(&["france"]));
     assert_eq!(found.expect("by value"), vec![2]);
@@ -45,10 +50,16 @@ fn an_unknown_option_lists_a_bounded_number_of_the_labels_as_page_data() {
     let ctx = err.context.clone().expect("context");
     let listed = ctx["pageData"]["options"].as_array().expect("options");
     assert_eq!(listed.len(), LISTED_LABELS);
-    assert_eq!(listed[0]["label"], "Option 0", "cleaned of invisible characters");
+    assert_eq!(
+        listed[0]["label"], "Option 0",
+        "cleaned of invisible characters"
+    );
     assert_eq!(ctx["optionCount"], 50);
     assert_eq!(ctx["missing"], json!(["Atlantis"]));
-    assert!(!err.message.contains("Option 0"), "page data stays out of the words");
+    assert!(
+        !err.message.contains("Option 0"),
+        "page data stays out of the words"
+    );
 }
 
 #[test]
@@ -63,7 +74,10 @@ fn refusals_come_before_anything_is_set() {
     let off = json!({"disabled": true, "total": 2});
     let err = check(&off, &o, false, MatchBy::Label, &want(&["Earth"])).expect_err("disabled");
     assert_eq!(err.code, Code::ActionNotVerified);
-    assert_eq!(check(&info, &o, true, MatchBy::Label, &want(&["Earth"])).ok(), Some(vec![0]));
+    assert_eq!(
+        check(&info, &o, true, MatchBy::Label, &want(&["Earth"])).ok(),
+        Some(vec![0])
+    );
 }
 
 #[test]
