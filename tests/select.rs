@@ -251,6 +251,16 @@ fn real_widget_libraries_tom_select_and_choices() {
         text.contains("values: fruit=banana colours=red+blue city=por tags=sport+music"),
         "{text}"
     );
+    // The native selects the libraries hide are refused (a person
+    // cannot choose there, and the widget would not follow).
+    for hidden in [
+        unnamed_combobox(&obs, Some("Pick a fruit")),
+        find_ref(&obs, "combobox", "City"),
+    ] {
+        let (code, run) = env.err(&["select", &hidden, "Apple"]);
+        assert_eq!(code, "action_not_verified", "{}", run.stderr());
+        assert!(run.stderr().contains("not_visible"), "{}", run.stderr());
+    }
     // An unknown option in a library's popup: refused, nothing chosen.
     let (code, _) = env.err(&["select", &fruit, "Durian"]);
     assert_eq!(code, "invalid_argument");

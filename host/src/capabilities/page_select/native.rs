@@ -37,9 +37,9 @@ pub async fn select(
     })
 }
 
-/// Every refusal, before anything is set: a disabled select, several
-/// options for a one-choice select, an option that does not exist, a
-/// disabled option.
+/// Every refusal, before anything is set: a hidden select, a disabled
+/// select, several options for a one-choice select, an option that does
+/// not exist, a disabled option.
 pub fn check(
     info: &Value,
     options: &[Opt],
@@ -47,6 +47,9 @@ pub fn check(
     by: MatchBy,
     wanted: &[String],
 ) -> BpResult<Vec<usize>> {
+    if info["hidden"].as_bool().unwrap_or(false) {
+        return Err(plan::hidden());
+    }
     if info["disabled"].as_bool().unwrap_or(false) {
         return Err(plan::disabled("select"));
     }

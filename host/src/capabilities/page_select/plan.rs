@@ -174,6 +174,17 @@ pub fn disabled(what: &str) -> BpError {
     .with_context(json!({"reason": "disabled"}))
 }
 
+/// A native select a person cannot see (a widget library keeps the
+/// select it stands in for hidden): setting it would leave the widget
+/// showing something else, so nothing is set.
+pub fn hidden() -> BpError {
+    BpError::new(
+        Code::ActionNotVerified,
+        "the select is hidden (a custom widget likely stands in for it); nothing was changed: select through the widget's combobox instead",
+    )
+    .with_context(json!({"reason": "not_visible"}))
+}
+
 /// Whether the selection read back holds every wanted option and, for
 /// a one-choice widget, nothing else.
 pub fn matches(wanted: &[Chosen], selected: &[Chosen], multiple: bool) -> bool {

@@ -31,8 +31,19 @@ function (op, arg) {
       label: cut(norm(o.label || o.text)), value: o.value, selected: o.selected,
       disabled: o.disabled || (o.parentElement && o.parentElement.tagName === 'OPTGROUP' && o.parentElement.disabled),
     }));
+    // Hidden from people, as widget libraries keep the select they stand
+    // in for (no box, clipped to a pixel, or transparent under another
+    // element; a transparent select on top of its styled box, which takes
+    // the click itself, is not hidden): not for choosing.
+    const r = el.getBoundingClientRect();
+    const under = () => {
+      const hit = el.ownerDocument.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return !hit || !el.contains(hit);
+    };
+    const hidden = !visible(el) || r.width <= 1 || r.height <= 1 ||
+      (parseFloat(getComputedStyle(el).opacity) === 0 && under());
     return {kind: el.multiple ? 'native-multiple' : 'native-single', disabled: disabled(el),
-      options, total: el.options.length};
+      hidden, options, total: el.options.length};
   }
   if (op === 'native-set') {
     const want = new Set(arg);

@@ -71,6 +71,9 @@ fn refusals_come_before_anything_is_set() {
     let err = check(&info, &o, true, MatchBy::Label, &want(&["Mars"])).expect_err("disabled");
     assert_eq!(err.code, Code::ActionNotVerified);
     assert_eq!(err.context.expect("ctx")["reason"], "disabled");
+    let hidden = json!({"hidden": true, "total": 2});
+    let err = check(&hidden, &o, false, MatchBy::Label, &want(&["Earth"])).expect_err("hidden");
+    assert_eq!(err.context.expect("ctx")["reason"], "not_visible");
     let off = json!({"disabled": true, "total": 2});
     let err = check(&off, &o, false, MatchBy::Label, &want(&["Earth"])).expect_err("disabled");
     assert_eq!(err.code, Code::ActionNotVerified);
