@@ -106,6 +106,12 @@ fn a_combobox_whose_listbox_is_made_in_a_portal_is_opened_chosen_and_closed() {
     let signals = v["evidence"]["signals"].to_string();
     assert!(signals.contains("popup_closed"), "{v}");
     assert!(env.ok(&["read"]).contains("tags: red,blue"));
+    // A listbox in the page: its option clicked, aria-selected read back.
+    let size = n(&find_ref(&obs, "listbox", "Size"));
+    let v = select(&env, json!({"ref": size, "labels": ["Medium"]}));
+    assert_eq!(verdict(&v), "value_matches", "{v}");
+    assert_eq!(v["widget"], "listbox", "{v}");
+    assert_eq!(v["selected"], json!([{"label": "Medium", "value": "m"}]), "{v}");
 }
 
 #[test]
