@@ -111,7 +111,11 @@ fn a_combobox_whose_listbox_is_made_in_a_portal_is_opened_chosen_and_closed() {
     let v = select(&env, json!({"ref": size, "labels": ["Medium"]}));
     assert_eq!(verdict(&v), "value_matches", "{v}");
     assert_eq!(v["widget"], "listbox", "{v}");
-    assert_eq!(v["selected"], json!([{"label": "Medium", "value": "m"}]), "{v}");
+    assert_eq!(
+        v["selected"],
+        json!([{"label": "Medium", "value": "m"}]),
+        "{v}"
+    );
 }
 
 #[test]
