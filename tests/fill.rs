@@ -2,7 +2,8 @@
 //! checkboxes, a radio, a select and a range input filled in one call and
 //! read back; a fill that stops at the first failing field (the fields
 //! after it untouched, each earlier field's evidence and the failed
-//! field's code reported); bad input refused before anything changes;
+//! field's code reported); comboboxes (a text input one included)
+//! chosen rather than typed into; bad input refused before anything changes;
 //! `bp fill REF=VALUE...`; and the tool gone under `--deny input`,
 //! `--deny page-select` and `--deny-tool browser.fill_form`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
@@ -182,6 +183,33 @@ fn bp_fill_takes_ref_value_pairs() {
             && s.contains("volume=20"),
         "{s}"
     );
+}
+
+#[test]
+fn comboboxes_are_chosen_not_typed_into() {
+    let env = Env::new();
+    env.launch();
+    env.open("select.html");
+    let r = refs(&env);
+    // A button combobox with a portal, an input combobox with chips, and
+    // a native select, in one call.
+    let v = fill(
+        &env,
+        json!([
+            {"ref": r("combobox", "City"), "value": "Madrid"},
+            {"ref": r("combobox", "Tags"), "value": ["Green", "Blue"]},
+            {"ref": r("combobox", "Country"), "value": "Portugal"},
+        ]),
+    );
+    assert_eq!(v["completed"], true, "{v}");
+    for f in v["fields"].as_array().unwrap() {
+        assert_eq!(f["kind"], "select", "{f}");
+        assert_eq!(f["verdict"], "value_matches", "{f}");
+    }
+    let text = env.ok(&["read"]);
+    assert!(text.contains("city: mad"), "{text}");
+    assert!(text.contains("tags: green,blue"), "{text}");
+    assert!(text.contains("value=pt"), "{text}");
 }
 
 #[test]

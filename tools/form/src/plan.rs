@@ -4,6 +4,7 @@
 //! field changes.
 
 use crate::browser_pilot::tools::page_read::{self, NodeHandle, NodeState};
+use crate::browser_pilot::tools::page_select::{self, Widget};
 use bp_sdk::{invalid, ToolError};
 use serde_json::Value;
 
@@ -113,10 +114,12 @@ pub fn flag(t: &str) -> Option<bool> {
     }
 }
 
-/// What the node is, and whether the value fits it.
-pub fn classify(state: &NodeState, wanted: &Wanted) -> Result<Kind, &'static str> {
+/// What the node is (`combobox`: a text input that is a combobox), and
+/// whether the value fits it.
+pub fn classify(state: &NodeState, wanted: &Wanted, combobox: bool) -> Result<Kind, &'static str> {
     let input_type = state.input_type.as_deref().map(str::to_ascii_lowercase);
     let kind = match (state.tag.as_str(), input_type.as_deref()) {
+        _ if combobox => Kind::Select,
         ("select", _) => Kind::Select,
         ("input", Some("checkbox")) => Kind::Checkbox,
         ("input", Some("radio")) => Kind::Radio,
@@ -162,6 +165,25 @@ pub fn classify(state: &NodeState, wanted: &Wanted) -> Result<Kind, &'static str
     }
 }
 
+/// Whether a text input is a combobox (`role=combobox`, as the inputs of
+/// Tom Select, react-select or MUI Autocomplete are): it is filled by
+/// choosing an option, as `browser.select` does, not by typing.
+fn combobox_input(node: NodeHandle, state: &NodeState) -> Result<bool, ToolError> {
+    let text_input = state.tag == "input"
+        && state.editable
+        && !matches!(
+            state.input_type.as_deref(),
+            Some("checkbox" | "radio" | "range" | "password")
+        );
+    if !text_input {
+        return Ok(false);
+    }
+    Ok(matches!(
+        page_select::widget_of(node)?,
+        Some(Widget::Combobox)
+    ))
+}
+
 /// Every field resolved and classified, in order, before any is filled.
 pub fn plan(observation: &str, fields: &[Value]) -> Result<Vec<Field>, ToolError> {
     if fields.is_empty() || fields.len() > MAX_FIELDS {
@@ -178,7 +200,8 @@ pub fn plan(observation: &str, fields: &[Value]) -> Result<Vec<Field>, ToolError
     for (i, (reference, wanted)) in asked.into_iter().enumerate() {
         let node = page_read::resolve_ref(observation, reference)?;
         let state = page_read::read_node(node)?;
-        let kind = classify(&state, &wanted)
+        let combobox = combobox_input(node, &state)?;
+        let kind = classify(&state, &wanted, combobox)
             .map_err(|m| invalid(format!("fields[{i}] (ref {reference}): {m}")))?;
         out.push(Field {
             reference,

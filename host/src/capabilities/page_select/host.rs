@@ -18,6 +18,18 @@ impl page_select::Host for TabView<'_> {
         }
     }
 
+    async fn widget_of(&mut self, node: u32) -> Res<Option<Widget>> {
+        let tab = self.tab()?;
+        let info = probe::run(tab, node, "inspect", &serde_json::Value::Null).await;
+        typed(info.map(|i| match i["kind"].as_str() {
+            Some("native-single") => Some(Widget::NativeSingle),
+            Some("native-multiple") => Some(Widget::NativeMultiple),
+            Some("combobox") => Some(Widget::Combobox),
+            Some("listbox") => Some(Widget::Listbox),
+            _ => None,
+        }))
+    }
+
     async fn try_select(&mut self, node: u32, by: MatchBy, wanted: Vec<String>) -> Res<Attempt> {
         let tab = self.tab()?;
         typed(match select(tab, node, by, &wanted).await {
