@@ -213,6 +213,31 @@ fn comboboxes_are_chosen_not_typed_into() {
 }
 
 #[test]
+fn widget_library_comboboxes_are_filled_too() {
+    let dir = support::root().join("tests/widgets");
+    assert!(
+        dir.join("node_modules/tom-select").is_dir(),
+        "the widget libraries are not installed: npm ci --prefix tests/widgets"
+    );
+    let widgets = support::FixtureServer::start_at(&dir);
+    let env = Env::new();
+    env.launch();
+    env.ok(&[
+        "open",
+        &format!("http://127.0.0.1:{}/select.html", widgets.port),
+    ]);
+    let r = refs(&env);
+    let line = env.ok(&[
+        "fill",
+        &format!("{}=Cherry", r("combobox", "Fruit")),
+        &format!("{}=Green", r("combobox", "Colours")),
+    ]);
+    assert!(line.contains("filled 2 fields (value_matches)"), "{line}");
+    let text = env.ok(&["read"]);
+    assert!(text.contains("fruit=cherry colours=green"), "{text}");
+}
+
+#[test]
 fn the_tool_goes_with_input_page_select_or_its_own_denial() {
     for (flag, what, stays) in [
         ("--deny", "input", "browser.select"),
