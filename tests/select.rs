@@ -106,6 +106,10 @@ fn a_combobox_whose_listbox_is_made_in_a_portal_is_opened_chosen_and_closed() {
     let signals = v["evidence"]["signals"].to_string();
     assert!(signals.contains("popup_closed"), "{v}");
     assert!(env.ok(&["read"]).contains("tags: red,blue"));
+    // Its options toggle: one already chosen is not clicked off again.
+    let v = select(&env, json!({"ref": tags, "labels": ["Blue", "Green"]}));
+    assert_eq!(verdict(&v), "value_matches", "{v}");
+    assert!(env.ok(&["read"]).contains("tags: red,blue,green"));
     // A listbox in the page: its option clicked, aria-selected read back.
     let size = n(&find_ref(&obs, "listbox", "Size"));
     let v = select(&env, json!({"ref": size, "labels": ["Medium"]}));
