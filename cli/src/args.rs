@@ -172,6 +172,18 @@ pub enum Command {
     /// real drag events. Reports whether the element moved, its order
     /// changed, the drop target changed or its value changed.
     Drag(crate::drag_command::DragArgs),
+    /// Choose options in a select, combobox or listbox by ref: by visible
+    /// label (default) or --by value. A combobox is opened with a real
+    /// click and closed again. Reports what is selected now, read back
+    /// from the page; an option that does not exist is refused (with the
+    /// options there are) and nothing changes.
+    Select(crate::select_command::SelectArgs),
+    /// Fill several fields by ref in one call, in order: REF=VALUE with
+    /// text for a text field, an option label for a select, true/false
+    /// for a checkbox or radio, a number for a range input. Each field is
+    /// read back; it stops at the first that fails, with that field's
+    /// error code.
+    Fill(crate::fill_command::FillArgs),
     /// Read what a person sees of the page or of one element by ref: its
     /// text and form field values (never passwords). Hidden text is left
     /// out and counted (on stderr, or `hiddenText` with --json).

@@ -275,6 +275,14 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let (v, text) = crate::drag_command::drag(&mut s, drag).await?;
             emit(json, &v, |_| text);
         }
+        Command::Fill(fill) => {
+            let (v, text) = crate::fill_command::fill(&mut s, fill).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::Select(select) => {
+            let (v, text) = crate::select_command::select(&mut s, select).await?;
+            emit(json, &v, |_| text);
+        }
         Command::Keyboard { text } => {
             let v = s.tool("browser.keyboard", json!({"text": text})).await?;
             emit(json, &v, |v| output::action("typed", "", v));

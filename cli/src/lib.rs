@@ -13,6 +13,7 @@ mod dialog_commands;
 mod doctor;
 mod drag_command;
 mod file_commands;
+mod fill_command;
 mod guide;
 mod hover_command;
 mod mcp;
@@ -22,6 +23,7 @@ mod page_tool_commands;
 mod progress;
 mod resume;
 mod scroll_command;
+mod select_command;
 mod session;
 mod wait_command;
 

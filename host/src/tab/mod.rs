@@ -13,6 +13,7 @@ mod view;
 pub use view::{TabScope, TabView};
 
 use crate::browser::call::TargetCall;
+use crate::browser::types::{Modifiers, MouseButton};
 use crate::browser::types::{NodeHandle, Point};
 use crate::error::BpResult;
 use serde_json::{json, Value};
@@ -71,5 +72,17 @@ impl<'a> Tab<'a> {
     /// A real mouse wheel turn at `at`, by `dx` and `dy` CSS pixels.
     pub async fn wheel(&mut self, at: Point, dx: f64, dy: f64) -> BpResult<()> {
         self.call.wheel(at, dx, dy).await
+    }
+
+    /// A real left click (press and release, trusted input) at `at`, in
+    /// the top-level viewport's CSS pixels.
+    pub async fn click_at(&mut self, at: Point) -> BpResult<()> {
+        self.call.click(at, MouseButton::Left, 1).await
+    }
+
+    /// Press and release one key (a DOM `KeyboardEvent.key` name) at
+    /// whatever has focus, with no modifier held.
+    pub async fn press_key(&mut self, key: &str) -> BpResult<()> {
+        self.call.press_key(key, Modifiers::default()).await
     }
 }

@@ -9,6 +9,7 @@
 pub mod args;
 pub mod bound;
 pub mod spec;
+pub mod typing;
 
 /// Bindings for the shared `types` interface only. Component crates map
 /// `browser-pilot:tools/types` onto this module with `with:`.
