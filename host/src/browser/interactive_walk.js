@@ -4,7 +4,13 @@ function (limit) {
   // accessibility tree decides role, name and whether a candidate counts.
   const ROLES = new Set(['button','link','textbox','searchbox','checkbox','radio','combobox','listbox',
     'option','menuitem','menuitemcheckbox','menuitemradio','tab','switch','slider','spinbutton',
-    'treeitem','gridcell','scrollbar']);
+    'treeitem','gridcell','scrollbar','grid','treegrid','tree']);
+  // What a pointer-styled element must not contain to count as clickable
+  // itself (the control inside is what takes the click).
+  const CONTROLS = 'a[href],button,input,select,textarea,summary,[role],[tabindex],[onclick],[contenteditable]';
+  // Elements a click inside of reaches anyway: nothing in them is listed
+  // again as clickable.
+  const CONTAINERS = new Set(['grid','treegrid','tree','listbox','menu','menubar','tablist','radiogroup','group']);
   const out = [];
   const depths = [];
   // A layer that takes the hits over most of the viewport (a cookie wall
@@ -50,11 +56,45 @@ function (limit) {
     if (t === 'a' || t === 'area') return el.hasAttribute('href');
     if (t === 'button' || t === 'select' || t === 'textarea' || t === 'summary') return true;
     if (t === 'input') return el.type !== 'hidden';
-    const r = el.getAttribute('role');
-    if (r && ROLES.has(r.trim().split(/\s+/)[0])) return true;
+    const r = roleOf(el);
+    if (r === 'row') return !!el.closest('[role=grid],[role=treegrid]');
+    if (ROLES.has(r)) return true;
     if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return true;
-    if (el.hasAttribute('tabindex') && el.getAttribute('tabindex') !== '-1') return true;
     return false;
+  }
+  function roleOf(el) {
+    const r = el.getAttribute('role');
+    return r ? r.trim().split(/\s+/)[0] : '';
+  }
+  // A short name for an element the walk lists by itself (a clickable or
+  // a scroll container): its label, else its first text.
+  function shortName(el) {
+    const l = el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('alt');
+    if (l && l.trim()) return l.trim().slice(0, 80);
+    let s = '';
+    const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n && s.length < 80; n = w.nextNode()) {
+      const p = n.parentElement;
+      if (p && (p.localName === 'script' || p.localName === 'style')) continue;
+      s += ' ' + n.data;
+    }
+    return s.replace(/\s+/g, ' ').trim().slice(0, 80);
+  }
+  // Whether an element takes clicks without an interactive role: a click
+  // handler it carries, a tab stop, or the pointer cursor its parent does
+  // not have (the outermost pointer element, holding no control).
+  function clickable(el, pointer) {
+    if (el.localName === 'label' || el.localName === 'option') return false;
+    if (el.hasAttribute('onclick') || typeof el.onclick === 'function') return true;
+    if (el.hasAttribute('tabindex') && el.tabIndex >= 0) return true;
+    return pointer && !el.querySelector(CONTROLS);
+  }
+  function scrolls(el, cs) {
+    if (el === document.body || el === document.documentElement) return false;
+    const y = el.scrollHeight > el.clientHeight + 1 && el.clientHeight > 0
+      && (cs.overflowY === 'auto' || cs.overflowY === 'scroll');
+    return y || (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0
+      && (cs.overflowX === 'auto' || cs.overflowX === 'scroll'));
   }
   function visible(el) {
     if (!el.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true})) {
@@ -71,7 +111,43 @@ function (limit) {
   // accessibility tree says of it (aria-hidden, aria-disabled, a control
   // around it); the per-candidate answer is kept in `plainAbove`.
   const plainAbove = [];
-  function walk(node, depth, plain) {
+  // Per candidate: what the page knows of it beyond role and name (0 for
+  // nothing): `k` 'clickable' or 'scrollable' with its name `n` for one
+  // listed by the walk itself, `s` a candidate that scrolls, `h` a link's
+  // target, `o`/`m` a select's first option labels and how many more,
+  // `rq` a native field required, `iv` aria-invalid or a native field the
+  // user's input made invalid (not one merely empty yet),
+  // `lv` the level of a clickable heading.
+  const extra = [];
+  function facts(el, kind, scroll) {
+    const f = {};
+    if (kind) { f.k = kind; f.n = shortName(el); }
+    const lv = /^h[1-6]$/.test(el.localName) ? +el.localName[1] : +(el.getAttribute('aria-level') || 0);
+    if (kind && lv > 0) f.lv = lv;
+    if (scroll && !kind) f.s = 1;
+    const t = el.localName;
+    if ((t === 'a' || t === 'area') && el.hasAttribute('href')) {
+      const h = el.href;
+      f.h = h.length > 2048 ? h.slice(0, 2048) : h;
+    }
+    if (t === 'select') {
+      const o = [];
+      for (let i = 0; i < el.options.length && i < 25; i++) {
+        o.push(el.options[i].label.replace(/\s+/g, ' ').trim().slice(0, 80));
+      }
+      f.o = o;
+      f.m = Math.max(0, el.options.length - o.length);
+    }
+    const field = t === 'input' || t === 'select' || t === 'textarea';
+    if (field && el.required) f.rq = 1;
+    const ai = el.getAttribute('aria-invalid');
+    if ((ai && ai !== 'false') || (field && el.matches(':user-invalid'))) f.iv = 1;
+    return Object.keys(f).length ? f : 0;
+  }
+  // `inside`: within a listed control, whose clicks reach what it holds
+  // (nothing there is listed again as clickable); `pointer`: the parent
+  // shows the pointer cursor; `hidden`: under aria-hidden.
+  function walk(node, depth, plain, inside, pointer, hidden) {
     let kids;
     if (node.shadowRoot) kids = node.shadowRoot.children;
     else if (node.localName === 'slot') {
@@ -84,21 +160,33 @@ function (limit) {
       if (el.hasAttribute('inert') || t === 'template' || t === 'script' || t === 'style' || t === 'head') continue;
       let nest = depth;
       const candidate = isCandidate(el);
-      if (candidate && visible(el)) {
+      const cs = inside ? null : getComputedStyle(el);
+      const ptr = cs !== null && cs.cursor === 'pointer';
+      const hid = hidden || el.getAttribute('aria-hidden') === 'true';
+      const scroll = cs !== null && !hid && scrolls(el, cs);
+      let kind = '';
+      if (!candidate && !inside && !hid) {
+        if (scroll) kind = 'scrollable';
+        else if (clickable(el, ptr && !pointer)) kind = 'clickable';
+      }
+      const listed = (candidate || kind !== '') && visible(el);
+      if (listed) {
         out.push(el);
         depths.push(depth);
         plainAbove.push(plain);
+        extra.push(facts(el, kind, scroll));
         if (out.length >= limit) return true;
         // What a dialog (or cover, or group) contains is one level deeper.
         if (isSurface(el)) nest = depth + 1;
       }
+      const holds = listed && kind !== 'scrollable' && !isSurface(el) && !CONTAINERS.has(roleOf(el));
       const keep = plain && (!candidate || isSurface(el)) && !el.hasAttribute('aria-hidden')
         && !el.hasAttribute('aria-disabled');
-      if (walk(el, nest, keep)) return true;
+      if (walk(el, nest, keep, inside || holds, ptr, hid)) return true;
     }
     return false;
   }
-  walk(document, 0, true);
+  walk(document, 0, true, false, false, false);
   // How many surfaces enclose each candidate: a dialog's or group's
   // controls follow it, one deeper, and the first candidate outside is
   // back at its level.
@@ -114,6 +202,17 @@ function (limit) {
   // an empty one is still a sign-in surface).
   out.pw = out.map((el, i) => el.localName === 'input' && el.type === 'password' ? i : -1)
     .filter(i => i >= 0).join(',');
-  out.fast = JSON.stringify(FAST(out, plainAbove, out.some(isDialog)));
+  const fast = FAST(out, plainAbove, out.some(isDialog));
+  // What the walk lists by itself it also describes: its own role and
+  // name, whatever the accessibility tree makes of the element.
+  let active = document.activeElement;
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) {
+    active = active.shadowRoot.activeElement;
+  }
+  extra.forEach((f, i) => {
+    if (f && f.k) fast[i] = [f.k, f.n, null, null, 0, out[i] === active && document.hasFocus() ? 1 : 0];
+  });
+  out.fast = JSON.stringify(fast);
+  out.extra = JSON.stringify(extra);
   return out;
 }
