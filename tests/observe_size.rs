@@ -14,7 +14,7 @@ use support::bridge::Bridge;
 use support::Env;
 
 /// Fresh loads timed per page (the median is reported).
-const ROUNDS: usize = 5;
+const ROUNDS: usize = 9;
 
 /// Pages that never settle into one document, or hold the tab on purpose.
 const SKIP: &[&str] = &["reloading.html", "stall.html", "dialogs.html", "popup.html"];

@@ -50,13 +50,15 @@ function (limit) {
     return r === 'group' || r === 'radiogroup';
   }
   function isSurface(el) { return isDialog(el) || isGroup(el); }
-  function isCandidate(el) {
+  // (`attrs`: whether it has attributes; one without can be a surface
+  // only as a dialog, a fieldset or the cover, and has no role.)
+  function isCandidate(el, attrs) {
     const t = el.localName;
-    if (isSurface(el)) return true;
+    if ((attrs || t === 'dialog' || t === 'fieldset' || el === cover) && isSurface(el)) return true;
     if (t === 'a' || t === 'area') return el.hasAttribute('href');
     if (t === 'button' || t === 'select' || t === 'textarea' || t === 'summary') return true;
     if (t === 'input') return el.type !== 'hidden';
-    const r = roleOf(el);
+    const r = attrs ? roleOf(el) : '';
     if (r === 'row') return !!el.closest('[role=grid],[role=treegrid]');
     if (ROLES.has(r)) return true;
     if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return true;
@@ -83,19 +85,26 @@ function (limit) {
   // Whether an element takes clicks without an interactive role: a click
   // handler it carries, a tab stop, or the pointer cursor its parent does
   // not have (the outermost pointer element, holding no control).
-  function clickable(el, pointer) {
+  function clickable(el, attrs, pointer) {
     if (el.localName === 'label' || el.localName === 'option') return false;
-    if (el.hasAttribute('onclick') || typeof el.onclick === 'function') return true;
-    if (el.hasAttribute('tabindex') && el.tabIndex >= 0) return true;
+    if (typeof el.onclick === 'function') return true;
+    if (attrs && (el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0))) return true;
     return pointer && !el.querySelector(CONTROLS);
   }
+  // A vertical scroll container. Overflow first: reading the style is
+  // cheaper than reading the layout.
   function scrolls(el, cs) {
+    const oy = cs.overflowY;
+    if (oy !== 'auto' && oy !== 'scroll') return false;
     if (el === document.body || el === document.documentElement) return false;
-    const y = el.scrollHeight > el.clientHeight + 1 && el.clientHeight > 0
-      && (cs.overflowY === 'auto' || cs.overflowY === 'scroll');
-    return y || (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0
-      && (cs.overflowX === 'auto' || cs.overflowX === 'scroll'));
+    return el.clientHeight > 0 && el.scrollHeight > el.clientHeight + 1;
   }
+  // Text-level elements whose style is not read when they carry no
+  // attribute (no class, no style): they inherit the pointer cursor and
+  // do not scroll by themselves in practice, and on a long text page they
+  // are most of the elements.
+  const TEXT = new Set(['p','span','b','i','em','strong','small','code','mark','u','s','sub','sup',
+    'abbr','cite','q','time','br','wbr']);
   function visible(el) {
     if (!el.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true})) {
       // display:contents has no box, yet it is in the accessibility tree.
@@ -157,17 +166,19 @@ function (limit) {
     for (let i = 0; i < kids.length; i++) {
       const el = kids[i];
       const t = el.localName;
-      if (el.hasAttribute('inert') || t === 'template' || t === 'script' || t === 'style' || t === 'head') continue;
+      const attrs = el.hasAttributes();
+      if ((attrs && el.hasAttribute('inert')) || t === 'template' || t === 'script' || t === 'style' || t === 'head') continue;
       let nest = depth;
-      const candidate = isCandidate(el);
-      const cs = inside ? null : getComputedStyle(el);
-      const ptr = cs !== null && cs.cursor === 'pointer';
-      const hid = hidden || el.getAttribute('aria-hidden') === 'true';
-      const scroll = cs !== null && !hid && scrolls(el, cs);
+      const candidate = isCandidate(el, attrs);
+      const cs = inside || (!attrs && TEXT.has(t)) ? null : getComputedStyle(el);
+      const ptr = cs === null ? pointer && !inside : cs.cursor === 'pointer';
+      const hid = hidden || (attrs && el.getAttribute('aria-hidden') === 'true');
+      // (A box holding only text scrolls rarely: its overflow is not read.)
+      const scroll = cs !== null && !hid && el.childElementCount > 0 && scrolls(el, cs);
       let kind = '';
       if (!candidate && !inside && !hid) {
         if (scroll) kind = 'scrollable';
-        else if (clickable(el, ptr && !pointer)) kind = 'clickable';
+        else if (clickable(el, attrs, ptr && !pointer)) kind = 'clickable';
       }
       const listed = (candidate || kind !== '') && visible(el);
       if (listed) {
@@ -180,8 +191,8 @@ function (limit) {
         if (isSurface(el)) nest = depth + 1;
       }
       const holds = listed && kind !== 'scrollable' && !isSurface(el) && !CONTAINERS.has(roleOf(el));
-      const keep = plain && (!candidate || isSurface(el)) && !el.hasAttribute('aria-hidden')
-        && !el.hasAttribute('aria-disabled');
+      const keep = plain && (!candidate || isSurface(el))
+        && (!attrs || (!el.hasAttribute('aria-hidden') && !el.hasAttribute('aria-disabled')));
       if (walk(el, nest, keep, inside || holds, ptr, hid)) return true;
     }
     return false;
