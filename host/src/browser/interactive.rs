@@ -331,7 +331,7 @@ impl TargetCall {
         }
         let role = super::axtree::role_of(&read);
         let wanted = candidate.cover
-            || (!read["ignored"].as_bool().unwrap_or(false) && roles.iter().any(|r| *r == role));
+            || (!read["ignored"].as_bool().unwrap_or(false) && roles.contains(&role));
         wanted.then(|| {
             let mut node = self.ax_node(&read, candidate.depth, None, session);
             node.facts = super::walk_facts::ax_facts(&read, Some(candidate.facts.clone()));
