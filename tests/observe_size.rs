@@ -5,6 +5,9 @@
 //! observation and compare the tables:
 //!
 //! `cargo test -p browser-pilot --test observe_size -- --ignored --nocapture`
+//!
+//! `BP_MEASURE_PAGES` (comma-separated) limits the pages, and
+//! `BP_MEASURE_ROUNDS` sets the fresh loads timed per page.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
@@ -13,7 +16,7 @@ use std::time::Instant;
 use support::bridge::Bridge;
 use support::Env;
 
-/// Fresh loads timed per page (the median is reported).
+/// Fresh loads timed per page by default (the median is reported).
 const ROUNDS: usize = 9;
 
 /// Pages that never settle into one document, or hold the tab on purpose.
@@ -27,6 +30,10 @@ fn pages() -> Vec<String> {
         .filter(|n| n.ends_with(".html") && !SKIP.contains(&n.as_str()))
         .collect();
     pages.sort();
+    if let Ok(only) = std::env::var("BP_MEASURE_PAGES") {
+        let only: Vec<&str> = only.split(',').collect();
+        pages.retain(|p| only.contains(&p.as_str()));
+    }
     pages
 }
 
@@ -52,12 +59,18 @@ fn observation_size_and_first_look_time_per_fixture() {
         .or_else(|| tab["tab"]["targetId"].as_str())
         .expect("tab id")
         .to_string();
-    println!("| page | JSON bytes | text bytes | first observe ms (median of {ROUNDS}) |");
+    let rounds = std::env::var("BP_MEASURE_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(ROUNDS);
+    // A first look that warms the browser up, not measured.
+    b.tool_ok(&s, "browser.observe", json!({"targetId": t}));
+    println!("| page | JSON bytes | text bytes | first observe ms (median of {rounds}) |");
     println!("|---|---|---|---|");
     let (mut json_total, mut text_total, mut ms_total) = (0usize, 0usize, 0.0f64);
     for page in pages() {
         let mut times = Vec::new();
-        for _ in 0..ROUNDS {
+        for _ in 0..rounds {
             let nav = b.tool(
                 &s,
                 "browser.navigate",
