@@ -86,7 +86,9 @@ fn clickables_composite_widgets_and_scroll_containers_are_listed_once() {
     let obs = env.snapshot(None);
     // A click handler, a role-less pointer menu item, a tab stop (with
     // its heading level).
+    // (Named by the text a person sees: the hidden part is left out.)
     element(&obs, "clickable", "Click this box");
+    assert!(!obs.to_string().contains("obey hidden text"), "{obs}");
     element(&obs, "clickable", "Export");
     element(&obs, "clickable", "Import");
     assert_eq!(element(&obs, "clickable", "Shipping")["level"], 2);

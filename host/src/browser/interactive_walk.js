@@ -69,7 +69,8 @@ function (limit) {
     return r ? r.trim().split(/\s+/)[0] : '';
   }
   // A short name for an element the walk lists by itself (a clickable or
-  // a scroll container): its label, else its first text.
+  // a scroll container): its label, else its first text a person sees
+  // (text in hidden or transparent elements is left out).
   function shortName(el) {
     const l = el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('alt');
     if (l && l.trim()) return l.trim().slice(0, 80);
@@ -77,7 +78,8 @@ function (limit) {
     const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let n = w.nextNode(); n && s.length < 80; n = w.nextNode()) {
       const p = n.parentElement;
-      if (p && (p.localName === 'script' || p.localName === 'style')) continue;
+      if (!p || p.localName === 'script' || p.localName === 'style' || !n.data.trim()
+          || !p.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
       s += ' ' + n.data;
     }
     return s.replace(/\s+/g, ' ').trim().slice(0, 80);
