@@ -80,3 +80,85 @@ pub fn matches(node: &AxNode, query: &str) -> bool {
     let has = |s: &str| s.to_lowercase().contains(query);
     has(&node.role) || has(&node.name) || node.value.as_deref().is_some_and(has)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{element_json, matches};
+    use crate::browser_pilot::tools::page_read::{AxNode, NodeFacts};
+
+    fn node(role: &str, name: &str, facts: NodeFacts) -> AxNode {
+        AxNode {
+            handle: Some(1),
+            role: role.into(),
+            name: name.into(),
+            value: None,
+            checked: None,
+            disabled: false,
+            protected: false,
+            depth: 0,
+            expanded: None,
+            focused: false,
+            facts,
+        }
+    }
+
+    fn no_facts() -> NodeFacts {
+        NodeFacts {
+            selected: None,
+            pressed: None,
+            required: false,
+            invalid: false,
+            level: None,
+            href: None,
+            options: Vec::new(),
+            more_options: 0,
+            scrollable: false,
+        }
+    }
+
+    #[test]
+    fn only_what_applies_is_shown() {
+        let plain = element_json(1, &node("button", "Go", no_facts()), "Go", None);
+        assert_eq!(plain.as_object().map(|o| o.len()), Some(3), "{plain}");
+        let facts = NodeFacts {
+            selected: Some(false),
+            pressed: Some("mixed".into()),
+            options: vec!["A".into()],
+            more_options: 2,
+            scrollable: true,
+            ..no_facts()
+        };
+        let mut n = node("listbox", "Pick", facts);
+        n.disabled = true;
+        n.expanded = Some(false);
+        let el = element_json(2, &n, "Pick", None);
+        assert_eq!(el["disabled"], true);
+        assert_eq!(el["expanded"], false);
+        assert_eq!(el["pressed"], "mixed");
+        assert_eq!(el["moreOptions"], 2);
+        assert_eq!(el["scrollable"], true);
+        assert!(el.get("selected").is_none(), "{el}");
+        // A scroll container's own role says it; no flag besides.
+        let s = node(
+            "scrollable",
+            "Feed",
+            NodeFacts {
+                scrollable: true,
+                ..no_facts()
+            },
+        );
+        assert!(element_json(3, &s, "Feed", None)
+            .get("scrollable")
+            .is_none());
+    }
+
+    #[test]
+    fn a_query_matches_role_name_or_value_in_any_case() {
+        let mut n = node("textbox", "Card Number", no_facts());
+        n.value = Some("4242".into());
+        assert!(matches(&n, "card"));
+        assert!(matches(&n, "textbox"));
+        assert!(matches(&n, "424"));
+        assert!(!matches(&n, "email"));
+    }
+}
