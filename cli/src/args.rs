@@ -124,6 +124,10 @@ pub enum Command {
         /// Most elements to return (1..10000).
         #[arg(long)]
         limit: Option<u32>,
+        /// Keep only elements whose role, name or value contains this
+        /// (case-insensitive).
+        #[arg(long, value_name = "TEXT")]
+        query: Option<String>,
     },
     /// Click an element by its ref from the latest snapshot.
     Click {

@@ -224,10 +224,13 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
                 )
             });
         }
-        Command::Snapshot { limit } => {
+        Command::Snapshot { limit, query } => {
             let mut args = json!({});
             if let Some(limit) = limit {
                 args["limit"] = json!(limit);
+            }
+            if let Some(query) = query {
+                args["query"] = json!(query);
             }
             let v = s.tool("browser.observe", args).await?;
             emit(json, &v, output::snapshot);

@@ -46,6 +46,7 @@ pub fn snapshot(v: &Value) -> String {
         if let Some(checked) = el.get("checked").and_then(Value::as_str) {
             out.push_str(&format!(" checked={checked}"));
         }
+        out.push_str(&element_facts(el));
         out.push('\n');
     }
     if v["truncated"].as_bool().unwrap_or(false) {
@@ -61,6 +62,56 @@ pub fn snapshot(v: &Value) -> String {
         ));
     }
     out
+}
+
+/// An element's states and facts, compactly: ` disabled expanded -> /docs`,
+/// a select's options as ` options: "A", "B" (+15 more)`.
+fn element_facts(el: &Value) -> String {
+    let mut out = String::new();
+    let on = |key: &str| el.get(key).and_then(Value::as_bool) == Some(true);
+    for key in ["disabled", "selected", "required", "invalid", "scrollable"] {
+        if on(key) {
+            out.push_str(&format!(" {key}"));
+        }
+    }
+    match el.get("expanded").and_then(Value::as_bool) {
+        Some(true) => out.push_str(" expanded"),
+        Some(false) => out.push_str(" collapsed"),
+        None => {}
+    }
+    match el.get("pressed").and_then(Value::as_str) {
+        Some("true") => out.push_str(" pressed"),
+        Some("false") => out.push_str(" not-pressed"),
+        Some(other) => out.push_str(&format!(" pressed={other}")),
+        None => {}
+    }
+    if let Some(level) = el.get("level").and_then(Value::as_u64) {
+        out.push_str(&format!(" level={level}"));
+    }
+    if let Some(href) = el.get("href").and_then(Value::as_str) {
+        out.push_str(&format!(" -> {}", quoted_if_spaced(href)));
+    }
+    if let Some(options) = el.get("options").and_then(Value::as_array) {
+        let labels: Vec<String> = options
+            .iter()
+            .filter_map(Value::as_str)
+            .map(quoted)
+            .collect();
+        out.push_str(&format!(" options: {}", labels.join(", ")));
+        if let Some(more) = el.get("moreOptions").and_then(Value::as_u64) {
+            out.push_str(&format!(" (+{more} more)"));
+        }
+    }
+    out
+}
+
+/// A link target as is, or quoted when it holds spaces or quotes.
+fn quoted_if_spaced(text: &str) -> String {
+    if text.chars().any(|c| c.is_whitespace() || c == '"') {
+        quoted(text)
+    } else {
+        text.to_string()
+    }
 }
 
 /// `clicked [3]: verified (navigation)`.

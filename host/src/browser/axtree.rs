@@ -34,6 +34,15 @@ impl FrameTree {
     }
 }
 
+/// A node's role as observations name it: a `<summary>` (Chromium's
+/// `DisclosureTriangle`) is the disclosure button it acts as.
+pub(super) fn role_of(n: &Value) -> String {
+    match n["role"]["value"].as_str().unwrap_or_default() {
+        "DisclosureTriangle" => "button".to_string(),
+        role => role.to_string(),
+    }
+}
+
 fn as_str(v: &Value) -> String {
     v.as_str().unwrap_or_default().to_string()
 }
@@ -176,6 +185,8 @@ impl TargetCall {
             }
         }
         self.tree_doc = Some((doc_gen, loader, scope));
+        super::walk_facts::gather_options(&mut out);
+        super::walk_facts::tidy_links(&mut out, &info.url);
         Ok(AxSnapshot {
             info,
             nodes: out,
@@ -214,7 +225,7 @@ impl TargetCall {
             .map(|b| self.new_handle(b, frame, session));
         AxNode {
             handle,
-            role: as_str(&n["role"]["value"]),
+            role: role_of(n),
             name: normalize_name(&as_str(&n["name"]["value"])),
             value: if protected { None } else { value },
             checked,
@@ -223,6 +234,7 @@ impl TargetCall {
             depth,
             expanded: prop("expanded").and_then(|v| v.as_bool()),
             focused: prop("focused").and_then(|v| v.as_bool()).unwrap_or(false),
+            facts: super::walk_facts::ax_facts(n, None),
         }
     }
 }

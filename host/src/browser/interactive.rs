@@ -47,8 +47,9 @@ impl TargetCall {
         if !framed {
             let (doc_gen, loader, dialog_open, _) = self.doc();
             match self.walk(roles, limit as usize + 1).await {
-                Ok((nodes, (url, title))) => {
+                Ok((mut nodes, (url, title))) => {
                     self.tree_doc = Some((doc_gen, loader, None));
+                    super::walk_facts::tidy_links(&mut nodes, &url);
                     let info = PageInfo {
                         url: crate::redact::url(&url),
                         title,
@@ -73,7 +74,9 @@ impl TargetCall {
                 }
             }
         }
-        self.accessibility_tree(max_depth, max_nodes).await
+        let mut snapshot = self.accessibility_tree(max_depth, max_nodes).await?;
+        super::walk_facts::drop_table_rows(&mut snapshot.nodes);
+        Ok(snapshot)
     }
 
     /// Walk with a growing cap until `want` nodes of `roles` are found or
@@ -323,11 +326,16 @@ impl TargetCall {
                 depth: candidate.depth,
                 expanded: None,
                 focused: plain.focused,
+                facts: candidate.facts.clone(),
             });
         }
-        let role = read["role"]["value"].as_str().unwrap_or_default();
+        let role = super::axtree::role_of(&read);
         let wanted = candidate.cover
-            || (!read["ignored"].as_bool().unwrap_or(false) && roles.iter().any(|r| r == role));
-        wanted.then(|| self.ax_node(&read, candidate.depth, None, session))
+            || (!read["ignored"].as_bool().unwrap_or(false) && roles.contains(&role));
+        wanted.then(|| {
+            let mut node = self.ax_node(&read, candidate.depth, None, session);
+            node.facts = super::walk_facts::ax_facts(&read, Some(candidate.facts.clone()));
+            node
+        })
     }
 }

@@ -4,7 +4,13 @@ function (limit) {
   // accessibility tree decides role, name and whether a candidate counts.
   const ROLES = new Set(['button','link','textbox','searchbox','checkbox','radio','combobox','listbox',
     'option','menuitem','menuitemcheckbox','menuitemradio','tab','switch','slider','spinbutton',
-    'treeitem','gridcell','scrollbar']);
+    'treeitem','gridcell','scrollbar','grid','treegrid','tree']);
+  // What a pointer-styled element must not contain to count as clickable
+  // itself (the control inside is what takes the click).
+  const CONTROLS = 'a[href],button,input,select,textarea,summary,[role],[tabindex],[onclick],[contenteditable]';
+  // Elements a click inside of reaches anyway: nothing in them is listed
+  // again as clickable.
+  const CONTAINERS = new Set(['grid','treegrid','tree','listbox','menu','menubar','tablist','radiogroup','group']);
   const out = [];
   const depths = [];
   // A layer that takes the hits over most of the viewport (a cookie wall
@@ -44,18 +50,63 @@ function (limit) {
     return r === 'group' || r === 'radiogroup';
   }
   function isSurface(el) { return isDialog(el) || isGroup(el); }
-  function isCandidate(el) {
+  // (`attrs`: whether it has attributes; one without can be a surface
+  // only as a dialog, a fieldset or the cover, and has no role.)
+  function isCandidate(el, attrs) {
     const t = el.localName;
-    if (isSurface(el)) return true;
+    if ((attrs || t === 'dialog' || t === 'fieldset' || el === cover) && isSurface(el)) return true;
     if (t === 'a' || t === 'area') return el.hasAttribute('href');
     if (t === 'button' || t === 'select' || t === 'textarea' || t === 'summary') return true;
     if (t === 'input') return el.type !== 'hidden';
-    const r = el.getAttribute('role');
-    if (r && ROLES.has(r.trim().split(/\s+/)[0])) return true;
+    const r = attrs ? roleOf(el) : '';
+    if (r === 'row') return !!el.closest('[role=grid],[role=treegrid]');
+    if (ROLES.has(r)) return true;
     if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return true;
-    if (el.hasAttribute('tabindex') && el.getAttribute('tabindex') !== '-1') return true;
     return false;
   }
+  function roleOf(el) {
+    const r = el.getAttribute('role');
+    return r ? r.trim().split(/\s+/)[0] : '';
+  }
+  // A short name for an element the walk lists by itself (a clickable or
+  // a scroll container): its label, else its first text a person sees
+  // (text in hidden or transparent elements is left out).
+  function shortName(el) {
+    const l = el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('alt');
+    if (l && l.trim()) return l.trim().slice(0, 80);
+    let s = '';
+    const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n && s.length < 80; n = w.nextNode()) {
+      const p = n.parentElement;
+      if (!p || p.localName === 'script' || p.localName === 'style' || !n.data.trim()
+          || !p.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
+      s += ' ' + n.data;
+    }
+    return s.replace(/\s+/g, ' ').trim().slice(0, 80);
+  }
+  // Whether an element takes clicks without an interactive role: a click
+  // handler it carries, a tab stop, or the pointer cursor its parent does
+  // not have (the outermost pointer element, holding no control).
+  function clickable(el, attrs, pointer) {
+    if (el.localName === 'label' || el.localName === 'option') return false;
+    if (typeof el.onclick === 'function') return true;
+    if (attrs && (el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0))) return true;
+    return pointer && !el.querySelector(CONTROLS);
+  }
+  // A vertical scroll container. Overflow first: reading the style is
+  // cheaper than reading the layout.
+  function scrolls(el, cs) {
+    const oy = cs.overflowY;
+    if (oy !== 'auto' && oy !== 'scroll') return false;
+    if (el === document.body || el === document.documentElement) return false;
+    return el.clientHeight > 0 && el.scrollHeight > el.clientHeight + 1;
+  }
+  // Text-level elements whose style is not read when they carry no
+  // attribute (no class, no style): they inherit the pointer cursor and
+  // do not scroll by themselves in practice, and on a long text page they
+  // are most of the elements.
+  const TEXT = new Set(['p','span','b','i','em','strong','small','code','mark','u','s','sub','sup',
+    'abbr','cite','q','time','br','wbr']);
   function visible(el) {
     if (!el.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true})) {
       // display:contents has no box, yet it is in the accessibility tree.
@@ -71,7 +122,43 @@ function (limit) {
   // accessibility tree says of it (aria-hidden, aria-disabled, a control
   // around it); the per-candidate answer is kept in `plainAbove`.
   const plainAbove = [];
-  function walk(node, depth, plain) {
+  // Per candidate: what the page knows of it beyond role and name (0 for
+  // nothing): `k` 'clickable' or 'scrollable' with its name `n` for one
+  // listed by the walk itself, `s` a candidate that scrolls, `h` a link's
+  // target, `o`/`m` a select's first option labels and how many more,
+  // `rq` a native field required, `iv` aria-invalid or a native field the
+  // user's input made invalid (not one merely empty yet),
+  // `lv` the level of a clickable heading.
+  const extra = [];
+  function facts(el, kind, scroll) {
+    const f = {};
+    if (kind) { f.k = kind; f.n = shortName(el); }
+    const lv = /^h[1-6]$/.test(el.localName) ? +el.localName[1] : +(el.getAttribute('aria-level') || 0);
+    if (kind && lv > 0) f.lv = lv;
+    if (scroll && !kind) f.s = 1;
+    const t = el.localName;
+    if ((t === 'a' || t === 'area') && el.hasAttribute('href')) {
+      const h = el.href;
+      f.h = h.length > 2048 ? h.slice(0, 2048) : h;
+    }
+    if (t === 'select') {
+      const o = [];
+      for (let i = 0; i < el.options.length && i < 25; i++) {
+        o.push(el.options[i].label.replace(/\s+/g, ' ').trim().slice(0, 80));
+      }
+      f.o = o;
+      f.m = Math.max(0, el.options.length - o.length);
+    }
+    const field = t === 'input' || t === 'select' || t === 'textarea';
+    if (field && el.required) f.rq = 1;
+    const ai = el.getAttribute('aria-invalid');
+    if ((ai && ai !== 'false') || (field && el.matches(':user-invalid'))) f.iv = 1;
+    return Object.keys(f).length ? f : 0;
+  }
+  // `inside`: within a listed control, whose clicks reach what it holds
+  // (nothing there is listed again as clickable); `pointer`: the parent
+  // shows the pointer cursor; `hidden`: under aria-hidden.
+  function walk(node, depth, plain, inside, pointer, hidden) {
     let kids;
     if (node.shadowRoot) kids = node.shadowRoot.children;
     else if (node.localName === 'slot') {
@@ -81,24 +168,38 @@ function (limit) {
     for (let i = 0; i < kids.length; i++) {
       const el = kids[i];
       const t = el.localName;
-      if (el.hasAttribute('inert') || t === 'template' || t === 'script' || t === 'style' || t === 'head') continue;
+      const attrs = el.hasAttributes();
+      if ((attrs && el.hasAttribute('inert')) || t === 'template' || t === 'script' || t === 'style' || t === 'head') continue;
       let nest = depth;
-      const candidate = isCandidate(el);
-      if (candidate && visible(el)) {
+      const candidate = isCandidate(el, attrs);
+      const cs = inside || (!attrs && TEXT.has(t)) ? null : getComputedStyle(el);
+      const ptr = cs === null ? pointer && !inside : cs.cursor === 'pointer';
+      const hid = hidden || (attrs && el.getAttribute('aria-hidden') === 'true');
+      // (A box holding only text scrolls rarely: its overflow is not read.)
+      const scroll = cs !== null && !hid && el.childElementCount > 0 && scrolls(el, cs);
+      let kind = '';
+      if (!candidate && !inside && !hid) {
+        if (scroll) kind = 'scrollable';
+        else if (clickable(el, attrs, ptr && !pointer)) kind = 'clickable';
+      }
+      const listed = (candidate || kind !== '') && visible(el);
+      if (listed) {
         out.push(el);
         depths.push(depth);
         plainAbove.push(plain);
+        extra.push(facts(el, kind, scroll));
         if (out.length >= limit) return true;
         // What a dialog (or cover, or group) contains is one level deeper.
         if (isSurface(el)) nest = depth + 1;
       }
-      const keep = plain && (!candidate || isSurface(el)) && !el.hasAttribute('aria-hidden')
-        && !el.hasAttribute('aria-disabled');
-      if (walk(el, nest, keep)) return true;
+      const holds = listed && kind !== 'scrollable' && !isSurface(el) && !CONTAINERS.has(roleOf(el));
+      const keep = plain && (!candidate || isSurface(el))
+        && (!attrs || (!el.hasAttribute('aria-hidden') && !el.hasAttribute('aria-disabled')));
+      if (walk(el, nest, keep, inside || holds, ptr, hid)) return true;
     }
     return false;
   }
-  walk(document, 0, true);
+  walk(document, 0, true, false, false, false);
   // How many surfaces enclose each candidate: a dialog's or group's
   // controls follow it, one deeper, and the first candidate outside is
   // back at its level.
@@ -114,6 +215,17 @@ function (limit) {
   // an empty one is still a sign-in surface).
   out.pw = out.map((el, i) => el.localName === 'input' && el.type === 'password' ? i : -1)
     .filter(i => i >= 0).join(',');
-  out.fast = JSON.stringify(FAST(out, plainAbove, out.some(isDialog)));
+  const fast = FAST(out, plainAbove, out.some(isDialog));
+  // What the walk lists by itself it also describes: its own role and
+  // name, whatever the accessibility tree makes of the element.
+  let active = document.activeElement;
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) {
+    active = active.shadowRoot.activeElement;
+  }
+  extra.forEach((f, i) => {
+    if (f && f.k) fast[i] = [f.k, f.n, null, null, 0, out[i] === active && document.hasFocus() ? 1 : 0];
+  });
+  out.fast = JSON.stringify(fast);
+  out.extra = JSON.stringify(extra);
   return out;
 }

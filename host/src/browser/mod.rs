@@ -40,5 +40,6 @@ mod typed_readback;
 pub mod types;
 mod walk;
 mod walk_agent;
+mod walk_facts;
 pub mod workspace_call;
 mod workspace_net;

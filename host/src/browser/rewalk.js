@@ -33,5 +33,6 @@ function (out, cap, roles, want, counts, known) {
     depths: out.depths.split(',').slice(0, n).join(','),
     cover: out.cover, href: out.href, title: out.title, pw: out.pw,
     fast: JSON.stringify(fast.slice(0, n)),
+    extra: JSON.stringify(JSON.parse(out.extra).slice(0, n)),
   });
 }

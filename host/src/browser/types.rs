@@ -34,6 +34,29 @@ pub struct AxNode {
     pub depth: u32,
     pub expanded: Option<bool>,
     pub focused: bool,
+    /// The states and facts an observation shows where they apply.
+    pub facts: NodeFacts,
+}
+
+/// What an observation says of an element beyond role, name and value,
+/// each only where it applies (`walk_facts.rs`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodeFacts {
+    /// `aria-selected` (a tab, an option, a row).
+    pub selected: Option<bool>,
+    /// `aria-pressed`: `true`, `false` or `mixed` for a toggle button.
+    pub pressed: Option<String>,
+    pub required: bool,
+    pub invalid: bool,
+    /// A heading's (or tree item's) level.
+    pub level: Option<u32>,
+    /// A link's target, bounded.
+    pub href: Option<String>,
+    /// A `<select>`'s first option labels, and how many more it has.
+    pub options: Vec<String>,
+    pub more_options: u32,
+    /// An element whose content scrolls (overflow auto or scroll).
+    pub scrollable: bool,
 }
 
 /// The accessibility tree of the selected frame, child frames spliced in.

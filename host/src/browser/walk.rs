@@ -66,6 +66,8 @@ pub(super) struct Candidate {
     pub(super) cover: bool,
     /// Role, name and state as the page described them, for a plain one.
     pub(super) plain: Option<Plain>,
+    /// What else the page knows of it (`walk_facts.rs`).
+    pub(super) facts: super::types::NodeFacts,
 }
 
 /// What one page walk found.
@@ -87,6 +89,7 @@ pub(super) struct WalkFacts {
     pw: std::collections::HashSet<usize>,
     cover: Option<usize>,
     fast: Vec<Value>,
+    extra: Vec<Value>,
     depths: Vec<u32>,
     /// `ix`: per candidate, its index among the known elements, or -1.
     ix: String,
@@ -103,6 +106,7 @@ impl WalkFacts {
                 .collect(),
             cover: fact("cover").parse().ok(),
             fast: serde_json::from_str(&fact("fast")).unwrap_or_default(),
+            extra: serde_json::from_str(&fact("extra")).unwrap_or_default(),
             depths: fact("depths")
                 .split(',')
                 .map(|d| d.parse().unwrap_or(0))
@@ -130,6 +134,11 @@ impl WalkFacts {
             depth: self.depths.get(i).copied().unwrap_or(0),
             cover: self.cover == Some(i),
             plain: self.fast.get(i).and_then(Plain::from_page),
+            facts: self
+                .extra
+                .get(i)
+                .map(super::walk_facts::page_facts)
+                .unwrap_or_default(),
         }
     }
 

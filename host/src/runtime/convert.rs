@@ -49,6 +49,7 @@ impl From<domain::AxNode> for page_read::AxNode {
             depth,
             expanded,
             focused,
+            facts,
         } = n;
         // Names and values are page text: invisible characters never
         // reach an observation, its hints, or anything built from them.
@@ -63,6 +64,35 @@ impl From<domain::AxNode> for page_read::AxNode {
             depth,
             expanded,
             focused,
+            facts: facts.into(),
+        }
+    }
+}
+
+impl From<domain::NodeFacts> for page_read::NodeFacts {
+    fn from(f: domain::NodeFacts) -> Self {
+        let domain::NodeFacts {
+            selected,
+            pressed,
+            required,
+            invalid,
+            level,
+            href,
+            options,
+            more_options,
+            scrollable,
+        } = f;
+        // Page text, like names: no invisible characters.
+        Self {
+            selected,
+            pressed,
+            required,
+            invalid,
+            level,
+            href: href.map(|h| invisible::clean(&h)),
+            options: options.iter().map(|o| invisible::clean(o)).collect(),
+            more_options,
+            scrollable,
         }
     }
 }
@@ -570,6 +600,7 @@ mod tests {
             depth: 0,
             expanded: None,
             focused: false,
+            facts: Default::default(),
         });
         assert_eq!(node.name, "Pay now");
         assert_eq!(node.value.as_deref(), Some("42 👩\u{200d}💻"));

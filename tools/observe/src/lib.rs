@@ -11,6 +11,7 @@ wit_bindgen::generate!({
     with: { "browser-pilot:tools/types@0.1.0": bp_sdk::types },
 });
 
+mod element;
 mod frames;
 mod observation;
 mod read;

@@ -1,6 +1,7 @@
 //! `browser.observe`: a bounded, numbered view of the interactive elements.
 
 use crate::browser_pilot::tools::page_read::{self, AxNode, ObservedElement};
+use crate::element::{self, element_json};
 use bp_sdk::spec::{target_id_schema, with_common};
 use bp_sdk::{bound, invalid, Args, ToolError, ToolSpec};
 use serde_json::{json, Map, Value};
@@ -41,19 +42,22 @@ const INTERACTIVE: &[&str] = &[
     "treeitem",
     "textarea",
     "PopUpButton",
+    "gridcell",
+    "grid",
+    "treegrid",
+    "tree",
+    "row",
+    // What the page walk lists by itself: an element that takes clicks
+    // without an interactive role, and a scroll container.
+    "clickable",
+    "scrollable",
 ];
 
 pub fn spec() -> ToolSpec {
     let element = json!({
         "type": "object",
         "required": ["ref", "role", "name"],
-        "properties": {
-            "ref": {"type": "integer", "minimum": 1},
-            "role": {"type": "string"},
-            "name": {"type": "string", "x-browser-pilot-sensitivity": ["browser_data"]},
-            "value": {"type": "string", "x-browser-pilot-sensitivity": ["browser_data"]},
-            "checked": {"type": "string", "enum": ["true", "false", "mixed"]}
-        }
+        "properties": element::schema_properties()
     });
     let mut props = Map::new();
     props.insert("observationId".into(), json!({"type": "string"}));
@@ -73,7 +77,7 @@ pub fn spec() -> ToolSpec {
     props.insert("hints".into(), json!({"type": "array"}));
     ToolSpec::read(
         "browser.observe",
-        "Observe the target: numbered interactive elements (ref, role, name, value) usable with click and type.",
+        "Observe the target: numbered interactive elements (ref, role, name, value, and states such as disabled, expanded, a link's href or a select's options, where they apply) usable with click and type. `query` keeps only elements whose role, name or value contains it.",
         &["page-read"],
     )
     .schemas(
@@ -82,7 +86,8 @@ pub fn spec() -> ToolSpec {
             "additionalProperties": false,
             "properties": {
                 "targetId": target_id_schema(),
-                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT}
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT},
+                "query": {"type": "string", "minLength": 1, "maxLength": element::QUERY_UNITS}
             }
         }),
         json!({
@@ -123,20 +128,6 @@ fn is_interactive(node: &AxNode) -> bool {
     node.handle.is_some() && INTERACTIVE.contains(&node.role.as_str())
 }
 
-fn element_json(reference: usize, node: &AxNode, name: &str, value: Option<String>) -> Value {
-    let mut el = Map::new();
-    el.insert("ref".into(), json!(reference));
-    el.insert("role".into(), json!(node.role));
-    el.insert("name".into(), json!(name));
-    if let Some(v) = value {
-        el.insert("value".into(), json!(v));
-    }
-    if let Some(c) = &node.checked {
-        el.insert("checked".into(), json!(c));
-    }
-    Value::Object(el)
-}
-
 fn cut_units(s: &str, max: usize) -> (String, bool) {
     if bound::code_units(s) <= max {
         return (s.to_string(), false);
@@ -158,6 +149,7 @@ pub fn observe(mut args: Args) -> Result<Value, ToolError> {
     let limit = args
         .opt_u32("limit", 1, MAX_LIMIT)?
         .unwrap_or(DEFAULT_LIMIT);
+    let query = query(&mut args)?;
     args.finish()?;
 
     // Only as many interactive nodes as the limit needs (plus one, to see
@@ -170,7 +162,9 @@ pub fn observe(mut args: Args) -> Result<Value, ToolError> {
         .chain(GROUP_ROLES)
         .map(|r| r.to_string())
         .collect();
-    let snapshot = page_read::interactive_nodes(&roles, limit, MAX_DEPTH, NODE_BUDGET)?;
+    // A query reads every element there is, to keep the matching ones.
+    let read = if query.is_some() { MAX_LIMIT } else { limit };
+    let snapshot = page_read::interactive_nodes(&roles, read, MAX_DEPTH, NODE_BUDGET)?;
     let (title, _) = cut_units(&snapshot.info.title, NAME_UNITS);
     let mut budget = Budget {
         limit: limit as usize,
@@ -184,7 +178,9 @@ pub fn observe(mut args: Args) -> Result<Value, ToolError> {
 
     let mut elements: Vec<Value> = Vec::new();
     let mut mapping: Vec<ObservedElement> = Vec::new();
-    for node in snapshot.nodes.iter().filter(|n| is_interactive(n)) {
+    let wanted =
+        |n: &&AxNode| is_interactive(n) && query.as_deref().is_none_or(|q| element::matches(n, q));
+    for node in snapshot.nodes.iter().filter(wanted) {
         if elements.len() >= budget.limit {
             budget.reasons[Budget::ELEMENT] = true;
             break;
@@ -234,6 +230,21 @@ pub fn observe(mut args: Args) -> Result<Value, ToolError> {
         "truncationReasons": reasons,
         "hints": hints,
     }))
+}
+
+/// The `query` argument, lower-cased: a non-blank string of at most
+/// `QUERY_UNITS`.
+fn query(args: &mut Args) -> Result<Option<String>, ToolError> {
+    let Some(q) = args.opt_str("query")? else {
+        return Ok(None);
+    };
+    if q.trim().is_empty() || bound::code_units(&q) > element::QUERY_UNITS {
+        return Err(invalid(format!(
+            "`query` must be 1 to {} characters, not blank",
+            element::QUERY_UNITS
+        )));
+    }
+    Ok(Some(q.to_lowercase()))
 }
 
 /// `auth_surface`: the observation shows a sign-in surface (a password
