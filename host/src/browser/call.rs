@@ -123,6 +123,11 @@ pub struct TargetCall {
     /// connection by then: a key sent next with nothing sent between
     /// proves its focus read by it (`proved_read.rs`).
     pub(super) keyups_seen: Option<(u64, u64)>,
+    /// Settling armed for the action under way (`settle_after.rs`).
+    pub(super) settle_arm: Option<super::settle_after::SettleArm>,
+    /// The document generation where this call installed the settle
+    /// observer last.
+    pub(super) observer_doc: Option<u64>,
 }
 
 /// Everything needed to build a [`TargetCall`].
@@ -213,6 +218,8 @@ impl TargetCall {
             aimed_handle: None,
             pointerups_before: None,
             keyups_seen: None,
+            settle_arm: None,
+            observer_doc: None,
         })
     }
 

@@ -116,7 +116,7 @@ pub const ACTIVE_ELEMENT: &str = r#"(() => {
 /// sent right behind its release is taken only once this has moved on
 /// (`proved_read.rs`); a page that cancels `pointerdown` suppresses
 /// `mouseup`, but never `pointerup`.
-const POINTERUPS: &str =
+pub(super) const POINTERUPS: &str =
     "(performance.eventCounts ? performance.eventCounts.get('pointerup') ?? 0 : null)";
 
 /// How many `keyup` events the browser has dispatched in the document
@@ -133,9 +133,11 @@ pub fn node_and_page() -> String {
 }
 
 /// What revalidating a main-frame ref reads: [`node_and_page`], plus
-/// where a click would aim if the node is already wholly in the viewport
-/// and its centre hits it (`aim`: `{x, y}`, else `null`). That is what
-/// [`aim`] would find without scrolling, so a click need not ask again.
+/// where a click would aim if the node is already wholly in the viewport,
+/// enabled, nothing in the document is animating, and its centre hits it
+/// (`aim`: `{x, y}`, else `null`). That is what [`aim`] would find
+/// without scrolling, so a click need not ask again, and the node is
+/// ready for input (`actionable.rs`) with no check of its own.
 /// And [`POINTERUPS`], as a click's count before its press.
 pub fn revalidate_main() -> String {
     format!(
@@ -144,12 +146,17 @@ pub fn revalidate_main() -> String {
   let aim = null;
   const r = state.connected && this.getClientRects
     ? Array.from(this.getClientRects()).find(r => r.width * r.height > 1) : null;
-  if (r && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight) {{
+  const ready = r && !(this.matches && this.matches(':disabled'))
+    && !(this.closest && this.closest('[aria-disabled=\"true\"]'))
+    && !(document.getAnimations && document.getAnimations().some(a => a.playState === 'running'));
+  if (ready && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight) {{
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     if (({HIT_TEST}).call(this, x, y) === null) aim = {{x, y}};
   }}
+  {OBSERVE};
   return {{state, facts: {PAGE_FACTS}, aim, pointerups: {POINTERUPS}}};
-}}"
+}}",
+        OBSERVE = super::settle_after::OBSERVE,
     )
 }
 
@@ -165,7 +172,10 @@ pub fn revalidate_main() -> String {
 /// range, or for `email` and `number` inputs, which have none, by the
 /// document's selection showing the whole value; a `number` input whose
 /// text is not a number says `false`). `focused` is its [`NODE_STATE`]
-/// read again after that (`null` when it was not focused).
+/// read again after that (`null` when it was not focused). `blocked`
+/// names why a connected node is not ready for input (`disabled`,
+/// `not_visible`, or with `checkMotion` `moving` while anything in the
+/// document animates): then nothing is focused (`actionable.rs` waits).
 ///
 /// Each helper is written into the function once (the browser is sent
 /// the whole source with every call): 3.1 KB where it was 4.9 KB with
@@ -174,12 +184,19 @@ pub fn revalidate_main() -> String {
 /// DevTools client on the sign-in form).
 pub fn focus_editable() -> String {
     format!(
-        "function(selectAll) {{
+        "function(selectAll, checkMotion) {{
   const read = {NODE_STATE};
   const deep = () => {ACTIVE_ELEMENT};
   const state = read.call(this);
-  let focus = null, selected = false;
-  if (state.connected && state.editable) {{
+  let focus = null, selected = false, blocked = null;
+  if (state.connected) {{
+    const off = (this.matches && this.matches(':disabled')) || (this.closest && this.closest('[aria-disabled=\"true\"]'));
+    const shown = Array.from(this.getClientRects()).some(r => r.width > 0 && r.height > 0)
+      && (!this.checkVisibility || this.checkVisibility({{visibilityProperty: true}}));
+    const moving = checkMotion && document.getAnimations && document.getAnimations().some(a => a.playState === 'running');
+    blocked = off ? 'disabled' : !shown ? 'not_visible' : moving ? 'moving' : null;
+  }}
+  if (blocked === null && state.connected && state.editable) {{
     const before = deep();
     (this instanceof HTMLElement ? HTMLElement.prototype.focus : this.focus).call(this);
     const after = deep();
@@ -188,8 +205,10 @@ pub fn focus_editable() -> String {
   }}
   // As it stands once focused and selected (a focus handler may change it).
   const focused = focus === null ? null : read.call(this);
-  return {{state, focus, selected, focused}};
-}}"
+  {OBSERVE};
+  return {{state, focus, selected, focused, blocked}};
+}}",
+        OBSERVE = super::settle_after::OBSERVE,
     )
 }
 

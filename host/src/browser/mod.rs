@@ -2,6 +2,9 @@
 //! registry of its targets, observations, and the per-call operations
 //! behind the capability interfaces.
 
+mod actionable;
+pub use actionable::{DEFAULT_WAIT_MS, MAX_WAIT_MS};
+mod element_at;
 mod axtree;
 pub mod call;
 mod call_aim;
@@ -35,6 +38,8 @@ pub mod registry;
 mod resolved;
 mod rewalk;
 mod settle;
+mod settle_after;
+pub use settle_after::MAX_SETTLE_MS;
 mod typed_readback;
 pub mod types;
 mod walk;

@@ -17,7 +17,7 @@ pub fn spec() -> ToolSpec {
     props.insert("hints".into(), json!({"type": "array"}));
     ToolSpec::mutating(
         "browser.type",
-        "Type text into an observed field (optionally clearing it first and pressing Enter after).",
+        "Type text into an observed field once it is visible, stable and enabled (waits up to `waitMs`), optionally clearing it first and pressing Enter after; then settles (`settle`).",
         &["page-read", "input"],
     )
     .schemas(
@@ -30,6 +30,8 @@ pub fn spec() -> ToolSpec {
                 "observationId": {"type": "string"},
                 "ref": {"type": "integer", "minimum": 1},
                 "text": {"type": "string", "maxLength": MAX_TEXT_CHARS, "x-browser-pilot-sensitivity": ["browser_data", "credential"]},
+                "waitMs": evidence::wait_schema(),
+                "settle": evidence::settle_schema(),
                 "clear": {"type": "boolean", "default": false},
                 "submit": {"type": "boolean", "default": false}
             }
@@ -64,6 +66,8 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
     let text = args.str("text")?;
     let clear = args.opt_bool("clear")?.unwrap_or(false);
     let submit = args.opt_bool("submit")?.unwrap_or(false);
+    let wait = evidence::wait_arg(&mut args)?;
+    let settle = evidence::settle_arg(&mut args)?;
     args.finish()?;
     if text.chars().count() > MAX_TEXT_CHARS {
         return Err(invalid(format!(
@@ -77,8 +81,11 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
     }
     // Revalidated, read and (only if editable) focused in one page call,
     // which with `clear` also selects the field's content where it can.
-    let (node, before, selected) = match host_input::focus_editable(&observation, reference, clear)
-    {
+    host_input::settle_arm(settle)?;
+    // Once ready for input (visible, stable, enabled: waited for up to
+    // `wait`, else refused with the condition that failed).
+    let focused = host_input::focus_editable(&observation, reference, clear, wait);
+    let (node, before, selected) = match focused {
         Ok(found) => found,
         // A blur or focus handler opened a dialog: focus was dispatched.
         Err(ToolError::StaleRef(StaleReason::DialogOpened)) => {
@@ -141,8 +148,10 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
             signals.push("navigation");
         }
     }
+    let mut evidence = evidence::evidence("type", status, &signals, "trusted_input", "trusted");
+    evidence::settle_into(&mut evidence, settle)?;
     Ok(json!({
-        "evidence": evidence::evidence("type", status, &signals, "trusted_input", "trusted"),
+        "evidence": evidence,
         "hints": [],
     }))
 }

@@ -1,0 +1,160 @@
+//! Settling after an action, as the caller asks: `none`, `dom` (a short
+//! quiet in the DOM) or `network` (the requests the action started have
+//! finished, then that quiet).
+//!
+//! Armed before the action: the count of requests the page had started
+//! by then (`registry/in_flight.rs`, no page call) and a `MutationObserver`
+//! on the main document ([`OBSERVE`]). The observer is installed by a page
+//! call the action makes anyway where there is one (revalidating a
+//! main-frame ref, the focusing call of a type, an actionability check),
+//! else by a call of its own just before the input. After the action,
+//! requests are waited for without page calls, then one page call
+//! ([`quiet_js`]) reads the observer: with nothing started and no mutation
+//! seen it returns at once, so nothing pending costs that one call and no
+//! sleep.
+
+use super::call::TargetCall;
+use super::types::{SettleMode, SettleReport};
+use crate::error::BpResult;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+/// The longest settle a caller may ask for, and the default.
+pub const MAX_SETTLE_MS: u32 = 2_000;
+/// How long the DOM must stay without mutations to count as quiet.
+const QUIET_MS: u32 = 100;
+/// Pause between looks at the requests in flight (no page call).
+const REQUEST_POLL: Duration = Duration::from_millis(10);
+
+/// Install (or reset) the settle observer of the main document: counts
+/// mutations and the time of the last one. Page-side only; the page does
+/// not see it unless it looks for the registered symbol.
+pub const OBSERVE: &str = "(() => { const k = Symbol.for('browser-pilot.settle'); let s = window[k]; \
+if (!s) { s = {n: 0, last: 0, o: null}; Object.defineProperty(window, k, {value: s, configurable: true}); } \
+if (!s.o) s.o = new MutationObserver(rs => { s.n += rs.length; s.last = performance.now(); }); \
+s.o.disconnect(); s.n = 0; s.last = 0; \
+s.o.observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); })()";
+
+/// Wait in the page until the DOM has been quiet for `quiet` ms (counted
+/// from now too when `fresh`: requests were started), at most `max` ms;
+/// with no mutation and not `fresh`, at once. Disconnects the observer.
+fn quiet_js(quiet: u32, max: u32, fresh: bool) -> String {
+    format!(
+        "(async () => {{
+  const s = window[Symbol.for('browser-pilot.settle')];
+  if (!s || !s.o) return {{installed: false, quiet: true, n: 0}};
+  const t0 = performance.now(), from = {fresh} ? t0 : 0;
+  let quiet = true;
+  if ({fresh} || s.n > 0) for (;;) {{
+    const now = performance.now(), still = now - Math.max(s.last, from);
+    if (still >= {quiet}) break;
+    if (now - t0 >= {max}) {{ quiet = false; break; }}
+    await new Promise(r => setTimeout(r, Math.max(1, Math.min({quiet} - still, {max} - (now - t0)))));
+  }}
+  s.o.disconnect();
+  return {{installed: true, quiet, n: s.n}};
+}})()"
+    )
+}
+
+/// What was armed before the action.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SettleArm {
+    pub(super) mode: SettleMode,
+    /// Requests the page had started when armed.
+    pub(super) requests_from: u64,
+}
+
+impl TargetCall {
+    /// Arm settling for the action that follows (no page call).
+    pub fn settle_arm(&mut self, mode: SettleMode) -> BpResult<()> {
+        self.check()?;
+        let requests_from = self
+            .registry
+            .with(&self.raw_id, |t| t.requests.started)
+            .unwrap_or(0);
+        self.settle_arm = Some(SettleArm {
+            mode,
+            requests_from,
+        });
+        Ok(())
+    }
+
+    /// Before input goes out: make sure the main document has the settle
+    /// observer, when armed for it and no page call of this action
+    /// installed it in this document.
+    pub(super) async fn ensure_observer(&mut self) {
+        let Some(arm) = self.settle_arm else {
+            return;
+        };
+        let doc = self.doc().0;
+        if arm.mode == SettleMode::None || self.observer_doc == Some(doc) || self.doc().2 {
+            return;
+        }
+        let params = json!({"expression": OBSERVE, "returnByValue": true});
+        if self.send("Runtime.evaluate", params).await.is_ok() {
+            self.observer_doc = Some(doc);
+        }
+    }
+
+    /// A page call of this action installed the observer ([`OBSERVE`]).
+    pub(super) fn observer_installed(&mut self) {
+        self.observer_doc = Some(self.doc().0);
+    }
+
+    /// Settle as armed, for at most `max_ms`: see the module notes.
+    pub async fn settle_after(&mut self, max_ms: u32) -> BpResult<SettleReport> {
+        self.check()?;
+        let start = Instant::now();
+        let Some(arm) = self.settle_arm.take() else {
+            return Ok(SettleReport::settled(0));
+        };
+        if arm.mode == SettleMode::None {
+            return Ok(SettleReport::settled(0));
+        }
+        let max = Duration::from_millis(u64::from(max_ms.min(MAX_SETTLE_MS)));
+        let (started, mut open) = self.requests_since(arm.requests_from);
+        if arm.mode == SettleMode::Network {
+            while open > 0 && start.elapsed() < max {
+                tokio::time::sleep(REQUEST_POLL.min(max - start.elapsed())).await;
+                self.check()?;
+                open = self.requests_since(arm.requests_from).1;
+            }
+        }
+        let mut quiet = true;
+        if !self.doc().2 {
+            let left = max.saturating_sub(start.elapsed()).as_millis() as u32;
+            let fresh = arm.mode == SettleMode::Network && started > 0;
+            let expression = quiet_js(QUIET_MS, left, fresh);
+            let params =
+                json!({"expression": expression, "returnByValue": true, "awaitPromise": true});
+            if let Ok(reply) = self.send("Runtime.evaluate", params).await {
+                quiet = reply["result"]["value"]["quiet"] != json!(false);
+            }
+        }
+        if arm.mode == SettleMode::Network {
+            open = self.requests_since(arm.requests_from).1;
+        } else {
+            open = 0;
+        }
+        self.observer_doc = None;
+        let waited_ms = start.elapsed().as_millis() as u32;
+        Ok(SettleReport {
+            settled: quiet && open == 0,
+            requests: open,
+            waited_ms,
+        })
+    }
+
+    /// Requests started since serial `from`, and how many are unfinished.
+    fn requests_since(&self, from: u64) -> (u64, u32) {
+        self.registry
+            .with(&self.raw_id, |t| {
+                (
+                    t.requests.started.saturating_sub(from),
+                    t.requests.open_since(from),
+                )
+            })
+            .unwrap_or((0, 0))
+    }
+}
