@@ -125,14 +125,10 @@ pub enum Command {
         #[arg(long)]
         limit: Option<u32>,
     },
-    /// Click an element by its ref from the latest snapshot.
-    Click {
-        #[arg(value_name = "REF")]
-        reference: String,
-        /// Use a synthetic DOM click instead of trusted input.
-        #[arg(long)]
-        dom_event: bool,
-    },
+    /// Click an element by its ref from the latest snapshot, once it is
+    /// visible, stable and enabled (--wait-ms), or a point of the viewport
+    /// (--at X,Y); then wait for what the click started (--settle).
+    Click(crate::click_command::ClickArgs),
     /// Type text into an element by ref.
     Type {
         #[arg(value_name = "REF")]

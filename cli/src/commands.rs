@@ -232,16 +232,9 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let v = s.tool("browser.observe", args).await?;
             emit(json, &v, output::snapshot);
         }
-        Command::Click {
-            reference,
-            dom_event,
-        } => {
-            let mut args = json!({"ref": parse_ref(&reference)?});
-            if dom_event {
-                args["trust"] = json!("dom_event");
-            }
-            let v = s.tool("browser.click", args).await?;
-            emit(json, &v, |v| output::action("clicked", &reference, v));
+        Command::Click(click) => {
+            let (v, text) = crate::click_command::click(&mut s, click).await?;
+            emit(json, &v, |_| text);
         }
         Command::Type {
             reference,

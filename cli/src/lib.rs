@@ -19,6 +19,7 @@ mod output;
 mod page_tool_commands;
 mod progress;
 mod resume;
+mod click_command;
 mod scroll_command;
 mod session;
 mod wait_command;
