@@ -124,7 +124,7 @@ pub struct TargetCall {
     /// proves its focus read by it (`proved_read.rs`).
     pub(super) keyups_seen: Option<(u64, u64)>,
     /// Settling armed for the action under way (`settle_after.rs`).
-    pub(super) settle_arm: Option<super::settle_after::SettleArm>,
+    pub(super) settle_arm: Option<super::call_state::SettleArm>,
     /// The document generation where this call installed the settle
     /// observer last.
     pub(super) observer_doc: Option<u64>,

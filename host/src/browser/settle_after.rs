@@ -14,6 +14,7 @@
 //! sleep.
 
 use super::call::TargetCall;
+use super::call_state::SettleArm;
 use super::types::{SettleMode, SettleReport};
 use crate::error::BpResult;
 use serde_json::json;
@@ -55,14 +56,6 @@ fn quiet_js(quiet: u32, max: u32, fresh: bool) -> String {
   return {{installed: true, quiet, n: s.n}};
 }})()"
     )
-}
-
-/// What was armed before the action.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct SettleArm {
-    pub(super) mode: SettleMode,
-    /// Requests the page had started when armed.
-    pub(super) requests_from: u64,
 }
 
 impl TargetCall {
