@@ -140,9 +140,20 @@ pub enum Command {
         /// Press Enter afterwards.
         #[arg(long)]
         submit: bool,
+        /// How long to wait for the field to be ready (0..10000 ms).
+        #[arg(long, value_name = "MS")]
+        wait_ms: Option<u32>,
+        /// What to wait for after typing: none, dom or network (default).
+        #[arg(long, value_parser = ["none", "dom", "network"])]
+        settle: Option<String>,
     },
     /// Press a key or chord (Enter, Control+A, Shift+Tab, ...).
-    Press { key: String },
+    Press {
+        key: String,
+        /// What to wait for after the key: none, dom or network (default).
+        #[arg(long, value_parser = ["none", "dom", "network"])]
+        settle: Option<String>,
+    },
     /// Type text as key presses into whatever has focus.
     Keyboard { text: String },
     /// Wait, bounded, until text appears (--text) or goes (--gone), an
