@@ -175,13 +175,15 @@ fn a_click_is_read_after_only_by_a_read_that_ran_after_it() {
         assert_eq!(r["evidence"]["status"], "verified", "click {i}: {r}");
         let signals = r["evidence"]["signals"].to_string();
         assert!(signals.contains("title_changed"), "click {i}: {r}");
-        // Five commands a click (the ref's live check with the aim, the
-        // move, the press, the release, the read), one more for each read
-        // sent again, early or once the release was answered; no release
-        // of objects.
+        // Six commands a click (the ref's live check with the aim, which
+        // also finds the button ready for input and installs the settle
+        // observer; the move, the press, the release, the read; and the
+        // settle read of that observer), one more for each read sent
+        // again, early or once the release was answered; no release of
+        // objects.
         let (after, (_, again_after, early_after)) = (commands(&mut b), click_readbacks(&mut b));
         let extra = again_after - again + early_after - early;
-        assert_eq!(after - sent, 5 + extra, "click {i}");
+        assert_eq!(after - sent, 6 + extra, "click {i}");
     }
     let (taken, again, early) = click_readbacks(&mut b);
     assert_eq!(taken + again, start.0 + start.1 + rounds);
@@ -268,9 +270,10 @@ fn typed_text_is_read_back_only_by_a_read_that_shows_it() {
     assert_eq!((after.0, after.1), (before.0, before.1 + 1));
 
     // Every read of a type action is by value and answered, so the call
-    // leaves no remote object to release: exactly its four commands go
-    // out (focus, text, the key released after it, read-back), and one
-    // more for each read sent again
+    // leaves no remote object to release: exactly its five commands go
+    // out (focus, which also checks the field is ready and installs the
+    // settle observer; text; the key released after it; read-back; the
+    // settle read), and one more for each read sent again
     // (early, or once the text was answered).
     // A release would queue in the page ahead of the next call's first
     // command.
@@ -280,7 +283,7 @@ fn typed_text_is_read_back_only_by_a_read_that_shows_it() {
         std::thread::sleep(std::time::Duration::from_millis(200));
         let (after, (_, again_after, early_after)) = (commands(&mut b), readbacks(&mut b));
         let extra = again_after - again + early_after - early;
-        assert_eq!(after - sent, 4 + extra, "typing {text}");
+        assert_eq!(after - sent, 5 + extra, "typing {text}");
     }
 
     let obs = b.tool_ok(&s, "browser.observe", json!({}));
