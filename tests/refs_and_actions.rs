@@ -264,7 +264,9 @@ fn typing_never_reaches_a_field_that_cannot_take_it() {
             "call",
             "browser.type",
             "--input",
-            &format!("{{\"ref\": {field}, \"text\": \"secret\", \"clear\": true, \"waitMs\": 200}}"),
+            &format!(
+                "{{\"ref\": {field}, \"text\": \"secret\", \"clear\": true, \"waitMs\": 200}}"
+            ),
             "--json",
         ]);
         assert_eq!(code, "action_not_verified", "{name}: {}", run.stdout());

@@ -60,7 +60,10 @@ fn a_request_that_outlasts_the_budget_is_still_loading() {
     let ms = waited(&v);
     assert!((1900..4000).contains(&ms), "{v}");
     let line = env.ok(&["click", &stall]);
-    assert!(line.contains("still_loading (1 requests pending)"), "{line}");
+    assert!(
+        line.contains("still_loading (1 requests pending)"),
+        "{line}"
+    );
 }
 
 #[test]
@@ -80,8 +83,13 @@ fn nothing_pending_costs_no_wait_and_dom_changes_get_a_short_quiet() {
     let v = env.json(&["click", &load, "--settle", "none"]);
     assert!(settle_of(&v).is_null(), "{v}");
     // A bad mode changes nothing.
-    let (code, _) = env.err(&["tool", "call", "browser.click", "--input",
-        &format!("{{\"ref\": {noop}, \"settle\": \"later\"}}")]);
+    let (code, _) = env.err(&[
+        "tool",
+        "call",
+        "browser.click",
+        "--input",
+        &format!("{{\"ref\": {noop}, \"settle\": \"later\"}}"),
+    ]);
     assert_eq!(code, "invalid_argument");
 }
 

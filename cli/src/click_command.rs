@@ -74,9 +74,7 @@ pub(crate) async fn click(s: &mut Session, a: ClickArgs) -> BpResult<(Value, Str
             let line = output::action(&format!("clicked at {at}"), "", &v);
             format!("{line} on {}", if what.is_empty() { "?" } else { &what })
         }
-        (reference, None) => {
-            output::action("clicked", reference.as_deref().unwrap_or(""), &v)
-        }
+        (reference, None) => output::action("clicked", reference.as_deref().unwrap_or(""), &v),
     };
     if let Some(state) = v["evidence"]["settle"]["state"].as_str() {
         if state != "settled" {

@@ -163,11 +163,13 @@ impl TargetCall {
             y: at.y + offset.y,
         };
         match self.hit_test(handle, top).await {
-            Ok(hit) if !hit.on_target => {
-                BpError::new(Code::ActionNotVerified, "the element is covered").with_context(
-                    json!({"reason": "covered", "coveringRole": hit.role, "coveringName": hit.name}),
-                )
-            }
+            Ok(hit) if !hit.on_target => BpError::new(
+                Code::ActionNotVerified,
+                "the element is covered",
+            )
+            .with_context(
+                json!({"reason": "covered", "coveringRole": hit.role, "coveringName": hit.name}),
+            ),
             Ok(_) => refused("covered"),
             Err(e) => e,
         }

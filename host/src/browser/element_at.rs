@@ -50,11 +50,10 @@ impl TargetCall {
         }
         let v = self.evaluate_value(&at_js(at)).await?;
         if v.is_null() {
-            return Err(BpError::new(
-                Code::InvalidArgument,
-                "the point is outside the viewport",
-            )
-            .with_context(json!({"reason": "outside_viewport", "x": at.x, "y": at.y})));
+            return Err(
+                BpError::new(Code::InvalidArgument, "the point is outside the viewport")
+                    .with_context(json!({"reason": "outside_viewport", "x": at.x, "y": at.y})),
+            );
         }
         let field = |k: &str| crate::invisible::clean(v[k].as_str().unwrap_or_default());
         Ok(ElementAt {

@@ -4,7 +4,6 @@
 
 mod actionable;
 pub use actionable::{DEFAULT_WAIT_MS, MAX_WAIT_MS};
-mod element_at;
 mod axtree;
 pub mod call;
 mod call_aim;
@@ -16,6 +15,7 @@ mod call_state;
 pub mod caller;
 pub mod connection;
 mod dialogs;
+mod element_at;
 mod focus_editable;
 mod frame_ops;
 pub mod frames;

@@ -216,7 +216,9 @@ impl Page {
                     self.hit_at = Some((60.0, 40.0));
                     let value = match self.cover {
                         Some(_) => json!({"reason": "covered", "x": 60.0, "y": 40.0}),
-                        None => json!({"x": 60.0, "y": 40.0, "part": null, "pointerups": self.pointerups}),
+                        None => {
+                            json!({"x": 60.0, "y": 40.0, "part": null, "pointerups": self.pointerups})
+                        }
                     };
                     json!({"result": {"value": value}})
                 } else if f.contains("getClientRects") {
@@ -531,7 +533,10 @@ async fn covered_element_is_refused_without_input() {
         .await);
     // Refused once the wait ran out, not at once.
     let waited = started.elapsed();
-    assert!(waited >= std::time::Duration::from_millis(300), "{waited:?}");
+    assert!(
+        waited >= std::time::Duration::from_millis(300),
+        "{waited:?}"
+    );
     assert_eq!(e.code, Code::ActionNotVerified, "{e:?}");
     assert_eq!(
         e.context,

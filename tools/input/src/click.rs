@@ -60,7 +60,10 @@ pub fn click(mut args: Args) -> Result<Value, ToolError> {
     let at = args.opt_value("at");
     let (observation, reference) = match at {
         Some(_) => (None, None),
-        None => (Some(args.str("observationId")?), Some(args.ref_number("ref")?)),
+        None => (
+            Some(args.str("observationId")?),
+            Some(args.ref_number("ref")?),
+        ),
     };
     let trust = args
         .opt_str("trust")?
