@@ -128,6 +128,9 @@ pub struct TargetCall {
     /// The document generation where this call installed the settle
     /// observer last.
     pub(super) observer_doc: Option<u64>,
+    /// The settle observer's mutation count as the last main-frame node
+    /// read saw it, with the commands sent by then (`settle_after.rs`).
+    pub(super) mutations_seen: Option<(u64, u64)>,
 }
 
 /// Everything needed to build a [`TargetCall`].
@@ -220,6 +223,7 @@ impl TargetCall {
             keyups_seen: None,
             settle_arm: None,
             observer_doc: None,
+            mutations_seen: None,
         })
     }
 

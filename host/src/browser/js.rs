@@ -1,7 +1,9 @@
 //! Page-side functions run with `Runtime.callFunctionOn`. They read state;
 //! they never modify the page.
 
-/// Live state of a node, for evidence (password values withheld). A form
+/// Live state of a node, for evidence (password values withheld), with
+/// the mutations the settle observer of its window has counted
+/// (`settle_after.rs`; `null` without one). A form
 /// field's editability is its type and state: it is never asked
 /// `isContentEditable`, which makes the page bring its style up to date
 /// first (right after typing, work the read need not wait for).
@@ -28,6 +30,7 @@ pub const NODE_STATE: &str = r#"function() {
     checked: (type === 'checkbox' || type === 'radio') ? !!el.checked : null,
     focused: !!active && (active === el || el.contains(active)),
     editable, connected: el.isConnected,
+    mutations: ((window[Symbol.for('browser-pilot.settle')] || {}).n ?? null),
   };
 }"#;
 

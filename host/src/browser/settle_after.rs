@@ -11,7 +11,13 @@
 //! requests are waited for without page calls, then one page call
 //! ([`quiet_js`]) reads the observer: with nothing started and no mutation
 //! seen it returns at once, so nothing pending costs that one call and no
-//! sleep.
+//! sleep. Where the action's own read after the input (a click's, a
+//! type's read-back: `js::NODE_STATE` reads the count) saw no mutation
+//! and nothing was sent since, not even that call is made.
+//!
+//! A DOM that never goes quiet (a clock ticking every few milliseconds)
+//! ends the quiet wait after [`MAX_QUIET_MS`]; the observer disconnects
+//! itself 15 s after it was installed if no settle read it.
 
 use super::call::TargetCall;
 use super::call_state::SettleArm;
@@ -24,6 +30,8 @@ use std::time::{Duration, Instant};
 pub const MAX_SETTLE_MS: u32 = 2_000;
 /// How long the DOM must stay without mutations to count as quiet.
 const QUIET_MS: u32 = 100;
+/// The longest the DOM quiet is waited for.
+pub const MAX_QUIET_MS: u32 = 1_000;
 /// Pause between looks at the requests in flight (no page call).
 const REQUEST_POLL: Duration = Duration::from_millis(10);
 
@@ -33,7 +41,7 @@ const REQUEST_POLL: Duration = Duration::from_millis(10);
 pub const OBSERVE: &str = "(() => { const k = Symbol.for('browser-pilot.settle'); let s = window[k]; \
 if (!s) { s = {n: 0, last: 0, o: null}; Object.defineProperty(window, k, {value: s, configurable: true}); } \
 if (!s.o) s.o = new MutationObserver(rs => { s.n += rs.length; s.last = performance.now(); }); \
-s.o.disconnect(); s.n = 0; s.last = 0; \
+s.o.disconnect(); s.n = 0; s.last = 0; clearTimeout(s.t); s.t = setTimeout(() => s.o.disconnect(), 15000); \
 s.o.observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); })()";
 
 /// Wait in the page until the DOM has been quiet for `quiet` ms (counted
@@ -107,8 +115,14 @@ impl TargetCall {
         }
         let max = Duration::from_millis(u64::from(max_ms.min(MAX_SETTLE_MS)));
         let (started, mut open) = self.requests_since(arm.requests_from);
-        if arm.mode == SettleMode::Network {
-            while open > 0 && start.elapsed() < max {
+        let network = arm.mode == SettleMode::Network;
+        let unchanged = self.mutations_seen == Some((0, self.cdp.commands_sent()));
+        if unchanged && (started == 0 || !network) {
+            self.observer_doc = None;
+            return Ok(SettleReport::settled(0));
+        }
+        if network {
+            while open > 0 && start.elapsed() < max && !self.doc().2 {
                 tokio::time::sleep(REQUEST_POLL.min(max - start.elapsed())).await;
                 self.check()?;
                 open = self.requests_since(arm.requests_from).1;
@@ -117,6 +131,7 @@ impl TargetCall {
         let mut quiet = true;
         if !self.doc().2 {
             let left = max.saturating_sub(start.elapsed()).as_millis() as u32;
+            let left = left.min(MAX_QUIET_MS);
             let fresh = arm.mode == SettleMode::Network && started > 0;
             let expression = quiet_js(QUIET_MS, left, fresh);
             let params =
@@ -149,5 +164,12 @@ impl TargetCall {
                 )
             })
             .unwrap_or((0, 0))
+    }
+}
+
+impl TargetCall {
+    /// A main-frame node read saw the settle observer's count `seen`.
+    pub(super) fn note_mutations(&mut self, seen: Option<u64>) {
+        self.mutations_seen = seen.map(|n| (n, self.cdp.commands_sent()));
     }
 }
