@@ -46,8 +46,7 @@ fn actionable_js() -> String {
     if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
     else el.scrollIntoView({{block: 'center', inline: 'center'}});
   }}
-  const running = doc.getAnimations && doc.getAnimations().some(a => a.playState === 'running');
-  if (running) {{
+  if (({animating})(el)) {{
     const frame = () => new Promise(r => {{ win.requestAnimationFrame(() => r()); win.setTimeout(r, 100); }});
     await frame();
     const a = box();
@@ -66,7 +65,8 @@ fn actionable_js() -> String {
 }}",
         hit = js::HIT_TEST,
         pointerups = js::POINTERUPS,
-        observe = super::settle_after::OBSERVE,
+        observe = js::OBSERVE,
+        animating = js::ANIMATING,
     )
 }
 

@@ -129,6 +129,37 @@ pub(super) const POINTERUPS: &str =
 pub const KEYUPS_OF_THIS: &str = "(() => { const w = this.ownerDocument && this.ownerDocument.defaultView; \
 return w && w.performance && w.performance.eventCounts ? w.performance.eventCounts.get('keyup') ?? 0 : null; })()";
 
+/// Install (or reset) the settle observer of the main document
+/// (`settle_after.rs`): counts mutations and the time of the last one,
+/// and disconnects itself after 15 s unless read and reset before.
+/// Page-side only; the page does not see it unless it looks for the
+/// registered symbol.
+pub(super) const OBSERVE: &str = "(() => { const k = Symbol.for('browser-pilot.settle'); let s = window[k]; \
+if (!s) { s = {n: 0, last: 0, o: null}; Object.defineProperty(window, k, {value: s, configurable: true}); } \
+if (!s.o) s.o = new MutationObserver(rs => { s.n += rs.length; s.last = performance.now(); }); \
+s.o.disconnect(); s.n = 0; s.last = 0; clearTimeout(s.t); s.t = setTimeout(() => s.o.disconnect(), 15000); \
+s.o.observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); })()";
+
+/// Whether anything animating in the element's document could move it
+/// (`actionable.rs`): a running animation of the element or an ancestor,
+/// or one elsewhere that animates more than paint (a transform, opacity
+/// or colour elsewhere moves nothing, as a spinner's). Called with the
+/// element.
+pub(super) const ANIMATING: &str = r#"function(el) {
+  const doc = el.ownerDocument;
+  if (!doc || !doc.getAnimations) return false;
+  const paint = ['transform', 'rotate', 'scale', 'translate', 'opacity', 'color', 'backgroundColor',
+    'filter', 'boxShadow', 'outlineColor', 'fill', 'stroke', 'strokeDashoffset', 'strokeDasharray',
+    'offset', 'easing', 'composite', 'computedOffset'];
+  return doc.getAnimations().some(a => {
+    if (a.playState !== 'running') return false;
+    const e = a.effect, t = e && e.target;
+    if (!t || t === el || (t.contains && t.contains(el))) return true;
+    const frames = e.getKeyframes ? e.getKeyframes() : [{x: 1}];
+    return frames.some(f => Object.keys(f).some(k => !paint.includes(k)));
+  });
+}"#;
+
 /// [`NODE_STATE`] of the node and [`PAGE_FACTS`] of its document together
 /// (one round trip for evidence), with [`POINTERUPS`].
 pub fn node_and_page() -> String {
@@ -151,7 +182,7 @@ pub fn revalidate_main() -> String {
     ? Array.from(this.getClientRects()).find(r => r.width * r.height > 1) : null;
   const ready = r && !(this.matches && this.matches(':disabled'))
     && !(this.closest && this.closest('[aria-disabled=\"true\"]'))
-    && !(document.getAnimations && document.getAnimations().some(a => a.playState === 'running'));
+    && !({ANIMATING})(this);
   if (ready && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight) {{
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     if (({HIT_TEST}).call(this, x, y) === null) aim = {{x, y}};
@@ -159,7 +190,6 @@ pub fn revalidate_main() -> String {
   {OBSERVE};
   return {{state, facts: {PAGE_FACTS}, aim, pointerups: {POINTERUPS}}};
 }}",
-        OBSERVE = super::settle_after::OBSERVE,
     )
 }
 
@@ -196,7 +226,7 @@ pub fn focus_editable() -> String {
     const off = (this.matches && this.matches(':disabled')) || (this.closest && this.closest('[aria-disabled=\"true\"]'));
     const shown = Array.from(this.getClientRects()).some(r => r.width > 0 && r.height > 0)
       && (!this.checkVisibility || this.checkVisibility({{visibilityProperty: true}}));
-    const moving = checkMotion && document.getAnimations && document.getAnimations().some(a => a.playState === 'running');
+    const moving = checkMotion && ({ANIMATING})(this);
     blocked = off ? 'disabled' : !shown ? 'not_visible' : moving ? 'moving' : null;
   }}
   if (blocked === null && state.connected && state.editable) {{
@@ -211,8 +241,7 @@ pub fn focus_editable() -> String {
   {OBSERVE};
   return {{state, focus, selected, focused, blocked}};
 }}",
-        OBSERVE = super::settle_after::OBSERVE,
-    )
+            )
 }
 
 /// Select a focused editable element's whole content; whether it is.

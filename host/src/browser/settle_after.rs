@@ -4,7 +4,7 @@
 //!
 //! Armed before the action: the count of requests the page had started
 //! by then (`registry/in_flight.rs`, no page call) and a `MutationObserver`
-//! on the main document ([`OBSERVE`]). The observer is installed by a page
+//! on the main document (`js::OBSERVE`). The observer is installed by a page
 //! call the action makes anyway where there is one (revalidating a
 //! main-frame ref, the focusing call of a type, an actionability check),
 //! else by a call of its own just before the input. After the action,
@@ -21,6 +21,7 @@
 
 use super::call::TargetCall;
 use super::call_state::SettleArm;
+use super::js;
 use super::types::{SettleMode, SettleReport};
 use crate::error::BpResult;
 use serde_json::json;
@@ -34,15 +35,6 @@ const QUIET_MS: u32 = 100;
 pub const MAX_QUIET_MS: u32 = 1_000;
 /// Pause between looks at the requests in flight (no page call).
 const REQUEST_POLL: Duration = Duration::from_millis(10);
-
-/// Install (or reset) the settle observer of the main document: counts
-/// mutations and the time of the last one. Page-side only; the page does
-/// not see it unless it looks for the registered symbol.
-pub const OBSERVE: &str = "(() => { const k = Symbol.for('browser-pilot.settle'); let s = window[k]; \
-if (!s) { s = {n: 0, last: 0, o: null}; Object.defineProperty(window, k, {value: s, configurable: true}); } \
-if (!s.o) s.o = new MutationObserver(rs => { s.n += rs.length; s.last = performance.now(); }); \
-s.o.disconnect(); s.n = 0; s.last = 0; clearTimeout(s.t); s.t = setTimeout(() => s.o.disconnect(), 15000); \
-s.o.observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); })()";
 
 /// Wait in the page until the DOM has been quiet for `quiet` ms (counted
 /// from now too when `fresh`: requests were started), at most `max` ms;
@@ -92,13 +84,13 @@ impl TargetCall {
         if arm.mode == SettleMode::None || self.observer_doc == Some(doc) || self.doc().2 {
             return;
         }
-        let params = json!({"expression": OBSERVE, "returnByValue": true});
+        let params = json!({"expression": js::OBSERVE, "returnByValue": true});
         if self.send("Runtime.evaluate", params).await.is_ok() {
             self.observer_doc = Some(doc);
         }
     }
 
-    /// A page call of this action installed the observer ([`OBSERVE`]).
+    /// A page call of this action installed the observer (`js::OBSERVE`).
     pub(super) fn observer_installed(&mut self) {
         self.observer_doc = Some(self.doc().0);
     }
