@@ -68,3 +68,48 @@ impl Registry {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::RequestsInFlight;
+    use serde_json::json;
+
+    fn sent(r: &mut RequestsInFlight, id: &str, kind: &str) {
+        r.on_event(
+            "Network.requestWillBeSent",
+            &json!({"requestId": id, "type": kind}),
+        );
+    }
+
+    #[test]
+    fn counts_requests_started_after_a_mark_until_they_end() {
+        let mut r = RequestsInFlight::default();
+        sent(&mut r, "old", "Fetch");
+        let mark = r.started;
+        assert_eq!(r.open_since(mark), 0, "one started before the mark");
+        sent(&mut r, "a", "Fetch");
+        sent(&mut r, "b", "XHR");
+        // A stream stays open by design: never waited for.
+        sent(&mut r, "s", "EventSource");
+        assert_eq!(r.open_since(mark), 2);
+        // A redirect is the same request, not a new one.
+        r.on_event(
+            "Network.requestWillBeSent",
+            &json!({"requestId": "a", "type": "Fetch", "redirectResponse": {"status": 302}}),
+        );
+        assert_eq!(r.open_since(mark), 2);
+        r.on_event("Network.loadingFinished", &json!({"requestId": "a"}));
+        r.on_event("Network.loadingFailed", &json!({"requestId": "b"}));
+        assert_eq!(r.open_since(mark), 0);
+        assert_eq!(r.started - mark, 2);
+    }
+
+    #[test]
+    fn keeps_a_bounded_number_of_open_requests() {
+        let mut r = RequestsInFlight::default();
+        for i in 0..(super::MAX_TRACKED + 50) {
+            sent(&mut r, &format!("r{i}"), "Fetch");
+        }
+        assert_eq!(r.open_since(0) as usize, super::MAX_TRACKED);
+    }
+}
