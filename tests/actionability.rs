@@ -25,10 +25,14 @@ fn ready(env: &Env) -> Value {
 }
 
 /// Start the page's timers (enable in 500 ms, slide in over 900 ms, a
-/// veil for 300 ms).
-fn arm(env: &Env) {
-    let out = env.ok(&["eval", "arm()"]);
+/// veil for 300 ms), each `scale` times as long.
+fn arm_scaled(env: &Env, scale: u32) {
+    let out = env.ok(&["eval", &format!("arm({scale})")]);
     assert!(out.contains("armed"), "{out}");
+}
+
+fn arm(env: &Env) {
+    arm_scaled(env, 1);
 }
 
 fn clicked(env: &Env) -> String {
@@ -36,9 +40,11 @@ fn clicked(env: &Env) -> String {
     out.trim().trim_matches('"').to_string()
 }
 
-/// `bp click REF --wait-ms 0` right after arming refuses with `reason`.
+/// `bp click REF --wait-ms 0` right after arming refuses with `reason`
+/// (armed ten times as long, so that a slow start of `bp` cannot outlast
+/// the condition).
 fn refused_at_once(env: &Env, reference: &str, reason: &str) -> Value {
-    arm(env);
+    arm_scaled(env, 10);
     let (code, run) = env.err(&["click", reference, "--wait-ms", "0", "--json"]);
     assert_eq!(code, "action_not_verified", "{}", run.stdout());
     let ctx = error_context(&run);

@@ -3,17 +3,22 @@
 //! finished, then that quiet).
 //!
 //! Armed before the action: the count of requests the page had started
-//! by then (`registry/in_flight.rs`, no page call) and a `MutationObserver`
-//! on the main document (`js::OBSERVE`). The observer is installed by a page
-//! call the action makes anyway where there is one (revalidating a
-//! main-frame ref, the focusing call of a type, an actionability check),
-//! else by a call of its own just before the input. After the action,
-//! requests are waited for without page calls, then one page call
-//! ([`quiet_js`]) reads the observer: with nothing started and no mutation
-//! seen it returns at once, so nothing pending costs that one call and no
-//! sleep. Where the action's own read after the input (a click's, a
-//! type's read-back: `js::NODE_STATE` reads the count) saw no mutation
-//! and nothing was sent since, not even that call is made.
+//! by then (`registry/in_flight.rs`, no page call) and, for `dom`, a
+//! `MutationObserver` on the main document (`js::OBSERVE`). The observer
+//! is installed by a page call the action makes anyway where there is one
+//! (revalidating a main-frame ref, the focusing call of a type, an
+//! actionability check), else by a call of its own just before the input.
+//!
+//! After the action, `network` looks at the requests started since it was
+//! armed, without a page call. None started: settled at once (what the
+//! action changed in the DOM synchronously, its read after the input
+//! already shows). Else it waits for them to finish, then one page call
+//! ([`quiet_js`]) puts the observer in place and waits for a quiet DOM,
+//! as the answers' handlers update it. `dom` reads the observer in one
+//! page call, which returns at once when it counted nothing; where the
+//! action's own read after the input (a click's, a type's read-back:
+//! `js::NODE_STATE` reads the count) saw no mutation and nothing was sent
+//! since, not even that call is made.
 //!
 //! A DOM that never goes quiet (a clock ticking every few milliseconds)
 //! ends the quiet wait after [`MAX_QUIET_MS`]; the observer disconnects
@@ -36,12 +41,15 @@ pub const MAX_QUIET_MS: u32 = 1_000;
 /// Pause between looks at the requests in flight (no page call).
 const REQUEST_POLL: Duration = Duration::from_millis(10);
 
-/// Wait in the page until the DOM has been quiet for `quiet` ms (counted
-/// from now too when `fresh`: requests were started), at most `max` ms;
-/// with no mutation and not `fresh`, at once. Disconnects the observer.
+/// Wait in the page until the DOM has been quiet for `quiet` ms, at most
+/// `max` ms; with no mutation, at once. When `fresh` (the requests an
+/// action started have finished) the observer is put in place now and the
+/// quiet counts from now. Disconnects the observer.
 fn quiet_js(quiet: u32, max: u32, fresh: bool) -> String {
+    let observe = js::OBSERVE;
     format!(
         "(async () => {{
+  if ({fresh}) {observe};
   const s = window[Symbol.for('browser-pilot.settle')];
   if (!s || !s.o) return {{installed: false, quiet: true, n: 0}};
   const t0 = performance.now(), from = {fresh} ? t0 : 0;
@@ -81,7 +89,9 @@ impl TargetCall {
             return;
         };
         let doc = self.doc().0;
-        if arm.mode == SettleMode::None || self.observer_doc == Some(doc) || self.doc().2 {
+        // Only `dom` counts mutations from before the input (`network`
+        // puts the observer in place once the requests have finished).
+        if arm.mode != SettleMode::Dom || self.observer_doc == Some(doc) || self.doc().2 {
             return;
         }
         let params = json!({"expression": js::OBSERVE, "returnByValue": true});
@@ -109,7 +119,10 @@ impl TargetCall {
         let (started, mut open) = self.requests_since(arm.requests_from);
         let network = arm.mode == SettleMode::Network;
         let unchanged = self.mutations_seen == Some((0, self.cdp.commands_sent()));
-        if unchanged && (started == 0 || !network) {
+        // `network` with no request started: what the action changed in
+        // the DOM it changed before its read after the input, which shows
+        // it. `dom` with no mutation seen by that read: nothing to wait for.
+        if (network && started == 0) || (!network && unchanged) {
             self.observer_doc = None;
             return Ok(SettleReport::settled(0));
         }
@@ -124,8 +137,7 @@ impl TargetCall {
         if !self.doc().2 {
             let left = max.saturating_sub(start.elapsed()).as_millis() as u32;
             let left = left.min(MAX_QUIET_MS);
-            let fresh = arm.mode == SettleMode::Network && started > 0;
-            let expression = quiet_js(QUIET_MS, left, fresh);
+            let expression = quiet_js(QUIET_MS, left, network);
             let params =
                 json!({"expression": expression, "returnByValue": true, "awaitPromise": true});
             if let Ok(reply) = self.send("Runtime.evaluate", params).await {
