@@ -4,7 +4,7 @@
 //! what is there.
 
 use crate::browser_pilot::tools::input::{self as host_input, MouseButton, Point};
-use crate::browser_pilot::tools::page_read;
+use crate::browser_pilot::tools::page_read::{self, NodeHandle};
 use crate::evidence::{self, Snapshot};
 use bp_sdk::spec::{target_id_schema, with_common};
 use bp_sdk::{invalid, Args, NotVerified, StaleReason, ToolError, ToolSpec};
@@ -88,29 +88,13 @@ pub fn click(mut args: Args) -> Result<Value, ToolError> {
 
     let node = page_read::resolve_ref(&observation, reference)?;
     let before = Snapshot::take(Some(node))?;
-    // The part of the node's own control the pointer lands on, if not the
-    // node itself (its label, a wrapper, a styled track over it).
-    let mut part = String::new();
-    let route = if trust == "dom_event" {
+    let (route, part) = if trust == "dom_event" {
         host_input::settle_arm(settle)?;
         host_input::dom_click(node)?;
-        "dom_event"
+        ("dom_event", String::new())
     } else {
-        // Visible, stable, enabled, in view and not covered, or refused
-        // with the condition that failed once `wait` ran out.
-        host_input::actionable(node, wait)?;
-        let (at, hit) = host_input::aim(node)?;
-        if !hit.on_target {
-            return Err(ToolError::ActionNotVerified(NotVerified {
-                reason: "covered".to_string(),
-                covering_role: Some(hit.role),
-                covering_name: Some(hit.name),
-            }));
-        }
-        host_input::settle_arm(settle)?;
-        host_input::click(at, button, count)?;
-        part = hit.part;
-        "trusted_input"
+        let part = trusted_click(node, Press { button, count }, wait, settle)?;
+        ("trusted_input", part)
     };
     let after = match Snapshot::take(Some(node)) {
         // The click closed its own tab (for example `window.close()`).
@@ -147,6 +131,37 @@ pub fn click(mut args: Args) -> Result<Value, ToolError> {
         "evidence": evidence,
         "hints": [],
     }))
+}
+
+/// Which button, how many times.
+struct Press {
+    button: MouseButton,
+    count: u32,
+}
+
+/// Wait until the node is ready for input (visible, stable, enabled, in
+/// view and not covered; refused with the condition that failed once
+/// `wait` ran out), aim and click. Returns the part of the node's own
+/// control the pointer landed on, if not the node itself (its label, a
+/// wrapper, a styled track over it).
+fn trusted_click(
+    node: NodeHandle,
+    press: Press,
+    wait: u32,
+    settle: host_input::SettleMode,
+) -> Result<String, ToolError> {
+    host_input::actionable(node, wait)?;
+    let (at, hit) = host_input::aim(node)?;
+    if !hit.on_target {
+        return Err(ToolError::ActionNotVerified(NotVerified {
+            reason: "covered".to_string(),
+            covering_role: Some(hit.role),
+            covering_name: Some(hit.name),
+        }));
+    }
+    host_input::settle_arm(settle)?;
+    host_input::click(at, press.button, press.count)?;
+    Ok(hit.part)
 }
 
 /// The `at` argument: finite CSS pixel coordinates.
