@@ -81,6 +81,15 @@ impl TargetCall {
         Ok(())
     }
 
+    /// [`TargetCall::settle_arm`], with the observer put in place now (for
+    /// `dom`): for input sent by other means than this call's own input
+    /// functions, which put it in place as they send.
+    pub async fn settle_arm_now(&mut self, mode: SettleMode) -> BpResult<()> {
+        self.settle_arm(mode)?;
+        self.ensure_observer().await;
+        Ok(())
+    }
+
     /// Before input goes out: make sure the main document has the settle
     /// observer, when armed for it and no page call of this action
     /// installed it in this document.

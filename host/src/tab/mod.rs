@@ -81,10 +81,11 @@ impl<'a> Tab<'a> {
         self.call.actionable(handle, wait_ms, need_hit).await
     }
 
-    /// Arm settling for the action about to be sent (no page call); then
+    /// Arm settling for the action about to be sent (for `dom`, with the
+    /// mutation observer put in place: one page call); then
     /// [`Tab::settle`] once it is (`browser/settle_after.rs`).
-    pub fn settle_arm(&mut self, mode: SettleMode) -> BpResult<()> {
-        self.call.settle_arm(mode)
+    pub async fn settle_arm(&mut self, mode: SettleMode) -> BpResult<()> {
+        self.call.settle_arm_now(mode).await
     }
 
     /// Wait, at most `max_ms`, for what the armed action started: its
