@@ -175,10 +175,12 @@ fn a_click_is_read_after_only_by_a_read_that_ran_after_it() {
         assert_eq!(r["evidence"]["status"], "verified", "click {i}: {r}");
         let signals = r["evidence"]["signals"].to_string();
         assert!(signals.contains("title_changed"), "click {i}: {r}");
-        // Five commands a click (the ref's live check with the aim, the
-        // move, the press, the release, the read), one more for each read
-        // sent again, early or once the release was answered; no release
-        // of objects.
+        // Five commands a click (the ref's live check with the aim, which
+        // also finds the button ready for input and installs the settle
+        // observer; the move, the press, the release, the read, which
+        // also reads that observer), one more for each read sent again,
+        // early or once the release was answered; no release of objects.
+        // The click started no request: settling costs nothing.
         let (after, (_, again_after, early_after)) = (commands(&mut b), click_readbacks(&mut b));
         let extra = again_after - again + early_after - early;
         assert_eq!(after - sent, 5 + extra, "click {i}");
@@ -269,8 +271,10 @@ fn typed_text_is_read_back_only_by_a_read_that_shows_it() {
 
     // Every read of a type action is by value and answered, so the call
     // leaves no remote object to release: exactly its four commands go
-    // out (focus, text, the key released after it, read-back), and one
-    // more for each read sent again
+    // out (focus, which also checks the field is ready and installs the
+    // settle observer; text; the key released after it; read-back, which
+    // also finds that observer saw no mutation, so settling sends
+    // nothing), and one more for each read sent again
     // (early, or once the text was answered).
     // A release would queue in the page ahead of the next call's first
     // command.

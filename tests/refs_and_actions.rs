@@ -244,9 +244,10 @@ fn value_of(obs: &serde_json::Value, name: &str) -> serde_json::Value {
 }
 
 /// A field that cannot take text never gets the text, and neither does
-/// the field that had focus: one inside a disabled fieldset is not
-/// editable, a checkbox is not editable even inside an editable region,
-/// and one made inert after it was observed cannot take focus.
+/// the field that had focus: one inside a disabled fieldset is refused
+/// `disabled` (once the wait for it to be enabled runs out), a checkbox
+/// is not editable even inside an editable region, and one made inert
+/// after it was observed cannot take focus.
 #[test]
 fn typing_never_reaches_a_field_that_cannot_take_it() {
     let env = Env::new();
@@ -256,9 +257,18 @@ fn typing_never_reaches_a_field_that_cannot_take_it() {
     let keeper = find_ref(&obs, "textbox", "Keeper");
     let typed = env.json(&["type", &keeper, "lock"]);
     assert_eq!(typed["evidence"]["status"], "verified", "{typed}");
-    for (name, reason) in [("Frozen", "not_editable"), ("Locked", "browser_refused")] {
+    for (name, reason) in [("Frozen", "disabled"), ("Locked", "browser_refused")] {
         let field = find_ref(&obs, "textbox", name);
-        let (code, run) = env.err(&["type", &field, "secret", "--clear", "--json"]);
+        let (code, run) = env.err(&[
+            "tool",
+            "call",
+            "browser.type",
+            "--input",
+            &format!(
+                "{{\"ref\": {field}, \"text\": \"secret\", \"clear\": true, \"waitMs\": 200}}"
+            ),
+            "--json",
+        ]);
         assert_eq!(code, "action_not_verified", "{name}: {}", run.stdout());
         assert_eq!(error_context(&run)["reason"], reason, "{name}");
     }

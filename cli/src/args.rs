@@ -129,14 +129,10 @@ pub enum Command {
         #[arg(long, value_name = "TEXT")]
         query: Option<String>,
     },
-    /// Click an element by its ref from the latest snapshot.
-    Click {
-        #[arg(value_name = "REF")]
-        reference: String,
-        /// Use a synthetic DOM click instead of trusted input.
-        #[arg(long)]
-        dom_event: bool,
-    },
+    /// Click an element by its ref from the latest snapshot, once it is
+    /// visible, stable and enabled (--wait-ms), or a point of the viewport
+    /// (--at X,Y); then wait for what the click started (--settle).
+    Click(crate::click_command::ClickArgs),
     /// Type text into an element by ref.
     Type {
         #[arg(value_name = "REF")]
@@ -148,9 +144,20 @@ pub enum Command {
         /// Press Enter afterwards.
         #[arg(long)]
         submit: bool,
+        /// How long to wait for the field to be ready (0..10000 ms).
+        #[arg(long, value_name = "MS")]
+        wait_ms: Option<u32>,
+        /// What to wait for after typing: none, dom or network (default).
+        #[arg(long, value_parser = ["none", "dom", "network"])]
+        settle: Option<String>,
     },
     /// Press a key or chord (Enter, Control+A, Shift+Tab, ...).
-    Press { key: String },
+    Press {
+        key: String,
+        /// What to wait for after the key: none, dom or network (default).
+        #[arg(long, value_parser = ["none", "dom", "network"])]
+        settle: Option<String>,
+    },
     /// Type text as key presses into whatever has focus.
     Keyboard { text: String },
     /// Wait, bounded, until text appears (--text) or goes (--gone), an

@@ -235,29 +235,34 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let v = s.tool("browser.observe", args).await?;
             emit(json, &v, output::snapshot);
         }
-        Command::Click {
-            reference,
-            dom_event,
-        } => {
-            let mut args = json!({"ref": parse_ref(&reference)?});
-            if dom_event {
-                args["trust"] = json!("dom_event");
-            }
-            let v = s.tool("browser.click", args).await?;
-            emit(json, &v, |v| output::action("clicked", &reference, v));
+        Command::Click(click) => {
+            let (v, text) = crate::click_command::click(&mut s, click).await?;
+            emit(json, &v, |_| text);
         }
         Command::Type {
             reference,
             text,
             clear,
             submit,
+            wait_ms,
+            settle,
         } => {
-            let args = json!({"ref": parse_ref(&reference)?, "text": text, "clear": clear, "submit": submit});
+            let mut args = json!({"ref": parse_ref(&reference)?, "text": text, "clear": clear, "submit": submit});
+            if let Some(ms) = wait_ms {
+                args["waitMs"] = json!(ms);
+            }
+            if let Some(s) = settle {
+                args["settle"] = json!(s);
+            }
             let v = s.tool("browser.type", args).await?;
             emit(json, &v, |v| output::action("typed into", &reference, v));
         }
-        Command::Press { key } => {
-            let v = s.tool("browser.press", json!({"key": key})).await?;
+        Command::Press { key, settle } => {
+            let mut args = json!({"key": key});
+            if let Some(s) = settle {
+                args["settle"] = json!(s);
+            }
+            let v = s.tool("browser.press", args).await?;
             emit(json, &v, |v| {
                 output::action(&format!("pressed {key}"), "", v)
             });

@@ -8,6 +8,7 @@ mod bridge_wire;
 mod broker_commands;
 mod broker_log;
 mod broker_logs;
+mod click_command;
 mod commands;
 mod dialog_commands;
 mod doctor;

@@ -163,7 +163,10 @@ class BpMcp(unittest.TestCase):
                          "browser_read", "browser_screenshot", "browser_navigate", "bp_events_poll"):
                 self.assertIn(tool, tools)
             click = tools["browser_click"]
-            self.assertEqual(sorted(click.input_schema["required"]), ["observationId", "ref"])
+            # An element (observationId + ref) or a point of the viewport (at).
+            self.assertNotIn("required", click.input_schema)
+            for field in ("observationId", "ref", "at", "waitMs", "settle"):
+                self.assertIn(field, click.input_schema["properties"])
             self.assertEqual(click.title, "Click")
             self.assertTrue(tools["browser_observe"].annotations.read_only_hint)
             self.assertTrue(tools["browser_tabs_close"].annotations.destructive_hint)

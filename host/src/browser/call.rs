@@ -123,6 +123,14 @@ pub struct TargetCall {
     /// connection by then: a key sent next with nothing sent between
     /// proves its focus read by it (`proved_read.rs`).
     pub(super) keyups_seen: Option<(u64, u64)>,
+    /// Settling armed for the action under way (`settle_after.rs`).
+    pub(super) settle_arm: Option<super::call_state::SettleArm>,
+    /// The document generation where this call installed the settle
+    /// observer last.
+    pub(super) observer_doc: Option<u64>,
+    /// The settle observer's mutation count as the last main-frame node
+    /// read saw it, with the commands sent by then (`settle_after.rs`).
+    pub(super) mutations_seen: Option<(u64, u64)>,
 }
 
 /// Everything needed to build a [`TargetCall`].
@@ -213,6 +221,9 @@ impl TargetCall {
             aimed_handle: None,
             pointerups_before: None,
             keyups_seen: None,
+            settle_arm: None,
+            observer_doc: None,
+            mutations_seen: None,
         })
     }
 

@@ -137,6 +137,7 @@ impl TargetCall {
             MouseButton::Middle => "middle",
             MouseButton::Right => "right",
         };
+        self.ensure_observer().await;
         self.mark_dispatched();
         // The move goes out together with the press. Its reply waits for
         // the next animation frame (the renderer aligns moves to frames),
@@ -191,6 +192,7 @@ impl TargetCall {
 
     pub async fn dom_click(&mut self, handle: NodeHandle) -> BpResult<()> {
         self.check()?;
+        self.ensure_observer().await;
         self.mark_dispatched();
         let object = self.object(handle).await?;
         let session = self.handle(handle)?.session.clone();
@@ -246,6 +248,7 @@ impl TargetCall {
             )),
             _ => None,
         };
+        self.ensure_observer().await;
         self.mark_dispatched();
         self.input_event("Input.dispatchKeyEvent", down).await?;
         if !self.doc().2 {

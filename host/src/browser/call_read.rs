@@ -54,6 +54,9 @@ impl TargetCall {
         let v = self
             .call_on(handle, js::NODE_STATE, json!([]), true)
             .await?;
+        if self.in_main_frame(handle) {
+            self.note_mutations(v["value"]["mutations"].as_u64());
+        }
         Ok(node_state(&v["value"]))
     }
 
@@ -91,7 +94,10 @@ impl TargetCall {
                     document_generation: self.doc().0,
                     dialog_open,
                 };
-                return Ok((info, Some(node_state(&v["state"]))));
+                let state = node_state(&v["state"]);
+                let seen = v["state"]["mutations"].as_u64();
+                self.note_mutations(seen);
+                return Ok((info, Some(state)));
             }
         }
         let info = self.current_page().await?;

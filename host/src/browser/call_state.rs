@@ -2,11 +2,12 @@
 //! page calls: the struct definitions only, so the hub can hold them
 //! without importing the files that work with them. Their `impl` blocks
 //! live with that work: [`ReadAhead`] in `read_ahead.rs`, [`Resolved`] in
-//! `resolved.rs`, [`TypedBefore`] in `typed_readback.rs`. A leaf: it
+//! `resolved.rs`, [`TypedBefore`] in `typed_readback.rs`, [`SettleArm`] in
+//! `settle_after.rs`. A leaf: it
 //! imports only other leaves (`proof.rs`, `types.rs`).
 
 use super::proof::Proof;
-use super::types::{NodeHandle, Point};
+use super::types::{NodeHandle, Point, SettleMode};
 use crate::cdp::Pending;
 use serde_json::Value;
 
@@ -52,4 +53,12 @@ pub(super) struct TypedBefore {
     pub value_length: u32,
     /// Its whole content is selected: the text replaces it.
     pub replaced: bool,
+}
+
+/// Settling armed before an action (`settle_after.rs`).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SettleArm {
+    pub(super) mode: SettleMode,
+    /// Requests the page had started when armed.
+    pub(super) requests_from: u64,
 }

@@ -31,16 +31,17 @@ impl TargetCall {
         observation_id: &str,
         reference: u32,
         select_all: bool,
+        wait_ms: u32,
     ) -> BpResult<(NodeHandle, NodeState, bool)> {
         let (handle, held) = self.ref_handle(observation_id, reference)?;
         let main = self.in_main_frame(handle);
         if !main || self.doc().2 {
-            return self.focus_editable_in_steps(handle, held).await;
+            return self.focus_editable_in_steps(handle, held, wait_ms).await;
         }
         let mut value = None;
         if let Some(object) = held {
             self.set_object(handle, object);
-            match self.focus_fold(handle, select_all).await {
+            match self.focus_fold(handle, select_all, true).await {
                 Ok(v) => {
                     self.registry.count_ref_resolved(true);
                     value = Some(v);
@@ -56,11 +57,26 @@ impl TargetCall {
         let value = match value {
             Some(v) => v,
             None => {
-                let v = self.focus_fold(handle, select_all).await?;
+                let v = self.focus_fold(handle, select_all, true).await?;
                 self.registry.count_ref_resolved(false);
                 v
             }
         };
+        // Not ready for input: nothing was focused. Wait until it is (or
+        // refuse with the reason), then focus it.
+        let value = match value["blocked"].as_str() {
+            Some(_) => {
+                self.actionable(handle, wait_ms, false).await?;
+                let again = self.focus_fold(handle, select_all, false).await?;
+                if let Some(reason) = again["blocked"].as_str() {
+                    return Err(super::actionable::refused(reason));
+                }
+                again
+            }
+            None => value,
+        };
+        // `js::focus_editable` (re)installed the settle observer.
+        self.observer_installed();
         let state = node_state(&value["state"]);
         if !state.connected {
             return Err(BpError::stale(StaleReason::DocumentReplaced));
@@ -113,10 +129,12 @@ impl TargetCall {
         &mut self,
         handle: NodeHandle,
         held: Option<String>,
+        wait_ms: u32,
     ) -> BpResult<(NodeHandle, NodeState, bool)> {
         if !self.revalidate(handle, held).await? {
             return Err(BpError::stale(StaleReason::DocumentReplaced));
         }
+        self.actionable(handle, wait_ms, false).await?;
         let state = self.read_node_now(handle).await?;
         if state.editable {
             self.focus(handle).await?;
@@ -128,9 +146,14 @@ impl TargetCall {
     /// call may focus, so it counts as dispatched once it is sent (also
     /// for a node that turns out not to be editable). A JavaScript dialog that opens meanwhile (a blur or focus
     /// handler's) ends it with `stale_ref` `dialog_opened`.
-    async fn focus_fold(&mut self, handle: NodeHandle, select_all: bool) -> BpResult<Value> {
+    async fn focus_fold(
+        &mut self,
+        handle: NodeHandle,
+        select_all: bool,
+        check_motion: bool,
+    ) -> BpResult<Value> {
         let object = self.object(handle).await?;
-        let args = json!([{ "value": select_all }]);
+        let args = json!([{ "value": select_all }, { "value": check_motion }]);
         let params = self.call_on_params(&object, &js::focus_editable(), args, true);
         let session = self.session.clone();
         self.forget_read_ahead();

@@ -1,7 +1,9 @@
 //! Page-side functions run with `Runtime.callFunctionOn`. They read state;
 //! they never modify the page.
 
-/// Live state of a node, for evidence (password values withheld). A form
+/// Live state of a node, for evidence (password values withheld), with
+/// the mutations the settle observer of its window has counted
+/// (`settle_after.rs`; `null` without one). A form
 /// field's editability is its type and state: it is never asked
 /// `isContentEditable`, which makes the page bring its style up to date
 /// first (right after typing, work the read need not wait for).
@@ -28,6 +30,7 @@ pub const NODE_STATE: &str = r#"function() {
     checked: (type === 'checkbox' || type === 'radio') ? !!el.checked : null,
     focused: !!active && (active === el || el.contains(active)),
     editable, connected: el.isConnected,
+    mutations: ((window[Symbol.for('browser-pilot.settle')] || {}).n ?? null),
   };
 }"#;
 
@@ -116,7 +119,7 @@ pub const ACTIVE_ELEMENT: &str = r#"(() => {
 /// sent right behind its release is taken only once this has moved on
 /// (`proved_read.rs`); a page that cancels `pointerdown` suppresses
 /// `mouseup`, but never `pointerup`.
-const POINTERUPS: &str =
+pub(super) const POINTERUPS: &str =
     "(performance.eventCounts ? performance.eventCounts.get('pointerup') ?? 0 : null)";
 
 /// How many `keyup` events the browser has dispatched in the document
@@ -126,6 +129,37 @@ const POINTERUPS: &str =
 pub const KEYUPS_OF_THIS: &str = "(() => { const w = this.ownerDocument && this.ownerDocument.defaultView; \
 return w && w.performance && w.performance.eventCounts ? w.performance.eventCounts.get('keyup') ?? 0 : null; })()";
 
+/// Install (or reset) the settle observer of the main document
+/// (`settle_after.rs`): counts mutations and the time of the last one,
+/// and disconnects itself after 15 s unless read and reset before.
+/// Page-side only; the page does not see it unless it looks for the
+/// registered symbol.
+pub(super) const OBSERVE: &str = "(() => { const k = Symbol.for('browser-pilot.settle'); let s = window[k]; \
+if (!s) { s = {n: 0, last: 0, o: null}; Object.defineProperty(window, k, {value: s, configurable: true}); } \
+if (!s.o) s.o = new MutationObserver(rs => { s.n += rs.length; s.last = performance.now(); }); \
+s.o.disconnect(); s.n = 0; s.last = 0; clearTimeout(s.t); s.t = setTimeout(() => s.o.disconnect(), 15000); \
+s.o.observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); })()";
+
+/// Whether anything animating in the element's document could move it
+/// (`actionable.rs`): a running animation of the element or an ancestor,
+/// or one elsewhere that animates more than paint (a transform, opacity
+/// or colour elsewhere moves nothing, as a spinner's). Called with the
+/// element.
+pub(super) const ANIMATING: &str = r#"function(el) {
+  const doc = el.ownerDocument;
+  if (!doc || !doc.getAnimations) return false;
+  const paint = ['transform', 'rotate', 'scale', 'translate', 'opacity', 'color', 'backgroundColor',
+    'filter', 'boxShadow', 'outlineColor', 'fill', 'stroke', 'strokeDashoffset', 'strokeDasharray',
+    'offset', 'easing', 'composite', 'computedOffset'];
+  return doc.getAnimations().some(a => {
+    if (a.playState !== 'running') return false;
+    const e = a.effect, t = e && e.target;
+    if (!t || t === el || (t.contains && t.contains(el))) return true;
+    const frames = e.getKeyframes ? e.getKeyframes() : [{x: 1}];
+    return frames.some(f => Object.keys(f).some(k => !paint.includes(k)));
+  });
+}"#;
+
 /// [`NODE_STATE`] of the node and [`PAGE_FACTS`] of its document together
 /// (one round trip for evidence), with [`POINTERUPS`].
 pub fn node_and_page() -> String {
@@ -133,9 +167,11 @@ pub fn node_and_page() -> String {
 }
 
 /// What revalidating a main-frame ref reads: [`node_and_page`], plus
-/// where a click would aim if the node is already wholly in the viewport
-/// and its centre hits it (`aim`: `{x, y}`, else `null`). That is what
-/// [`aim`] would find without scrolling, so a click need not ask again.
+/// where a click would aim if the node is already wholly in the viewport,
+/// enabled, nothing in the document is animating, and its centre hits it
+/// (`aim`: `{x, y}`, else `null`). That is what [`aim`] would find
+/// without scrolling, so a click need not ask again, and the node is
+/// ready for input (`actionable.rs`) with no check of its own.
 /// And [`POINTERUPS`], as a click's count before its press.
 pub fn revalidate_main() -> String {
     format!(
@@ -144,12 +180,16 @@ pub fn revalidate_main() -> String {
   let aim = null;
   const r = state.connected && this.getClientRects
     ? Array.from(this.getClientRects()).find(r => r.width * r.height > 1) : null;
-  if (r && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight) {{
+  const ready = r && !(this.matches && this.matches(':disabled'))
+    && !(this.closest && this.closest('[aria-disabled=\"true\"]'))
+    && !({ANIMATING})(this);
+  if (ready && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight) {{
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     if (({HIT_TEST}).call(this, x, y) === null) aim = {{x, y}};
   }}
+  {OBSERVE};
   return {{state, facts: {PAGE_FACTS}, aim, pointerups: {POINTERUPS}}};
-}}"
+}}",
     )
 }
 
@@ -165,7 +205,10 @@ pub fn revalidate_main() -> String {
 /// range, or for `email` and `number` inputs, which have none, by the
 /// document's selection showing the whole value; a `number` input whose
 /// text is not a number says `false`). `focused` is its [`NODE_STATE`]
-/// read again after that (`null` when it was not focused).
+/// read again after that (`null` when it was not focused). `blocked`
+/// names why a connected node is not ready for input (`disabled`,
+/// `not_visible`, or with `checkMotion` `moving` while anything in the
+/// document animates): then nothing is focused (`actionable.rs` waits).
 ///
 /// Each helper is written into the function once (the browser is sent
 /// the whole source with every call): 3.1 KB where it was 4.9 KB with
@@ -174,12 +217,19 @@ pub fn revalidate_main() -> String {
 /// DevTools client on the sign-in form).
 pub fn focus_editable() -> String {
     format!(
-        "function(selectAll) {{
+        "function(selectAll, checkMotion) {{
   const read = {NODE_STATE};
   const deep = () => {ACTIVE_ELEMENT};
   const state = read.call(this);
-  let focus = null, selected = false;
-  if (state.connected && state.editable) {{
+  let focus = null, selected = false, blocked = null;
+  if (state.connected) {{
+    const off = (this.matches && this.matches(':disabled')) || (this.closest && this.closest('[aria-disabled=\"true\"]'));
+    const shown = Array.from(this.getClientRects()).some(r => r.width > 0 && r.height > 0)
+      && (!this.checkVisibility || this.checkVisibility({{visibilityProperty: true}}));
+    const moving = checkMotion && ({ANIMATING})(this);
+    blocked = off ? 'disabled' : !shown ? 'not_visible' : moving ? 'moving' : null;
+  }}
+  if (blocked === null && state.connected && state.editable) {{
     const before = deep();
     (this instanceof HTMLElement ? HTMLElement.prototype.focus : this.focus).call(this);
     const after = deep();
@@ -188,9 +238,10 @@ pub fn focus_editable() -> String {
   }}
   // As it stands once focused and selected (a focus handler may change it).
   const focused = focus === null ? null : read.call(this);
-  return {{state, focus, selected, focused}};
-}}"
-    )
+  {OBSERVE};
+  return {{state, focus, selected, focused, blocked}};
+}}",
+            )
 }
 
 /// Select a focused editable element's whole content; whether it is.

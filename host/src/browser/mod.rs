@@ -2,6 +2,8 @@
 //! registry of its targets, observations, and the per-call operations
 //! behind the capability interfaces.
 
+mod actionable;
+pub use actionable::{DEFAULT_WAIT_MS, MAX_WAIT_MS};
 mod axtree;
 pub mod call;
 mod call_aim;
@@ -14,6 +16,7 @@ mod call_state;
 pub mod caller;
 pub mod connection;
 mod dialogs;
+mod element_at;
 mod focus_editable;
 mod frame_ops;
 pub mod frames;
@@ -36,6 +39,8 @@ pub mod registry;
 mod resolved;
 mod rewalk;
 mod settle;
+mod settle_after;
+pub use settle_after::MAX_SETTLE_MS;
 mod typed_readback;
 pub mod types;
 mod walk;

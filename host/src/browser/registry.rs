@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::watch;
 
+mod in_flight;
 mod page_events;
+pub use in_flight::RequestsInFlight;
 mod page_tools;
 
 pub use page_tools::{
@@ -62,6 +64,8 @@ pub struct TargetState {
     pub intercepting: bool,
     /// The tools the page's frames declare (WebMCP).
     pub page_tools: page_tools::PageTools,
+    /// Requests in flight (`registry/in_flight.rs`).
+    pub requests: RequestsInFlight,
     /// Child frames (not the main frame) by raw frame ID.
     pub frames: HashMap<String, FrameState>,
     /// Recently removed frames, which a late snapshot must not revive.
@@ -98,6 +102,7 @@ impl TargetState {
             dialog: None,
             intercepting: false,
             page_tools: Default::default(),
+            requests: Default::default(),
             frames: HashMap::new(),
             gone_frames: Default::default(),
             changed: watch::channel(0).0,

@@ -61,6 +61,10 @@ impl TargetCall {
         }
         .map(|(x, y)| Point { x, y });
         let pointerups = value.get("pointerups").and_then(Value::as_u64);
+        if main {
+            // `js::revalidate_main` (re)installed the settle observer.
+            self.observer_installed();
+        }
         let state = if main { &value["state"] } else { &value };
         let connected = state["connected"] == json!(true);
         let (doc, _, dialog_open, _) = self.doc();
@@ -94,7 +98,7 @@ impl TargetCall {
 
     /// The last revalidation read, if it is still what the page shows;
     /// otherwise it is dropped.
-    fn current_resolved(&mut self, handle: NodeHandle) -> Option<&mut Resolved> {
+    pub(super) fn current_resolved(&mut self, handle: NodeHandle) -> Option<&mut Resolved> {
         let (doc, _, dialog_open, _) = self.doc();
         let sent = self.cdp.commands_sent();
         let current = self

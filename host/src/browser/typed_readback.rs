@@ -73,6 +73,7 @@ impl TargetCall {
     /// the release, so it shows what the page made of both.
     pub async fn insert_text(&mut self, text: &str) -> BpResult<()> {
         self.check()?;
+        self.ensure_observer().await;
         self.mark_dispatched();
         // The typed-into field is read back next.
         let next = self

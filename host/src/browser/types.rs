@@ -164,6 +164,42 @@ pub struct Modifiers {
     pub shift: bool,
 }
 
+/// What an action waits for once its input is sent (`settle_after.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SettleMode {
+    None,
+    Dom,
+    Network,
+}
+
+/// How settling after an action ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SettleReport {
+    /// The requests the action started finished and the DOM went quiet.
+    pub settled: bool,
+    /// Requests the action started that are still unfinished.
+    pub requests: u32,
+    pub waited_ms: u32,
+}
+
+impl SettleReport {
+    pub fn settled(waited_ms: u32) -> Self {
+        Self {
+            settled: true,
+            requests: 0,
+            waited_ms,
+        }
+    }
+}
+
+/// The element found at a point of the viewport (bounded page data).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ElementAt {
+    pub role: String,
+    pub name: String,
+    pub tag: String,
+}
+
 // ---- capture, upload and artifacts ----------------------------------------
 
 /// A PNG screenshot and its size in pixels.

@@ -163,6 +163,8 @@ impl Page {
                 let state = || -> Result<Value, String> {
                     let mut state = self.nodes.get(&b).cloned().ok_or("no such node")?;
                     state["connected"] = json!(!self.disconnected.contains(&b));
+                    // The settle observer has seen no mutation.
+                    state["mutations"] = json!(0);
                     Ok(state)
                 };
                 if f.contains(") === this, keyups: ") {
@@ -210,6 +212,17 @@ impl Page {
                     json!({"result": {"value": value}})
                 } else if f.contains("isPassword") {
                     json!({"result": {"value": state()?}})
+                } else if f.contains("async function(needHit") {
+                    // The actionability check: ready where a click would
+                    // aim, unless something covers the element.
+                    self.hit_at = Some((60.0, 40.0));
+                    let value = match self.cover {
+                        Some(_) => json!({"reason": "covered", "x": 60.0, "y": 40.0}),
+                        None => {
+                            json!({"x": 60.0, "y": 40.0, "part": null, "pointerups": self.pointerups})
+                        }
+                    };
+                    json!({"result": {"value": value}})
                 } else if f.contains("getClientRects") {
                     // The one-call aim: the centre of the box, and whether
                     // something else is hit there.
@@ -387,7 +400,8 @@ async fn click_that_changes_the_page(release_lags: bool, answered_late: bool) {
         out,
         json!({
             "evidence": {"kind": "click", "status": "verified", "signals": ["url_changed"],
-                         "route": "trusted_input", "trust": "trusted"},
+                         "route": "trusted_input", "trust": "trusted",
+                         "settle": {"state": "settled", "requests": 0, "waitedMs": 0}},
             "hints": [],
         })
     );
@@ -396,7 +410,11 @@ async fn click_that_changes_the_page(release_lags: bool, answered_late: bool) {
     // The ref's live check also gives the before-read, the aim (the
     // button is in view and not covered) and the page's pointerup count;
     // the after-read goes out right behind the release, and is taken when
-    // that count has moved on by one.
+    // that count has moved on by one. The same read found the button
+    // ready for input (enabled, nothing animating, not covered) and
+    // installed the settle observer, so neither costs a call of its own;
+    // the after-read saw that observer count no mutation, and no request
+    // started, so settling costs no call either.
     let (read, mouse) = ("Runtime.callFunctionOn", "Input.dispatchMouseEvent");
     let mut expected = vec!["DOM.resolveNode", read, mouse, mouse, mouse, read];
     if release_lags {
@@ -507,9 +525,19 @@ async fn covered_element_is_refused_without_input() {
     fake.page().cover = Some(ax("c", "dialog", "Cookie consent", 99, &[]));
     let env = TestEnv::new(URL, fake.script()).unwrap();
     let obs = observe(&env).await;
+    let started = std::time::Instant::now();
     let e = err(env
-        .target("browser.click", json!({"observationId": obs, "ref": 1}))
+        .target(
+            "browser.click",
+            json!({"observationId": obs, "ref": 1, "waitMs": 300}),
+        )
         .await);
+    // Refused once the wait ran out, not at once.
+    let waited = started.elapsed();
+    assert!(
+        waited >= std::time::Duration::from_millis(300),
+        "{waited:?}"
+    );
     assert_eq!(e.code, Code::ActionNotVerified, "{e:?}");
     assert_eq!(
         e.context,
@@ -565,7 +593,8 @@ async fn type_reads_the_value_back_for_evidence() {
         out,
         json!({
             "evidence": {"kind": "type", "status": "verified", "signals": ["value_matches"],
-                         "route": "trusted_input", "trust": "trusted"},
+                         "route": "trusted_input", "trust": "trusted",
+                         "settle": {"state": "settled", "requests": 0, "waitedMs": 0}},
             "hints": [],
         })
     );
@@ -616,6 +645,8 @@ async fn typing_reads_each_fact_once_as_each_input_is_answered() {
         if cleared_by_keys {
             expected.extend([key, key, read, key, key, read]);
         }
+        // The read-back also saw that the settle observer (installed by
+        // the focusing call) counted no mutation: settling sends nothing.
         expected.extend(["Input.insertText", key, read]);
         assert_eq!(sent(&env), expected, "cleared by keys: {cleared_by_keys}");
         // A read goes behind the second key's release only (none

@@ -5,7 +5,9 @@
 
 use super::bindings::capture::{self, Image, ScreenshotOptions};
 use super::bindings::cookies_read::{self, Cookie};
-use super::bindings::input::{self, Hit, Modifiers, MouseButton, Point};
+use super::bindings::input::{
+    self, FoundElement, Hit, Modifiers, MouseButton, Point, SettleMode, SettleReport,
+};
 use super::bindings::navigation::{self, HistoryAction, NavResult};
 use super::bindings::page_read::{
     self, AxSnapshot, FrameInfo, NodeHandle, NodeState, ObservedElement, PageInfo, PageText,
@@ -169,6 +171,38 @@ impl script::Host for TargetView<'_> {
 }
 
 impl input::Host for TargetView<'_> {
+    async fn actionable(&mut self, node: NodeHandle, wait_ms: u32) -> Res<()> {
+        typed(self.settled().await?.actionable(node, wait_ms, true).await)
+    }
+
+    async fn settle_arm(&mut self, mode: SettleMode) -> Res<()> {
+        use crate::browser::types::SettleMode as M;
+        let mode = match mode {
+            SettleMode::None => M::None,
+            SettleMode::Dom => M::Dom,
+            SettleMode::Network => M::Network,
+        };
+        typed(self.call()?.settle_arm(mode))
+    }
+
+    async fn settle(&mut self, max_ms: u32) -> Res<SettleReport> {
+        let report = self.settled().await?.settle_after(max_ms).await;
+        typed(report.map(|r| SettleReport {
+            settled: r.settled,
+            requests: r.requests,
+            waited_ms: r.waited_ms,
+        }))
+    }
+
+    async fn element_at(&mut self, at: Point) -> Res<FoundElement> {
+        let found = self.settled().await?.element_at(at.into()).await;
+        typed(found.map(|f| FoundElement {
+            role: f.role,
+            name: f.name,
+            tag: f.tag,
+        }))
+    }
+
     async fn scroll_into_view(&mut self, node: NodeHandle) -> Res<()> {
         typed(self.settled().await?.scroll_into_view(node).await)
     }
@@ -214,9 +248,12 @@ impl input::Host for TargetView<'_> {
         observation_id: String,
         r: u32,
         select_all: bool,
+        wait_ms: u32,
     ) -> Res<(NodeHandle, NodeState, bool)> {
         let call = self.settled().await?;
-        let focused = call.focus_editable(&observation_id, r, select_all).await;
+        let focused = call
+            .focus_editable(&observation_id, r, select_all, wait_ms)
+            .await;
         typed(focused.map(|(handle, state, selected)| (handle, state.into(), selected)))
     }
 

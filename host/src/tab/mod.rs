@@ -14,7 +14,7 @@ pub use view::{TabScope, TabView};
 
 use crate::browser::call::TargetCall;
 use crate::browser::types::{Modifiers, MouseButton};
-use crate::browser::types::{NodeHandle, Point};
+use crate::browser::types::{NodeHandle, Point, SettleMode, SettleReport};
 use crate::error::BpResult;
 use serde_json::{json, Value};
 
@@ -67,6 +67,33 @@ impl<'a> Tab<'a> {
     pub async fn center_of(&mut self, handle: NodeHandle) -> BpResult<Point> {
         self.call.scroll_into_view(handle).await?;
         self.call.box_center(handle).await
+    }
+
+    /// Wait up to `wait_ms` for the node of `handle` to be ready for
+    /// input: attached, visible, stable, enabled and, with `need_hit` (a
+    /// pointer), in view and not covered. Refused `action_not_verified`
+    /// naming the condition that failed (`browser/actionable.rs`). A
+    /// node that is ready costs at most one page call.
+    pub async fn actionable(
+        &mut self,
+        handle: NodeHandle,
+        wait_ms: u32,
+        need_hit: bool,
+    ) -> BpResult<()> {
+        self.call.actionable(handle, wait_ms, need_hit).await
+    }
+
+    /// Arm settling for the action about to be sent (for `dom`, with the
+    /// mutation observer put in place: one page call); then
+    /// [`Tab::settle`] once it is (`browser/settle_after.rs`).
+    pub async fn settle_arm(&mut self, mode: SettleMode) -> BpResult<()> {
+        self.call.settle_arm_now(mode).await
+    }
+
+    /// Wait, at most `max_ms`, for what the armed action started: its
+    /// requests (`network`) and a short DOM quiet.
+    pub async fn settle(&mut self, max_ms: u32) -> BpResult<SettleReport> {
+        self.call.settle_after(max_ms).await
     }
 
     /// A real mouse wheel turn at `at`, by `dx` and `dy` CSS pixels.

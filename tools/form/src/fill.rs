@@ -67,7 +67,12 @@ pub fn fill(observation: &str, field: &Field) -> Result<Value, Failure> {
 /// Type `text` in place of the field's content, and read it back. The
 /// steps and the read-back rule are the input family's (`bp_sdk::typing`).
 fn text(observation: &str, field: &Field, text: &str, base: Value) -> Result<Value, Failure> {
-    let (node, before, selected) = host_input::focus_editable(observation, field.reference, true)?;
+    let (node, before, selected) = host_input::focus_editable(
+        observation,
+        field.reference,
+        true,
+        bp_sdk::typing::READY_WAIT_MS,
+    )?;
     if !before.editable {
         return Err(not_verified("not_editable").into());
     }

@@ -50,7 +50,7 @@ fn result_schema() -> Value {
 pub fn press_spec() -> ToolSpec {
     ToolSpec::mutating(
         "browser.press",
-        "Press one key or chord (for example `Enter`, `Control+A`, `Shift+Tab`) on the focused element.",
+        "Press one key or chord (for example `Enter`, `Control+A`, `Shift+Tab`) on the focused element; then settles (`settle`).",
         &["page-read", "input"],
     )
     .schemas(
@@ -58,7 +58,8 @@ pub fn press_spec() -> ToolSpec {
             "type": "object",
             "additionalProperties": false,
             "required": ["key"],
-            "properties": {"targetId": target_id_schema(), "key": {"type": "string", "minLength": 1}}
+            "properties": {"targetId": target_id_schema(), "key": {"type": "string", "minLength": 1},
+                           "settle": evidence::settle_schema()}
         }),
         result_schema(),
     )
@@ -123,18 +124,26 @@ pub fn parse_chord(chord: &str) -> Result<(String, Modifiers), ToolError> {
 pub fn press(mut args: Args) -> Result<Value, ToolError> {
     args.allow(&["targetId"]);
     let chord = args.str("key")?;
+    let settle = evidence::settle_arg(&mut args)?;
     args.finish()?;
     let (key, held) = parse_chord(&chord)?;
     let before = Snapshot::take(None)?;
     if before.info.dialog_open {
         return Err(not_verified("dialog_open"));
     }
+    host_input::settle_arm(settle)?;
     host_input::press_key(&key, held)?;
     let after = Snapshot::take(None)?;
     let signals = evidence::signals(&before, &after);
-    Ok(
-        json!({"evidence": evidence::evidence("press", evidence::status_from(&signals), &signals, "trusted_input", "trusted")}),
-    )
+    let mut evidence = evidence::evidence(
+        "press",
+        evidence::status_from(&signals),
+        &signals,
+        "trusted_input",
+        "trusted",
+    );
+    evidence::settle_into(&mut evidence, settle)?;
+    Ok(json!({ "evidence": evidence }))
 }
 
 /// Where a run of [`pinned_steps`] starts.

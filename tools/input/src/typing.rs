@@ -6,6 +6,7 @@ use crate::browser_pilot::tools::page_read;
 use crate::evidence;
 use crate::keys::{interrupted, pinned_steps, Start};
 use bp_sdk::spec::{target_id_schema, with_common};
+use bp_sdk::typing::{type_steps, typed_matches, Read};
 use bp_sdk::{invalid, not_verified, Args, StaleReason, ToolError, ToolSpec};
 use serde_json::{json, Map, Value};
 
@@ -17,7 +18,7 @@ pub fn spec() -> ToolSpec {
     props.insert("hints".into(), json!({"type": "array"}));
     ToolSpec::mutating(
         "browser.type",
-        "Type text into an observed field (optionally clearing it first and pressing Enter after).",
+        "Type text into an observed field once it is visible, stable and enabled (waits up to `waitMs`), optionally clearing it first and pressing Enter after; then settles (`settle`).",
         &["page-read", "input"],
     )
     .schemas(
@@ -30,6 +31,8 @@ pub fn spec() -> ToolSpec {
                 "observationId": {"type": "string"},
                 "ref": {"type": "integer", "minimum": 1},
                 "text": {"type": "string", "maxLength": MAX_TEXT_CHARS, "x-browser-pilot-sensitivity": ["browser_data", "credential"]},
+                "waitMs": evidence::wait_schema(),
+                "settle": evidence::settle_schema(),
                 "clear": {"type": "boolean", "default": false},
                 "submit": {"type": "boolean", "default": false}
             }
@@ -39,24 +42,6 @@ pub fn spec() -> ToolSpec {
     .sensitivity(&["browser_data", "credential"], &[])
 }
 
-/// The steps of one `type`. With `clear`, the content is selected (by the
-/// focusing page call, or else with Control+A) and then replaced by the
-/// inserted text, or deleted when the text is empty.
-fn type_steps(clear: bool, selected: bool, text: &str, submit: bool) -> Vec<&'static str> {
-    let mut steps = vec!["focus"];
-    if clear && !selected {
-        steps.push("select_all");
-    }
-    if clear && (text.is_empty() || !selected) {
-        steps.push("delete");
-    }
-    steps.push("insert_text");
-    if submit {
-        steps.push("submit");
-    }
-    steps
-}
-
 pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
     args.allow(&["targetId"]);
     let observation = args.str("observationId")?;
@@ -64,6 +49,8 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
     let text = args.str("text")?;
     let clear = args.opt_bool("clear")?.unwrap_or(false);
     let submit = args.opt_bool("submit")?.unwrap_or(false);
+    let wait = evidence::wait_arg(&mut args)?;
+    let settle = evidence::settle_arg(&mut args)?;
     args.finish()?;
     if text.chars().count() > MAX_TEXT_CHARS {
         return Err(invalid(format!(
@@ -77,8 +64,11 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
     }
     // Revalidated, read and (only if editable) focused in one page call,
     // which with `clear` also selects the field's content where it can.
-    let (node, before, selected) = match host_input::focus_editable(&observation, reference, clear)
-    {
+    host_input::settle_arm(settle)?;
+    // Once ready for input (visible, stable, enabled: waited for up to
+    // `wait`, else refused with the condition that failed).
+    let focused = host_input::focus_editable(&observation, reference, clear, wait);
+    let (node, before, selected) = match focused {
         Ok(found) => found,
         // A blur or focus handler opened a dialog: focus was dispatched.
         Err(ToolError::StaleRef(StaleReason::DialogOpened)) => {
@@ -108,23 +98,10 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
         _ => host_input::press_key("Enter", Modifiers::empty()),
     })?;
 
-    let expected_len = text.encode_utf16().count() as u32;
     let mut signals: Vec<&str> = Vec::new();
     let status = match &readback {
         Some(after) => {
-            let matches = match (&after.value, clear) {
-                (Some(v), true) => *v == text,
-                // The text is there, and typing changed the value (a
-                // field that already held it proves nothing).
-                (Some(v), false) => {
-                    v.contains(text.as_str())
-                        && (text.is_empty() || before.value.as_ref() != Some(v))
-                }
-                // Password fields: only the length is read back.
-                (None, true) => after.value_length == expected_len,
-                (None, false) => after.value_length >= before.value_length + expected_len,
-            };
-            if matches {
+            if typed_matches(read(&before), read(after), &text, clear) {
                 signals.push("value_matches");
                 "verified"
             } else {
@@ -141,8 +118,18 @@ pub fn type_text(mut args: Args) -> Result<Value, ToolError> {
             signals.push("navigation");
         }
     }
+    let mut evidence = evidence::evidence("type", status, &signals, "trusted_input", "trusted");
+    evidence::settle_into(&mut evidence, settle)?;
     Ok(json!({
-        "evidence": evidence::evidence("type", status, &signals, "trusted_input", "trusted"),
+        "evidence": evidence,
         "hints": [],
     }))
+}
+
+/// A node's value as the typing read-back rule reads it.
+fn read(n: &page_read::NodeState) -> Read<'_> {
+    Read {
+        value: n.value.as_deref(),
+        length: n.value_length,
+    }
 }

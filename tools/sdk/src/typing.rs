@@ -4,6 +4,10 @@
 //! `browser.type` and the form family's `browser.fill_form` both type;
 //! the steps themselves go through the host's `input` imports.)
 
+/// How long, by default, a field is waited for to be ready for input
+/// (attached, visible, stable, enabled) before typing into it, in ms.
+pub const READY_WAIT_MS: u32 = 2_000;
+
 /// The steps of one `type`. With `clear`, the content is selected (by the
 /// focusing page call when `selected`, else with Control+A) and then
 /// replaced by the inserted text, or deleted when the text is empty.

@@ -28,9 +28,8 @@ pub(super) async fn bind(
         return Err(fail(e));
     }
     let (public, raw) = take_target(broker, scope, args, &conn).map_err(fail)?;
-    let names_ref = args.get("ref").is_some()
-        || args.get("from").is_some()
-        || args.get("fields").is_some();
+    let names_ref =
+        args.get("ref").is_some() || args.get("from").is_some() || args.get("fields").is_some();
     if scope.compat && names_ref && args.get("observationId").is_none() {
         // The one-shot CLI's bare refs (a `ref`, a drag's `from`, the refs
         // of a form's `fields`) mean the latest observation.

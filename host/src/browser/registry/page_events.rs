@@ -98,6 +98,7 @@ impl Registry {
     }
 
     fn on_page_event(&self, raw: String, session: &str, ev: &CdpEvent) {
+        self.track_request(&raw, ev);
         let p = &ev.params;
         let is_main =
             |t: &TargetState, frame: Option<String>| frame.is_some() && frame == t.main_frame;
