@@ -20,7 +20,7 @@ pub fn version(json: bool) {
     let components: Vec<_> = components::embedded()
         .iter()
         .map(|c| {
-            json!({"name": c.name, "sha256": browser_pilot_host::runtime::cache::hex_digest(&c.wasm),
+            json!({"name": c.name, "sha256": browser_pilot_host::runtime::pool::cache::hex_digest(&c.wasm),
                    "bytes": c.wasm.len(), "precompiled": c.precompiled.is_some()})
         })
         .collect();

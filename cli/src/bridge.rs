@@ -8,10 +8,10 @@
 //! event and its response) leave in one write to stdout.
 
 use crate::bridge_wire::{lock, pass_line, Shared};
-use browser_pilot_host::broker::framing::{over_limit, oversized_refusal};
+use browser_pilot_host::broker::rpc::framing::{over_limit, oversized_refusal};
 use browser_pilot_host::broker::rpc::{rpc_error, MAX_MESSAGE_BYTES};
 use browser_pilot_host::client::{connect_stream, ensure_broker, Untrusted};
-use browser_pilot_host::paths::Paths;
+use browser_pilot_host::system::paths::Paths;
 use browser_pilot_host::{BpError, BpResult, Code};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};

@@ -4,7 +4,7 @@
 //! connection (so that the bridge knows which id the broker's refusal of
 //! a longer line will carry).
 
-use browser_pilot_host::broker::framing::{leading_id, over_limit, parse_line};
+use browser_pilot_host::broker::rpc::framing::{leading_id, over_limit, parse_line};
 use browser_pilot_host::broker::rpc::MAX_MESSAGE_BYTES;
 use serde::de::IgnoredAny;
 use serde_json::Value;

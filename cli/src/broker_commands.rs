@@ -3,11 +3,11 @@
 use crate::args::BrokerCommand;
 use crate::commands::emit;
 use crate::session::existing_broker;
-use browser_pilot_host::broker::locator::{pid_alive, Locator};
+use browser_pilot_host::broker::connect::locator::{pid_alive, Locator};
 use browser_pilot_host::broker::{serve, Broker, Claim};
-use browser_pilot_host::paths::Paths;
 use browser_pilot_host::runtime::policy::Policy;
 use browser_pilot_host::runtime::Runtime;
+use browser_pilot_host::system::paths::Paths;
 use browser_pilot_host::{components, BpError, BpResult, Code};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -157,7 +157,7 @@ async fn serve_broker(
         Some(d) => components::from_dir(&d)?,
         None => components::embedded(),
     };
-    let natives = browser_pilot_host::broker::native_rows::rows();
+    let natives = browser_pilot_host::broker::native::rows::rows();
     let runtime = Runtime::load(sources, natives, policy, Some(&paths.cache)).await?;
     let broker = Broker::new(paths, runtime, &claim)?;
     serve(broker, claim).await

@@ -5,7 +5,7 @@
 //! `client::spawn_broker`), so a panic or a start-up failure lands in it
 //! too; on rotation that stderr moves to the new file with the log.
 
-use browser_pilot_host::paths::Paths;
+use browser_pilot_host::system::paths::Paths;
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};

@@ -3,7 +3,7 @@
 //! until interrupted. It needs no broker.
 
 use crate::broker_log::{rotated, KEEP};
-use browser_pilot_host::paths::Paths;
+use browser_pilot_host::system::paths::Paths;
 use browser_pilot_host::{BpError, BpResult};
 use serde_json::json;
 use std::io::{Read, Seek, SeekFrom, Write};

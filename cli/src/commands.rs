@@ -3,7 +3,7 @@
 use crate::args::{Command, ToolCommand};
 use crate::output;
 use crate::session::Session;
-use browser_pilot_host::paths::Paths;
+use browser_pilot_host::system::paths::Paths;
 use browser_pilot_host::{BpError, BpResult, Code};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -97,7 +97,7 @@ pub async fn run(command: Command, json: bool) -> BpResult<ExitCode> {
             };
             browser_pilot_devtools::fuzz::run(opts, jobs, json).await
         }
-        Command::Janitor => browser_pilot_host::janitor::run().await,
+        Command::Janitor => browser_pilot_host::system::janitor::run().await,
         Command::Browsers => crate::doctor::browsers(json),
         Command::Doctor => crate::doctor::doctor(json).await,
         _ => Err(BpError::internal("unreachable command routing")),
@@ -435,7 +435,7 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
 /// kept) if another client took a lease meanwhile.
 async fn stop_own_broker(s: &mut Session) -> BpResult<Value> {
     let paths = Paths::from_env()?;
-    let locator = browser_pilot_host::broker::locator::Locator::read(&paths)
+    let locator = browser_pilot_host::broker::connect::locator::Locator::read(&paths)
         .ok_or_else(|| BpError::internal("no broker locator"))?;
     s.request(
         "broker/stop",

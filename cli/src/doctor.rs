@@ -1,11 +1,11 @@
 //! `bp browsers` and `bp doctor`: read-only reports. Neither starts a
 //! broker, connects to a browser or probes a port.
 
-use browser_pilot_host::broker::locator::Locator;
+use browser_pilot_host::broker::connect::locator::Locator;
 use browser_pilot_host::broker::VERSION;
 use browser_pilot_host::client::Client;
 use browser_pilot_host::discovery;
-use browser_pilot_host::paths::Paths;
+use browser_pilot_host::system::paths::Paths;
 use browser_pilot_host::{BpError, BpResult, Code};
 use serde_json::{json, Value};
 use std::io::Write;

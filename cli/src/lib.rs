@@ -90,7 +90,7 @@ fn exec_full() -> ExitCode {
     use std::os::unix::process::CommandExt;
     // Whether `--json` was asked for (the arguments may not parse).
     let json = std::env::args_os().any(|a| a == "--json");
-    let exe = match browser_pilot_host::paths::current_exe() {
+    let exe = match browser_pilot_host::system::paths::current_exe() {
         Ok(p) => p.with_file_name("browser-pilot"),
         Err(e) => return fail(&e, json),
     };

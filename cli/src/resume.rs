@@ -3,7 +3,7 @@
 //! state directory, is what lets it take the CLI's workspace back.
 
 use browser_pilot_host::client::FileLock;
-use browser_pilot_host::paths::{write_private, Paths};
+use browser_pilot_host::system::paths::{write_private, Paths};
 use browser_pilot_host::BpResult;
 use serde_json::{json, Value};
 use std::io::Read;

@@ -5,7 +5,7 @@
 use crate::progress::Progress;
 use browser_pilot_host::broker::{rpc as rpc_principal, VERSION};
 use browser_pilot_host::client::{ensure_broker_unchecked, Client};
-use browser_pilot_host::paths::Paths;
+use browser_pilot_host::system::paths::Paths;
 use browser_pilot_host::{BpError, BpResult, Code};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -160,7 +160,7 @@ pub fn running_as_short_bp() {
 /// started): this one, or for the short `bp`, the `browser-pilot` beside
 /// it.
 fn broker_executable() -> BpResult<PathBuf> {
-    let exe = browser_pilot_host::paths::current_exe()?;
+    let exe = browser_pilot_host::system::paths::current_exe()?;
     Ok(if SHORT_BP.load(Ordering::Relaxed) {
         exe.with_file_name("browser-pilot")
     } else {

@@ -7,7 +7,7 @@
 //! corrupt the next request (the session's release was lost that way).
 
 use browser_pilot_host::client::{connect_stream, ensure_broker, Untrusted};
-use browser_pilot_host::paths::Paths;
+use browser_pilot_host::system::paths::Paths;
 use browser_pilot_host::{BpError, BpResult};
 use serde_json::{json, Value};
 use std::collections::HashMap;

@@ -11,8 +11,8 @@ mod session;
 mod tools;
 mod wire;
 
-use browser_pilot_host::paths::Paths;
 use browser_pilot_host::runtime::policy::Policy;
+use browser_pilot_host::system::paths::Paths;
 use browser_pilot_host::{BpError, BpResult, Code};
 use serde_json::{json, Value};
 use std::sync::Arc;

@@ -23,7 +23,7 @@ pub(crate) use broker_proc::broker_rss;
 use browser_pilot_host::cdp::launch;
 use browser_pilot_host::cdp::Cdp;
 use browser_pilot_host::client::Client;
-use browser_pilot_host::paths::Paths;
+use browser_pilot_host::system::paths::Paths;
 use browser_pilot_host::{BpError, BpResult};
 pub use floor::one_step;
 use serde_json::{json, Value};

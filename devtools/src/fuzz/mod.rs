@@ -121,7 +121,7 @@ impl Harness {
             "bp-fuzz-{}",
             browser_pilot_host::ids::random_hex(6)
         ));
-        let paths = browser_pilot_host::paths::Paths::at(dir.join("home"));
+        let paths = browser_pilot_host::system::paths::Paths::at(dir.join("home"));
         paths.prepare()?;
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -132,7 +132,7 @@ impl Harness {
             &[],
             &["browser.connect".into()],
         )?;
-        let natives = browser_pilot_host::broker::native_rows::rows();
+        let natives = browser_pilot_host::broker::native::rows::rows();
         let native_names: Vec<String> = natives.iter().map(|n| n.name.clone()).collect();
         let runtime = rt.block_on(browser_pilot_host::runtime::Runtime::load(
             browser_pilot_host::components::embedded(),

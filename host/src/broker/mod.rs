@@ -3,46 +3,32 @@
 //! owner-only local socket.
 mod args;
 mod call;
-mod claim;
 mod commands;
 pub mod connect;
-mod events;
-pub mod framing;
-mod hints;
-mod identity;
-pub mod locator;
 pub mod native;
-pub mod native_rows;
-mod netflow;
-mod params;
-pub mod preference;
-mod progress;
-mod requests;
 pub mod rpc;
-mod server;
-mod signals;
 pub mod state;
-mod tabs;
+pub mod watch;
 mod workspaces;
 
-use crate::artifacts::ArtifactStore;
 use crate::browser::connection::BrowserConn;
-use crate::browser::observations::Observations;
+use crate::browser::observe::observations::Observations;
 use crate::error::{BpError, BpResult};
-use crate::paths::Paths;
 use crate::runtime::Runtime;
+use crate::store::artifacts::ArtifactStore;
+use crate::system::paths::Paths;
 use state::State;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 use tokio::sync::{Notify, RwLock};
 
-pub use claim::Claim;
-pub use server::serve;
+pub use self::connect::claim::Claim;
+pub use self::rpc::server::serve;
 // Public for the protocol fuzzer in the devtools crate, which drives a
 // broker in process: one connection over in-memory pipes, and the
 // sweeper's orphan release between inputs.
-pub use server::{release_orphans, serve_io};
+pub use self::rpc::server::{release_orphans, serve_io};
 
 /// Service version (the executable's).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -62,13 +48,13 @@ pub struct Broker {
     state: Mutex<State>,
     pub observations: Arc<Observations>,
     /// Frame IDs and selections per workspace and target.
-    pub frames: Arc<crate::browser::frames::FrameBook>,
+    pub frames: Arc<crate::browser::navigation::frames::FrameBook>,
     pub artifacts: Arc<ArtifactStore>,
-    pub network: Arc<crate::network::Network>,
+    pub network: Arc<crate::store::network::Network>,
     /// No-progress streaks per lease and tab.
-    pub progress: progress::Progress,
+    pub progress: self::rpc::progress::Progress,
     /// Sign-in surfaces last observed per workspace and tab.
-    pub auth_states: hints::AuthStates,
+    pub auth_states: self::watch::hints::AuthStates,
     pub started: Instant,
     pub shutdown: Notify,
     connections: AtomicU64,
@@ -81,7 +67,7 @@ pub struct Broker {
     pub events: tokio::sync::broadcast::Sender<state::Notification>,
     /// The user's browser this broker attached to (kept across
     /// disconnects, so a reconnect returns to the same profile).
-    selection: Mutex<Option<connect::Selection>>,
+    selection: Mutex<Option<self::connect::Selection>>,
     /// The last authorization outcome per discovered browser.
     authorization: Mutex<std::collections::HashMap<String, &'static str>>,
 }
@@ -96,7 +82,7 @@ impl Broker {
             &paths.artifacts,
             runtime.limits().artifacts(),
         )?);
-        let network = Arc::new(crate::network::Network::default());
+        let network = Arc::new(crate::store::network::Network::default());
         Ok(Arc::new(Self {
             state: Mutex::new(State::new(events.clone(), network.clone())),
             network,
@@ -110,8 +96,8 @@ impl Broker {
             generation: Arc::new(AtomicU64::new(0)),
             observations: Arc::new(Observations::default()),
             frames: Arc::default(),
-            progress: progress::Progress::default(),
-            auth_states: hints::AuthStates::default(),
+            progress: self::rpc::progress::Progress::default(),
+            auth_states: self::watch::hints::AuthStates::default(),
             started: Instant::now(),
             shutdown: Notify::new(),
             connections: AtomicU64::new(0),
@@ -135,14 +121,14 @@ impl Broker {
     }
 
     /// The user's browser chosen earlier in this broker's life.
-    pub fn selection(&self) -> Option<connect::Selection> {
+    pub fn selection(&self) -> Option<self::connect::Selection> {
         self.selection
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
     }
 
-    pub fn set_selection(&self, selection: Option<connect::Selection>) {
+    pub fn set_selection(&self, selection: Option<self::connect::Selection>) {
         *self.selection.lock().unwrap_or_else(|p| p.into_inner()) = selection;
     }
 

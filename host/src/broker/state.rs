@@ -2,7 +2,7 @@
 //! state. Nothing here is persisted.
 
 use super::commands::Commands;
-use super::events::{Journal, NewEvent};
+use crate::broker::watch::events::{Journal, NewEvent};
 use crate::error::{BpError, BpResult, Code};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -23,7 +23,7 @@ pub struct Workspace {
     /// The connection principal that owns it now (`name#connection`).
     pub principal: String,
     pub label: Option<String>,
-    /// The key it was created under, if any (see `identity.rs`).
+    /// The key it was created under, if any (see `connect/identity.rs`).
     pub key: Option<String>,
     /// What resuming it from another connection takes.
     pub resume_secret: String,
@@ -104,7 +104,7 @@ pub struct State {
     pub journals: HashMap<String, Journal>,
     pub commands: Commands,
     notify: Option<broadcast::Sender<Notification>>,
-    network: Option<Arc<crate::network::Network>>,
+    network: Option<Arc<crate::store::network::Network>>,
     /// The browser connection generation events are stamped with.
     pub generation: u64,
     pub workspaces: HashMap<String, Workspace>,
@@ -118,7 +118,7 @@ impl State {
     /// Empty state whose events are also pushed to `notify`.
     pub fn new(
         notify: broadcast::Sender<Notification>,
-        network: Arc<crate::network::Network>,
+        network: Arc<crate::store::network::Network>,
     ) -> Self {
         Self {
             notify: Some(notify),

@@ -1,8 +1,8 @@
 //! The `workspaces/*` methods: create, resume (take over or watch), get,
-//! configure and release. Who may reach a workspace is `identity.rs`.
+//! configure and release. Who may reach a workspace is `connect/identity.rs`.
 
-use super::params::{opt_str, str_param};
 use super::Broker;
+use crate::broker::rpc::params::{opt_str, str_param};
 use crate::error::{BpError, BpResult};
 use serde_json::{json, Value};
 

@@ -1,6 +1,6 @@
 //! Who a tool call acts for, and the lease check it repeats: the caller
-//! of a [`TargetCall`](super::call::TargetCall) or a
-//! [`WorkspaceCall`](super::workspace_call::WorkspaceCall). A leaf: it
+//! of a [`TargetCall`](crate::browser::call::TargetCall) or a
+//! [`WorkspaceCall`](crate::browser::workspace::WorkspaceCall). A leaf: it
 //! imports nothing from `browser/`.
 
 use crate::error::BpResult;

@@ -54,7 +54,7 @@ pub struct BrowserConn {
     pub launched: Option<LaunchedBrowser>,
     /// Closes the tabs the broker opened in a user's browser if the broker
     /// dies (none for a broker-launched browser, which dies with it).
-    pub janitor: Option<crate::janitor::Janitor>,
+    pub janitor: Option<crate::system::janitor::Janitor>,
     /// Root of the private download staging directories.
     downloads: std::path::PathBuf,
 }
@@ -243,7 +243,7 @@ impl BrowserConn {
     /// refuses, download capture is simply unavailable for the target.
     async fn stage_downloads(&self, raw_id: &str, session: &str) {
         let dir = self.downloads.join(crate::ids::new_id("dl"));
-        if crate::paths::ensure_private_dir(&dir).is_err() {
+        if crate::system::paths::ensure_private_dir(&dir).is_err() {
             return;
         }
         let params = json!({"behavior": "allow", "downloadPath": dir});

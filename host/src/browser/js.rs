@@ -3,7 +3,7 @@
 
 /// Live state of a node, for evidence (password values withheld), with
 /// the mutations the settle observer of its window has counted
-/// (`settle_after.rs`; `null` without one). A form
+/// (`input/settle_after.rs`; `null` without one). A form
 /// field's editability is its type and state: it is never asked
 /// `isContentEditable`, which makes the page bring its style up to date
 /// first (right after typing, work the read need not wait for).
@@ -117,7 +117,7 @@ pub const ACTIVE_ELEMENT: &str = r#"(() => {
 /// How many `pointerup` events the browser has dispatched in this
 /// document (`null` where it does not count them). A click's page read
 /// sent right behind its release is taken only once this has moved on
-/// (`proved_read.rs`); a page that cancels `pointerdown` suppresses
+/// (`observe/proved_read.rs`); a page that cancels `pointerdown` suppresses
 /// `mouseup`, but never `pointerup`.
 pub(super) const POINTERUPS: &str =
     "(performance.eventCounts ? performance.eventCounts.get('pointerup') ?? 0 : null)";
@@ -125,12 +125,12 @@ pub(super) const POINTERUPS: &str =
 /// How many `keyup` events the browser has dispatched in the document
 /// of the element `this` (`null` where it does not count them). A key's
 /// focus read sent right behind its release is taken only once this has
-/// moved on (`proved_read.rs`).
+/// moved on (`observe/proved_read.rs`).
 pub const KEYUPS_OF_THIS: &str = "(() => { const w = this.ownerDocument && this.ownerDocument.defaultView; \
 return w && w.performance && w.performance.eventCounts ? w.performance.eventCounts.get('keyup') ?? 0 : null; })()";
 
 /// Install (or reset) the settle observer of the main document
-/// (`settle_after.rs`): counts mutations and the time of the last one,
+/// (`input/settle_after.rs`): counts mutations and the time of the last one,
 /// and disconnects itself after 15 s unless read and reset before.
 /// Page-side only; the page does not see it unless it looks for the
 /// registered symbol.
@@ -141,7 +141,7 @@ s.o.disconnect(); s.n = 0; s.last = 0; clearTimeout(s.t); s.t = setTimeout(() =>
 s.o.observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); })()";
 
 /// Whether anything animating in the element's document could move it
-/// (`actionable.rs`): a running animation of the element or an ancestor,
+/// (`input/actionable.rs`): a running animation of the element or an ancestor,
 /// or one elsewhere that animates more than paint (a transform, opacity
 /// or colour elsewhere moves nothing, as a spinner's). Called with the
 /// element.
@@ -171,7 +171,7 @@ pub fn node_and_page() -> String {
 /// enabled, nothing in the document is animating, and its centre hits it
 /// (`aim`: `{x, y}`, else `null`). That is what [`aim`] would find
 /// without scrolling, so a click need not ask again, and the node is
-/// ready for input (`actionable.rs`) with no check of its own.
+/// ready for input (`input/actionable.rs`) with no check of its own.
 /// And [`POINTERUPS`], as a click's count before its press.
 pub fn revalidate_main() -> String {
     format!(
@@ -208,7 +208,7 @@ pub fn revalidate_main() -> String {
 /// read again after that (`null` when it was not focused). `blocked`
 /// names why a connected node is not ready for input (`disabled`,
 /// `not_visible`, or with `checkMotion` `moving` while anything in the
-/// document animates): then nothing is focused (`actionable.rs` waits).
+/// document animates): then nothing is focused (`input/actionable.rs` waits).
 ///
 /// Each helper is written into the function once (the browser is sent
 /// the whole source with every call): 3.1 KB where it was 4.9 KB with

@@ -1,5 +1,5 @@
 //! What a page read sent right behind an input has to show to be taken
-//! (`proved_read.rs`): the [`Proof`] kinds, which also index the
+//! (`observe/proved_read.rs`): the [`Proof`] kinds, which also index the
 //! registry's read-back counters, and `count_reached`, the proof by one
 //! of the page's event counts. A leaf: it imports nothing from `browser/`.
 

@@ -345,7 +345,7 @@ pub struct PendingDialog {
 #[derive(Default)]
 pub struct Registry {
     inner: Mutex<Inner>,
-    /// How the browser calls page tools (`page_tools.rs`).
+    /// How the browser calls page tools (`page_tools/mod.rs`).
     page_tool_path: Mutex<page_tools::InvokePath>,
     /// Whether pages of this browser have the WebMCP API (`None`: not
     /// read yet).
@@ -364,7 +364,7 @@ pub struct Registry {
     walks: [std::sync::atomic::AtomicU64; 2],
     /// Per [`Proof`](super::proof::Proof): reads sent with an input
     /// and taken, those made again once the input was answered, and
-    /// those sent again before that (`proved_read.rs`), since the
+    /// those sent again before that (`observe/proved_read.rs`), since the
     /// connection began.
     readbacks: [[std::sync::atomic::AtomicU64; 3]; 3],
 }
@@ -395,7 +395,7 @@ fn s(v: &Value, key: &str) -> Option<String> {
 
 /// A URL field, with any credentials in it redacted.
 fn url_of(v: &Value, key: &str) -> Option<String> {
-    s(v, key).map(|u| crate::redact::url(&u))
+    s(v, key).map(|u| crate::sanitize::redact::url(&u))
 }
 
 impl Registry {
@@ -468,14 +468,14 @@ impl Registry {
         (self.walks[0].load(Relaxed), self.walks[1].load(Relaxed))
     }
 
-    /// A read sent with an input (`proved_read.rs`): taken, or made again.
+    /// A read sent with an input (`observe/proved_read.rs`): taken, or made again.
     pub fn count_readback(&self, proof: super::proof::Proof, taken: bool) {
         use std::sync::atomic::Ordering::Relaxed;
         self.readbacks[proof as usize][usize::from(!taken)].fetch_add(1, Relaxed);
     }
 
     /// Reads sent again with an input still unanswered, the one before
-    /// having come back too early (`proved_read.rs`).
+    /// having come back too early (`observe/proved_read.rs`).
     pub fn count_early_retries(&self, proof: super::proof::Proof, retried: u64) {
         use std::sync::atomic::Ordering::Relaxed;
         self.readbacks[proof as usize][2].fetch_add(retried, Relaxed);

@@ -1,10 +1,10 @@
 //! The domain types of the browser operations: what a [`TargetCall`] or a
 //! [`WorkspaceCall`] takes and returns. They mirror the records of the
 //! capability interfaces but do not depend on the generated bindings; the
-//! runtime converts at its edge (`runtime/convert.rs`).
+//! runtime converts at its edge (`runtime/host/convert.rs`).
 //!
-//! [`TargetCall`]: super::call::TargetCall
-//! [`WorkspaceCall`]: super::workspace_call::WorkspaceCall
+//! [`TargetCall`]: crate::browser::call::TargetCall
+//! [`WorkspaceCall`]: crate::browser::workspace::WorkspaceCall
 
 /// A node found in this call, as an index into the call's handles.
 pub type NodeHandle = u32;
@@ -39,7 +39,7 @@ pub struct AxNode {
 }
 
 /// What an observation says of an element beyond role, name and value,
-/// each only where it applies (`walk_facts.rs`).
+/// each only where it applies (`observe/walk_facts.rs`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NodeFacts {
     /// `aria-selected` (a tab, an option, a row).
@@ -164,7 +164,7 @@ pub struct Modifiers {
     pub shift: bool,
 }
 
-/// What an action waits for once its input is sent (`settle_after.rs`).
+/// What an action waits for once its input is sent (`input/settle_after.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SettleMode {
     None,

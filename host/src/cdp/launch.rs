@@ -299,13 +299,13 @@ pub async fn launch(
         }
         None => find_executable()?,
     };
-    crate::paths::ensure_private_dir(profiles_dir)?;
+    crate::system::paths::ensure_private_dir(profiles_dir)?;
     let profile = profiles_dir.join(format!(
         "profile-{}-{}",
         std::process::id(),
         crate::ids::random_hex(6)
     ));
-    crate::paths::ensure_private_dir(&profile)?;
+    crate::system::paths::ensure_private_dir(&profile)?;
     let mut child = spawn_owned(&executable, &profile, headless)?;
     let ws_url = match devtools_url(&mut child, &profile).await {
         Ok(url) => url,

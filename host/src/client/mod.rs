@@ -5,9 +5,9 @@ mod trust;
 
 pub use trust::{connect as connect_stream, Untrusted};
 
-use crate::broker::locator::{pid_alive, Locator};
+use crate::broker::connect::locator::{pid_alive, Locator};
 use crate::error::{BpError, BpResult};
-use crate::paths::Paths;
+use crate::system::paths::Paths;
 use serde_json::{json, Value};
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::AsRawFd;
@@ -203,7 +203,7 @@ pub async fn ensure_broker_unchecked(
 }
 
 async fn start_broker(paths: &Paths, serve_args: &[&str]) -> BpResult<Client> {
-    start_broker_with(paths, &crate::paths::current_exe()?, serve_args).await
+    start_broker_with(paths, &crate::system::paths::current_exe()?, serve_args).await
 }
 
 async fn start_broker_with(paths: &Paths, exe: &Path, serve_args: &[&str]) -> BpResult<Client> {

@@ -3,9 +3,9 @@
 //! a symlink), and the process at the other end of the connection, whose
 //! uid and pid must be the locator's broker before the first byte is sent.
 
-use crate::broker::locator::Locator;
+use crate::broker::connect::locator::Locator;
 use crate::error::BpError;
-use crate::paths::Paths;
+use crate::system::paths::Paths;
 use serde_json::json;
 use std::fs::Metadata;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};

@@ -3,7 +3,7 @@
 //! `page-tools` level), and what one caller may see and call.
 
 /// What calling a page tool may do, from the page's annotations (read in
-/// `browser/page_tools.rs`).
+/// `browser/page_tools/mod.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Effect {
     Read,

@@ -9,8 +9,8 @@ use super::bindings::{
     artifacts, capture, cookies_read, cookies_write, dialogs, input, navigation, network_modify,
     network_read, page_read, page_tools, script, tabs_manage, upload,
 };
-use super::views::{TargetScope, WorkspaceScope};
 use super::HostState;
+use crate::runtime::host::views::{TargetScope, WorkspaceScope};
 use wasmtime::component::Linker;
 
 /// Adds one capability interface to a linker.

@@ -26,7 +26,7 @@ pub fn from_trap(component: &str, err: &wasmtime::Error) -> BpError {
         ),
         // The limiter's own typed error, never wasmtime's message text.
         _ if err
-            .downcast_ref::<super::limits::MemoryExceeded>()
+            .downcast_ref::<crate::runtime::pool::limits::MemoryExceeded>()
             .is_some() =>
         {
             component_failed(component, "memory", "exceeded its memory limit")

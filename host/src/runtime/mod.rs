@@ -3,36 +3,20 @@
 //! in a fresh store with a deadline and a memory limit.
 
 pub mod bindings;
-pub mod cache;
 pub mod capability;
-#[cfg(test)]
-mod component_tests;
-#[cfg(test)]
-mod component_tests_hints;
-#[cfg(test)]
-mod component_tests_input;
-mod convert;
 mod engine_config;
 mod errors;
-mod host_impl;
-mod host_page_tools;
-mod host_target;
-mod host_workspace;
-mod limits;
+pub mod host;
 mod linker;
 pub mod manifest;
 pub mod policy;
-mod reaper;
-mod slots;
-mod spare;
+pub mod pool;
 pub mod tabs;
 #[cfg(test)]
-pub mod testkit;
-mod ticker;
-mod views;
+pub mod tests;
 
 use crate::browser::call::TargetCall;
-use crate::browser::workspace_call::WorkspaceCall;
+use crate::browser::workspace::WorkspaceCall;
 use crate::error::{BpError, BpResult};
 use bindings::{types::CallContext, HostViewPre};
 use capability::Capability;
@@ -46,7 +30,7 @@ use wasmtime::component::{Linker, ResourceTable};
 use wasmtime::{Engine, Store};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
-use ticker::TICK;
+use self::pool::ticker::TICK;
 
 /// What one call may touch: one tab (with its workspace), or the
 /// workspace alone.
@@ -60,10 +44,10 @@ pub enum Scope {
 pub struct HostState {
     wasi: WasiCtx,
     table: ResourceTable,
-    limits: limits::CallLimits,
+    limits: self::pool::limits::CallLimits,
     scope: Option<Scope>,
     /// The pool slot the store's instance is in, freed with the store.
-    _slot: Option<slots::Slot>,
+    _slot: Option<self::pool::slots::Slot>,
 }
 
 impl WasiView for HostState {
@@ -83,7 +67,7 @@ struct Loaded {
     /// Denied capabilities it imports.
     denied: Vec<Capability>,
     /// Where its native code came from.
-    origin: cache::Origin,
+    origin: self::pool::cache::Origin,
 }
 
 /// What runs a tool: a component, or the broker itself.
@@ -91,7 +75,7 @@ struct Loaded {
 pub enum Handler {
     /// The index of its component.
     Component(usize),
-    /// A broker-native handler (`broker/native.rs`).
+    /// A broker-native handler (`broker/native/mod.rs`).
     Native,
 }
 
@@ -115,15 +99,15 @@ pub struct Runtime {
     /// An instance of each component made ahead of its next call (before
     /// the ticker: a spare's store holds the engine, and the ticker's
     /// thread ends once the engine has gone).
-    spares: std::sync::Arc<spare::Spares>,
-    reaper: reaper::Reaper,
-    /// Permits for the engine's pool of instances (`slots.rs`).
-    slots: slots::Slots,
+    spares: std::sync::Arc<self::pool::spare::Spares>,
+    reaper: self::pool::reaper::Reaper,
+    /// Permits for the engine's pool of instances (`pool/slots.rs`).
+    slots: self::pool::slots::Slots,
     /// Whether the engine has that pool (else instances are mapped one
     /// by one, and the permits only bound how many live at once).
     pooled: bool,
     /// Advances the engine's epoch while calls run (their deadlines).
-    ticker: ticker::Ticker,
+    ticker: self::pool::ticker::Ticker,
 }
 
 /// The engine every component is compiled for, its instances drawn
@@ -133,7 +117,7 @@ pub struct Runtime {
 /// (`ulimit -v`), instances are mapped one by one as before.
 fn new_engine() -> BpResult<(Engine, bool)> {
     let mut config = engine_config::engine_config();
-    slots::pool(&mut config);
+    self::pool::slots::pool(&mut config);
     match Engine::new(&config) {
         Ok(engine) => Ok((engine, true)),
         Err(e) => {
@@ -158,7 +142,7 @@ impl Runtime {
     ) -> BpResult<Self> {
         let (engine, pooled) = new_engine()?;
         let granted = linker::build(&engine, &policy)?;
-        let ticker = ticker::Ticker::start(&engine)?;
+        let ticker = self::pool::ticker::Ticker::start(&engine)?;
         let mut runtime = Runtime {
             ticker,
             engine,
@@ -166,10 +150,10 @@ impl Runtime {
             tools: BTreeMap::new(),
             natives: Vec::new(),
             policy,
-            reaper: reaper::Reaper::start()?,
-            slots: slots::Slots::new(slots::INSTANCES),
+            reaper: self::pool::reaper::Reaper::start()?,
+            slots: self::pool::slots::Slots::new(self::pool::slots::INSTANCES),
             pooled,
-            spares: spare::Spares::new(),
+            spares: self::pool::spare::Spares::new(),
         };
         for info in natives {
             let entry = ToolEntry {
@@ -204,8 +188,8 @@ impl Runtime {
         source: crate::components::Source,
         cache_dir: Option<&Path>,
     ) -> BpResult<()> {
-        let (component, origin) =
-            cache::load_source(&self.engine, &source, cache_dir).map_err(|e| {
+        let (component, origin) = self::pool::cache::load_source(&self.engine, &source, cache_dir)
+            .map_err(|e| {
                 BpError::internal(format!(
                     "component `{}` does not compile: {e:#}",
                     source.name
@@ -396,7 +380,7 @@ impl Runtime {
             .collect();
         let (made, taken) = self.spares.counts();
         json!({"components": components, "instancesMadeAhead": {"made": made, "taken": taken},
-               "instanceSlots": {"total": slots::INSTANCES, "free": self.slots.free(),
+               "instanceSlots": {"total": self::pool::slots::INSTANCES, "free": self.slots.free(),
                                  "pooled": self.pooled},
                "deniedCapabilities": self.policy.denied(),
                "deniedTools": self.policy.denied_tools(), "limits": {
@@ -496,9 +480,9 @@ impl Runtime {
 fn fresh_store(
     engine: &Engine,
     limits_policy: policy::Limits,
-    slot: Option<slots::Slot>,
+    slot: Option<self::pool::slots::Slot>,
 ) -> Store<HostState> {
-    let limits = limits::CallLimits {
+    let limits = self::pool::limits::CallLimits {
         memory_cap: usize::try_from(limits_policy.memory_mb.saturating_mul(1 << 20))
             .unwrap_or(usize::MAX),
     };

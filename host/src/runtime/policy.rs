@@ -50,8 +50,8 @@ fn default_ttl() -> u64 {
 
 impl Limits {
     /// The artifact store limits.
-    pub fn artifacts(&self) -> crate::artifacts::ArtifactLimits {
-        crate::artifacts::ArtifactLimits {
+    pub fn artifacts(&self) -> crate::store::artifacts::ArtifactLimits {
+        crate::store::artifacts::ArtifactLimits {
             per_item: self.artifact_item_mb << 20,
             per_workspace: self.artifact_workspace_mb << 20,
             global: self.artifact_global_mb << 20,

@@ -72,7 +72,7 @@ impl<'a> Tab<'a> {
     /// Wait up to `wait_ms` for the node of `handle` to be ready for
     /// input: attached, visible, stable, enabled and, with `need_hit` (a
     /// pointer), in view and not covered. Refused `action_not_verified`
-    /// naming the condition that failed (`browser/actionable.rs`). A
+    /// naming the condition that failed (`browser/input/actionable.rs`). A
     /// node that is ready costs at most one page call.
     pub async fn actionable(
         &mut self,
@@ -85,7 +85,7 @@ impl<'a> Tab<'a> {
 
     /// Arm settling for the action about to be sent (for `dom`, with the
     /// mutation observer put in place: one page call); then
-    /// [`Tab::settle`] once it is (`browser/settle_after.rs`).
+    /// [`Tab::settle`] once it is (`browser/input/settle_after.rs`).
     pub async fn settle_arm(&mut self, mode: SettleMode) -> BpResult<()> {
         self.call.settle_arm_now(mode).await
     }

@@ -4,7 +4,7 @@
 //! before/after read.
 
 use super::Tab;
-use crate::browser::call_pointer::{DragStage, Mouse};
+use crate::browser::input::pointer::{DragStage, Mouse};
 use crate::browser::types::{Hit, NodeHandle, Point};
 use crate::cdp::CdpEvent;
 use crate::error::BpResult;

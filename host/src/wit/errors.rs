@@ -108,7 +108,7 @@ pub fn from_tool_error(e: ToolError) -> BpError {
             Code::ActionFailed,
             "the page's tool failed; what the page said is page data, in context.pageData.message",
         )
-        .with_context(json!({"pageData": {"message": crate::invisible::clean(&m)}})),
+        .with_context(json!({"pageData": {"message": crate::sanitize::invisible::clean(&m)}})),
         ToolError::Unavailable(m) => BpError::new(Code::FeatureUnavailable, m),
         ToolError::Timeout(m) => BpError::new(Code::Timeout, m),
         ToolError::Internal(m) => BpError::internal(m),
@@ -116,7 +116,10 @@ pub fn from_tool_error(e: ToolError) -> BpError {
 }
 
 fn action_not_verified(nv: NotVerified) -> BpError {
-    let covering_name = nv.covering_name.as_deref().map(crate::invisible::clean);
+    let covering_name = nv
+        .covering_name
+        .as_deref()
+        .map(crate::sanitize::invisible::clean);
     let message = match (&nv.covering_role, &covering_name) {
         (Some(role), Some(name)) => format!("the element is covered by {role} \"{name}\""),
         _ => format!(

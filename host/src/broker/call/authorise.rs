@@ -5,7 +5,7 @@
 //! tool's arguments are an object.
 
 use super::types::{CallScope, PendingCall};
-use crate::broker::native_rows::generation_free;
+use crate::broker::native::rows::generation_free;
 use crate::broker::Broker;
 use crate::error::{BpError, BpResult};
 use crate::runtime::{Handler, Runtime, ToolEntry};

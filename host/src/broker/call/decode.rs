@@ -4,7 +4,7 @@
 
 use super::types::{CallScope, Intake, PendingCall};
 use crate::broker::commands::{Accepted, Request};
-use crate::broker::params::{opt_str, str_param, CLI_PRINCIPAL};
+use crate::broker::rpc::params::{opt_str, str_param, CLI_PRINCIPAL};
 use crate::broker::Broker;
 use crate::error::{BpError, BpResult};
 use serde_json::Value;
@@ -65,7 +65,7 @@ pub fn accept(
                 principal: principal.to_string(),
                 workspace_id: ws,
                 lease_id: lease,
-                compat: crate::broker::identity::client_name(principal) == CLI_PRINCIPAL,
+                compat: crate::broker::connect::identity::client_name(principal) == CLI_PRINCIPAL,
                 grants,
                 command_id: id,
                 generation: broker.generation(),

@@ -5,11 +5,11 @@
 //! failure during a target call says whether the tab crashed under it.
 
 use super::types::{Bound, CallScope, Failed};
-use crate::broker::hints;
-use crate::broker::progress::Verdict;
+use crate::broker::rpc::progress::Verdict;
+use crate::broker::watch::hints;
 use crate::broker::Broker;
 use crate::browser::connection::BrowserConn;
-use crate::browser::page_tool_hint;
+use crate::browser::page_tools::hint;
 use crate::error::{BpError, BpResult};
 use crate::runtime::capability::Capability;
 use serde_json::{json, Value};
@@ -87,7 +87,7 @@ fn page_tools_hint(
         return;
     }
     let access = scope.page_tool_access(broker);
-    if let Some(hint) = page_tool_hint::page_tools_hint(&conn.registry, raw, access) {
+    if let Some(hint) = hint::page_tools_hint(&conn.registry, raw, access) {
         hints::add(value, hint);
     }
 }

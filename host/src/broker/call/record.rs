@@ -5,7 +5,7 @@
 
 use super::types::{CallScope, Outcome, PendingCall};
 use crate::broker::commands::CmdState;
-use crate::broker::native_rows::generation_free;
+use crate::broker::native::rows::generation_free;
 use crate::broker::Broker;
 use crate::error::{BpError, Code, StaleReason};
 use serde_json::{json, Value};

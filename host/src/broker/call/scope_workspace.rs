@@ -4,11 +4,11 @@
 //! for its workspace.
 
 use super::types::{fail, raw_target, Bound, CallScope, Failed, NestedCall};
-use crate::broker::tabs::BrokerTabs;
+use crate::broker::native::tabs::BrokerTabs;
 use crate::broker::Broker;
 use crate::browser::call::{Caller, LeaseGuard};
 use crate::browser::connection::BrowserConn;
-use crate::browser::workspace_call::{WorkspaceCall, WorkspaceSetup};
+use crate::browser::workspace::{WorkspaceCall, WorkspaceSetup};
 use crate::error::BpError;
 use crate::runtime::Scope;
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Requests of a page in flight, counted as their events arrive (before
 //! any later reply is delivered, so a read answered after an input sees
 //! the requests that input started). Settling after an action asks which
-//! requests started after it are still unfinished (`settle.rs`).
+//! requests started after it are still unfinished (`input/settle.rs`).
 
 use super::Registry;
 use crate::cdp::CdpEvent;

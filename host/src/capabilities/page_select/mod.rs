@@ -2,7 +2,7 @@
 //! in a native `<select>` or an ARIA combobox or listbox, and read the
 //! selection back. Everything the capability is lives in this folder: its
 //! linking against the shared `TabView` (here), its WIT `Host` impl
-//! (`host.rs`), the native route (`native.rs`), the ARIA route with real
+//! (`host.rs`), the native route (`native/mod.rs`), the ARIA route with real
 //! clicks (`aria.rs`), the page-side steps (`select.js`, run through
 //! `probe.rs`), the pure matching of wanted options (`plan.rs`), and its
 //! unit tests. It sees only the shared [`crate::tab::Tab`].

@@ -103,7 +103,7 @@ fn word(by: MatchBy) -> &'static str {
 }
 
 fn bounded(s: &str) -> String {
-    let clean = crate::invisible::clean(s);
+    let clean = crate::sanitize::invisible::clean(s);
     clean.chars().take(LABEL_CHARS).collect()
 }
 

@@ -8,7 +8,7 @@
 use super::hover::{covered, in_viewport};
 use super::position::{last, path, remember};
 use super::probes::{Change, Source, CONTENT, SOURCE};
-use crate::browser::call_pointer::{DragStage, Mouse};
+use crate::browser::input::pointer::{DragStage, Mouse};
 use crate::browser::types::Point;
 use crate::cdp::CdpEvent;
 use crate::error::{BpError, BpResult};
@@ -82,7 +82,7 @@ pub async fn drag(tab: &mut Tab<'_>, source: u32, target: DropAt, steps: u32) ->
         order_changed: change.order_changed,
         drop_target_changed: dropped,
         value_changed: change.value_changed,
-        value: after.value.map(|v| crate::invisible::clean(&v)),
+        value: after.value.map(|v| crate::sanitize::invisible::clean(&v)),
     })
 }
 

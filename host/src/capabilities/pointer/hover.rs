@@ -5,7 +5,7 @@
 
 use super::position::{inside, last, path, remember};
 use super::probes::{self, NODE_EXPANDED, VIEWPORT};
-use crate::browser::call_pointer::Mouse;
+use crate::browser::input::pointer::Mouse;
 use crate::browser::types::Point;
 use crate::error::{BpError, BpResult, Code};
 use crate::tab::Tab;
@@ -62,7 +62,7 @@ async fn aim(tab: &mut Tab<'_>, node: u32) -> BpResult<Point> {
 
 /// `action_not_verified(covered)` naming the cover (page data, cleaned).
 pub fn covered(role: &str, name: &str) -> BpError {
-    let name = crate::invisible::clean(name);
+    let name = crate::sanitize::invisible::clean(name);
     BpError::new(
         Code::ActionNotVerified,
         format!("the element is covered by {role} \"{name}\""),
@@ -123,7 +123,7 @@ pub async fn under(tab: &mut Tab<'_>, at: Point) -> BpResult<Element> {
     let v = tab.evaluate(&probes::at_point(at.x, at.y)).await?;
     let s = |k: &str| {
         v[k].as_str()
-            .map(crate::invisible::clean)
+            .map(crate::sanitize::invisible::clean)
             .unwrap_or_default()
     };
     Ok(Element {

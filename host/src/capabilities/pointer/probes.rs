@@ -218,7 +218,7 @@ pub fn names(v: &Value) -> Vec<String> {
         .into_iter()
         .flatten()
         .filter_map(Value::as_str)
-        .map(crate::invisible::clean)
+        .map(crate::sanitize::invisible::clean)
         .filter(|n| !n.is_empty())
         .take(NAMES)
         .collect()

@@ -1,0 +1,98 @@
+//! The registry rows of the broker's own tools: the browser lifecycle and
+//! the tab inventory. Their handlers are in `native/mod.rs`; the rows go into
+//! the runtime's registry beside the component tools, so every tool is
+//! listed, authorised and scoped the same way.
+
+use crate::runtime::bindings::tool::{Cancellation, Idempotency};
+use crate::runtime::capability::Reach;
+use crate::runtime::manifest::ToolInfo;
+use serde_json::{json, Value};
+
+/// Native tools that act on the connection itself, whatever its
+/// generation.
+pub fn generation_free(name: &str) -> bool {
+    matches!(
+        name,
+        "browser.status" | "browser.connect" | "browser.disconnect"
+    )
+}
+
+fn row(name: &str, description: &str, scope: Reach, mutates: bool, input: Value) -> ToolInfo {
+    ToolInfo {
+        name: name.to_string(),
+        description: description.to_string(),
+        input_schema: input,
+        output_schema: json!({"type": "object"}),
+        capabilities: Vec::new(),
+        scope,
+        mutates,
+        idempotency: if mutates {
+            Idempotency::NotIdempotent
+        } else {
+            Idempotency::Idempotent
+        },
+        cancellation: Cancellation::BeforeDispatch,
+        sensitivity_input: Vec::new(),
+        sensitivity_output: Vec::new(),
+        artifact_kinds: Vec::new(),
+        destructive: name == "browser.disconnect",
+        open_world: name == "browser.connect",
+    }
+}
+
+/// The rows, in the order `tools/list` gives them.
+pub fn rows() -> Vec<ToolInfo> {
+    let target = json!({"type": "object", "additionalProperties": false, "required": ["targetId"],
+        "properties": {"targetId": {"type": "string"}}});
+    let none = json!({"type": "object", "additionalProperties": false});
+    vec![
+        row(
+            "browser.status",
+            "Browser connection state.",
+            Reach::Browser,
+            false,
+            none.clone(),
+        ),
+        row(
+            "browser.connect",
+            "Connect the broker to a browser: the one discovered browser with debugging on (no arguments), a discovered one by ID, a loopback DevTools endpoint, or a broker-launched Chromium.",
+            Reach::Browser,
+            true,
+            json!({"type": "object", "additionalProperties": false, "properties": {
+                "launch": {"type": "object", "additionalProperties": false, "properties": {
+                    "headless": {"type": "boolean", "default": true}, "executable": {"type": "string"}}},
+                "endpoint": {"type": "string", "description": "http:// or ws:// URL on 127.0.0.1, localhost or ::1"},
+                "browser": {"type": "string", "description": "a candidate ID from browser.status; remembered as the preference"}}}),
+        ),
+        row(
+            "browser.disconnect",
+            "Close this workspace's managed tabs and the browser connection (a broker-launched browser exits). Refused with broker_in_use while other workspaces hold live leases, unless keepIfInUse (keep the connection for them) or force (end their work too).",
+            Reach::Browser,
+            true,
+            json!({"type": "object", "additionalProperties": false, "properties": {
+                "force": {"type": "boolean", "default": false},
+                "keepIfInUse": {"type": "boolean", "default": false}}}),
+        ),
+        row(
+            "browser.tabs.list",
+            "Managed tabs and eligible user tabs, with opaque per-workspace IDs.",
+            Reach::Workspace,
+            false,
+            none,
+        ),
+        row(
+            "browser.tabs.acquire",
+            "Take control of a listed tab for the calling lease.",
+            Reach::Target,
+            true,
+            target.clone(),
+        ),
+        row(
+            "browser.tabs.release",
+            "Release the calling lease's control of a tab.",
+            Reach::Target,
+            true,
+            target,
+        ),
+    ]
+}

@@ -1,0 +1,353 @@
+//! [`TargetCall`]: the browser operations one tool call may perform on its
+//! target. Every operation starts with [`TargetCall::check`], the single
+//! place that re-verifies lease, connection generation, target and session.
+//!
+//! This file is the hub: the struct, its construction, the checkpoint, the
+//! sends every operation goes through, and the release of the call's
+//! objects. The operations live in the files around it, each an
+//! `impl TargetCall` block that imports this file and leaves only:
+//! `call/handles.rs` (node handles and their remote objects),
+//! `call/read.rs` (page reads), `call/refs.rs` (observations and refs),
+//! `input/aim.rs` (pointer geometry), `input/dispatch.rs` (input), and the
+//! files named on the fields below. This file imports none of them: what
+//! it holds of theirs is defined in leaves (`caller.rs`, `call/state.rs`,
+//! `observe/held_refs.rs`).
+
+pub(in crate::browser) mod handles;
+pub(in crate::browser) mod read;
+pub(in crate::browser) mod refs;
+pub(in crate::browser) mod resolved;
+pub(in crate::browser) mod state;
+
+use crate::browser::call::state::{ReadAhead, Resolved, TypedBefore};
+use crate::browser::navigation::frames::FrameBook;
+use crate::browser::observe::held_refs::Known;
+use crate::browser::observe::observations::Observations;
+use crate::browser::registry::Registry;
+use crate::browser::types::{NodeHandle, NodeState};
+use crate::browser::workspace::WorkspaceCall;
+use crate::cdp::Cdp;
+use crate::error::{BpError, BpResult, Code, StaleReason};
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Defined in `caller.rs`; `crate::browser::call::{Caller, LeaseGuard}`
+/// still names them.
+pub use crate::browser::caller::{Caller, LeaseGuard};
+
+/// Prefix of the per-call object group of remote objects.
+const GROUP_PREFIX: &str = "browser-pilot-call-";
+
+pub(in crate::browser) struct Handle {
+    pub(in crate::browser) backend: i64,
+    pub(in crate::browser) object: Option<String>,
+    /// The child frame the node lives in (`None`: the main frame), with
+    /// that frame's loader when the node was found.
+    pub(in crate::browser) frame: Option<(String, Option<String>)>,
+    /// The session that renders that frame.
+    pub(in crate::browser) session: String,
+}
+
+/// The browser scope of one tool call.
+pub struct TargetCall {
+    pub(in crate::browser) cdp: Cdp,
+    pub(in crate::browser) registry: Arc<Registry>,
+    pub(in crate::browser) observations: Arc<Observations>,
+    /// The calling workspace, for the workspace capabilities a target tool
+    /// also uses (a capture becoming an artifact).
+    pub ws: WorkspaceCall,
+    pub(in crate::browser) raw_id: String,
+    pub(in crate::browser) session: String,
+    /// Frame IDs and selections.
+    pub(in crate::browser) frames: Arc<FrameBook>,
+    pub(in crate::browser) session_serial: u64,
+    pub(in crate::browser) generation: u64,
+    current_generation: Arc<AtomicU64>,
+    pub(in crate::browser) caller: Caller,
+    lease_guard: LeaseGuard,
+    pub(in crate::browser) handles: Vec<Handle>,
+    /// This call's own object group: released when the call ends, never
+    /// touching another call's objects.
+    pub(in crate::browser) group: String,
+    /// `<iframe>` backend node of each (parent session, child frame),
+    /// learned in this call.
+    pub(in crate::browser) frame_owners: std::collections::HashMap<(String, String), i64>,
+    /// Sessions holding remote objects of this call's group.
+    pub(in crate::browser) group_sessions: std::collections::BTreeSet<String>,
+    /// Document (and selected frame) the last accessibility read came from.
+    pub(in crate::browser) tree_doc: Option<(u64, Option<String>, Option<String>)>,
+    /// Set just before the first browser mutation of the call.
+    pub dispatched: Arc<AtomicBool>,
+    /// Input was dispatched and the page not settled since (`input/settle.rs`).
+    pub(in crate::browser) unsettled: bool,
+    /// The last active element read: its token and remote object, so the
+    /// next read can confirm it in one page call.
+    pub(in crate::browser) last_active: Option<(String, String)>,
+    /// The active element's token as a page call that focused it found
+    /// it, with the commands sent on the connection by then: the next
+    /// read takes it if nothing was sent since (`input/focus_editable.rs`).
+    pub(in crate::browser) active_known: Option<(u64, String)>,
+    /// Active-element reads that named an element by its object.
+    pub(in crate::browser) active_reads: u32,
+    /// What the last ref revalidation read (`call/resolved.rs`).
+    pub(in crate::browser) resolved: Option<Resolved>,
+    /// An active-element read sent ahead (`observe/read_ahead.rs`).
+    pub(in crate::browser) read_ahead: Option<ReadAhead>,
+    /// The object group the page walk put its candidates in, until the
+    /// observation is recorded and the group is held (`observe/held_refs.rs`).
+    pub(in crate::browser) refs_group: Option<String>,
+    /// The held group of the tab's previous observation, when this call's
+    /// walk took its elements from there (`observe/rewalk.rs`); never released
+    /// by this call.
+    pub(in crate::browser) inherited_group: Option<String>,
+    /// The elements this call's walk identified: (backend node, object).
+    pub(in crate::browser) walked: Vec<Known>,
+    /// The roles this call's walk was asked for.
+    pub(in crate::browser) walked_roles: Vec<String>,
+    /// The page's walk agent for this document, in the group of the
+    /// walk's candidates or the held group (`observe/walk_agent.rs`).
+    pub(in crate::browser) agent: Option<String>,
+    /// Walk the page afresh, without the known elements.
+    pub(in crate::browser) rewalk_off: bool,
+    /// The tab's renderer had crashed when the call began (only a
+    /// navigation runs then, and recovers it).
+    pub(in crate::browser) crashed_at_start: bool,
+    /// Object groups this call handed over to be held.
+    pub(in crate::browser) held_count: u32,
+    /// The node given focus last, and the node aimed at last.
+    pub(in crate::browser) focused_handle: Option<NodeHandle>,
+    pub(in crate::browser) aimed_handle: Option<NodeHandle>,
+    /// The page's `pointerup` count read as the click was aimed (main
+    /// frame only), which its read sent with the release must pass.
+    pub(in crate::browser) pointerups_before: Option<u64>,
+    /// The field a type action focused, as it read then, until other
+    /// input (`input/typed_readback.rs`).
+    pub(in crate::browser) typed_before: Option<TypedBefore>,
+    /// The `keyup` count of the active element's document as the last
+    /// active-element read confirmed it, with the commands sent on the
+    /// connection by then: a key sent next with nothing sent between
+    /// proves its focus read by it (`observe/proved_read.rs`).
+    pub(in crate::browser) keyups_seen: Option<(u64, u64)>,
+    /// Settling armed for the action under way (`input/settle_after.rs`).
+    pub(in crate::browser) settle_arm: Option<crate::browser::call::state::SettleArm>,
+    /// The document generation where this call installed the settle
+    /// observer last.
+    pub(in crate::browser) observer_doc: Option<u64>,
+    /// The settle observer's mutation count as the last main-frame node
+    /// read saw it, with the commands sent by then (`input/settle_after.rs`).
+    pub(in crate::browser) mutations_seen: Option<(u64, u64)>,
+}
+
+/// Everything needed to build a [`TargetCall`].
+pub struct CallSetup {
+    pub cdp: Cdp,
+    pub registry: Arc<Registry>,
+    pub observations: Arc<Observations>,
+    pub workspace: WorkspaceCall,
+    pub frames: Arc<FrameBook>,
+    pub raw_id: String,
+    pub session: String,
+    pub generation: u64,
+    pub current_generation: Arc<AtomicU64>,
+    pub caller: Caller,
+    pub lease_guard: LeaseGuard,
+    /// Shared with the command record.
+    pub dispatched: Arc<AtomicBool>,
+}
+
+pub(in crate::browser) fn as_str(v: &Value) -> String {
+    v.as_str().unwrap_or_default().to_string()
+}
+
+/// A node's state as the page-side `NODE_STATE` reports it.
+pub(in crate::browser) fn node_state(v: &Value) -> NodeState {
+    NodeState {
+        tag: as_str(&v["tag"]),
+        input_type: v["inputType"].as_str().map(str::to_string),
+        value: v["value"].as_str().map(str::to_string),
+        value_length: v["valueLength"].as_u64().unwrap_or(0) as u32,
+        checked: v["checked"].as_bool(),
+        focused: v["focused"].as_bool().unwrap_or(false),
+        editable: v["editable"].as_bool().unwrap_or(false),
+        connected: v["connected"].as_bool().unwrap_or(false),
+    }
+}
+
+/// Refusal of a page call while a JavaScript dialog holds the page.
+pub(in crate::browser) fn dialog_open() -> BpError {
+    BpError::new(
+        Code::ActionNotVerified,
+        "a JavaScript dialog is open; answer it first (browser.dialogs.respond)",
+    )
+    .with_context(json!({"reason": "dialog_open"}))
+}
+
+impl TargetCall {
+    pub fn new(s: CallSetup) -> BpResult<Self> {
+        let (serial, crashed_at_start) = s
+            .registry
+            .with(&s.raw_id, |t| (t.session_serial, t.crashed))
+            .ok_or_else(|| BpError::stale(StaleReason::TargetClosed))?;
+        Ok(Self {
+            cdp: s.cdp,
+            registry: s.registry,
+            observations: s.observations,
+            ws: s.workspace,
+            frames: s.frames,
+            raw_id: s.raw_id,
+            session: s.session,
+            session_serial: serial,
+            generation: s.generation,
+            current_generation: s.current_generation,
+            caller: s.caller,
+            lease_guard: s.lease_guard,
+            handles: Vec::new(),
+            group: format!("{GROUP_PREFIX}{}", crate::ids::random_hex(6)),
+            group_sessions: std::collections::BTreeSet::new(),
+            frame_owners: std::collections::HashMap::new(),
+            tree_doc: None,
+            dispatched: s.dispatched,
+            unsettled: false,
+            last_active: None,
+            active_known: None,
+            active_reads: 0,
+            resolved: None,
+            refs_group: None,
+            inherited_group: None,
+            walked: Vec::new(),
+            walked_roles: Vec::new(),
+            agent: None,
+            rewalk_off: false,
+            crashed_at_start,
+            held_count: 0,
+            read_ahead: None,
+            focused_handle: None,
+            typed_before: None,
+            aimed_handle: None,
+            pointerups_before: None,
+            keyups_seen: None,
+            settle_arm: None,
+            observer_doc: None,
+            mutations_seen: None,
+        })
+    }
+
+    /// The one checkpoint: lease, generation, target and session are still
+    /// what this call started with.
+    pub(crate) fn check(&self) -> BpResult<()> {
+        // A closed target first: closing also releases its control, and
+        // "closed" is what the caller needs to hear.
+        let (closed, serial) = self
+            .registry
+            .with(&self.raw_id, |t| (t.closed, t.session_serial))
+            .ok_or_else(|| BpError::stale(StaleReason::TargetClosed))?;
+        if closed {
+            return Err(BpError::stale(StaleReason::TargetClosed));
+        }
+        (self.lease_guard)()?;
+        if self.current_generation.load(Ordering::SeqCst) != self.generation || self.cdp.is_closed()
+        {
+            return Err(BpError::disconnected());
+        }
+        if serial != self.session_serial {
+            return Err(BpError::stale(StaleReason::SessionReplaced));
+        }
+        if self.crashed_since_start() {
+            return Err(crate::cdp::errors::crashed());
+        }
+        Ok(())
+    }
+
+    /// The tab's renderer crashed during this call: nothing sent to the
+    /// page would be answered.
+    pub(in crate::browser) fn crashed_since_start(&self) -> bool {
+        !self.crashed_at_start && self.registry.crashed(&self.raw_id)
+    }
+
+    pub(in crate::browser) fn mark_dispatched(&self) {
+        self.dispatched.store(true, Ordering::SeqCst);
+    }
+
+    pub(in crate::browser) async fn send(&self, method: &str, params: Value) -> BpResult<Value> {
+        self.send_on(&self.session, method, params).await
+    }
+
+    /// Send on one of the target's sessions (the page's, or an
+    /// out-of-process frame's).
+    pub(in crate::browser) async fn send_on(
+        &self,
+        session: &str,
+        method: &str,
+        params: Value,
+    ) -> BpResult<Value> {
+        // A page paused by a JavaScript dialog cannot answer; fail fast
+        // instead of waiting for a reply that only comes after the dialog.
+        if self.doc().2 && method != "Page.handleJavaScriptDialog" {
+            return Err(dialog_open());
+        }
+        if self.crashed_since_start() {
+            return Err(crate::cdp::errors::crashed());
+        }
+        self.cdp.call(method, Some(session), params).await
+    }
+
+    /// Send on the session that renders the handle's node.
+    pub(in crate::browser) async fn send_for(
+        &self,
+        handle: u32,
+        method: &str,
+        params: Value,
+    ) -> BpResult<Value> {
+        let session = self.handle(handle)?.session.clone();
+        self.send_on(&session, method, params).await
+    }
+
+    pub(in crate::browser) fn doc(&self) -> (u64, Option<String>, bool, bool) {
+        self.registry
+            .with(&self.raw_id, |t| {
+                (t.doc_gen, t.loader.clone(), t.dialog_open, t.loading)
+            })
+            .unwrap_or((0, None, false, false))
+    }
+
+    /// Release object groups in the background, as `(session, group)`.
+    pub(in crate::browser) fn release_groups(&self, groups: Vec<(String, String)>) {
+        if groups.is_empty() {
+            return;
+        }
+        let cdp = self.cdp.clone();
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move {
+                for (session, group) in groups {
+                    let _ = cdp
+                        .call(
+                            "Runtime.releaseObjectGroup",
+                            Some(&session),
+                            json!({"objectGroup": group}),
+                        )
+                        .await;
+                }
+            });
+        }
+    }
+}
+
+impl Drop for TargetCall {
+    fn drop(&mut self) {
+        self.forget_read_ahead();
+        // Remote objects live in the session of their frame. (A node's
+        // object from the page walk or a held observation is not in this
+        // call's group.)
+        let mut groups: Vec<(String, String)> = self
+            .group_sessions
+            .iter()
+            .map(|s| (s.clone(), self.group.clone()))
+            .collect();
+        // A walk whose observation was never recorded.
+        if let Some(refs) = self.refs_group.take() {
+            groups.push((self.session.clone(), refs));
+        }
+        self.release_groups(groups);
+    }
+}

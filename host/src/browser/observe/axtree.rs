@@ -1,0 +1,240 @@
+//! Reading the accessibility tree of a target across its frames: the tree
+//! of the selected frame (the main frame by default), with each child
+//! frame's tree, same-process or out-of-process, spliced in under its
+//! `<iframe>` element. Open shadow roots are part of the accessibility tree
+//! already.
+
+use crate::browser::call::TargetCall;
+use crate::browser::observe::walk::normalize_name;
+use crate::browser::types::{AxNode, AxSnapshot};
+use crate::error::{BpError, BpResult, StaleReason};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// Frames read at most in one observation.
+const MAX_FRAMES: usize = 32;
+
+/// The accessibility nodes of one frame document.
+struct FrameTree {
+    /// `None`: the main frame; else the frame and its loader when read.
+    frame: Option<(String, Option<String>)>,
+    session: String,
+    nodes: Vec<Value>,
+    index: HashMap<String, usize>,
+    /// `<iframe>` backend node -> the child frame it shows.
+    owners: HashMap<i64, String>,
+}
+
+impl FrameTree {
+    fn root(&self) -> usize {
+        self.nodes
+            .iter()
+            .position(|n| n.get("parentId").is_none())
+            .unwrap_or(0)
+    }
+}
+
+/// A node's role as observations name it: a `<summary>` (Chromium's
+/// `DisclosureTriangle`) is the disclosure button it acts as.
+pub(in crate::browser) fn role_of(n: &Value) -> String {
+    match n["role"]["value"].as_str().unwrap_or_default() {
+        "DisclosureTriangle" => "button".to_string(),
+        role => role.to_string(),
+    }
+}
+
+fn as_str(v: &Value) -> String {
+    v.as_str().unwrap_or_default().to_string()
+}
+
+impl TargetCall {
+    /// The accessibility nodes of `frame` and which child frame each
+    /// `<iframe>` element shows.
+    async fn frame_tree(&mut self, frame: Option<String>) -> BpResult<FrameTree> {
+        let (session, own_session, children, loader) = self
+            .registry
+            .with(&self.raw_id, |t| {
+                let parent = frame.clone().or_else(|| t.main_frame.clone());
+                let children: Vec<String> = t
+                    .frames
+                    .iter()
+                    .filter(|(_, f)| f.parent.is_some() && f.parent == parent)
+                    .map(|(id, _)| id.clone())
+                    .collect();
+                let own = frame
+                    .as_ref()
+                    .and_then(|f| t.frames.get(f))
+                    .is_some_and(|f| f.session.is_some());
+                let loader = frame
+                    .as_ref()
+                    .and_then(|f| t.frames.get(f))
+                    .and_then(|f| f.loader.clone());
+                (t.session_for(frame.as_deref()), own, children, loader)
+            })
+            .unwrap_or((None, false, Vec::new(), None));
+        let session = session.unwrap_or_else(|| self.session.clone());
+        // A frame with its own session is that session's root document.
+        let params = match &frame {
+            Some(f) if !own_session => json!({"frameId": f}),
+            _ => json!({}),
+        };
+        let mut reply = self
+            .send_on(&session, "Accessibility.getFullAXTree", params)
+            .await?;
+        // Taken, not cloned: a large page's tree is tens of megabytes.
+        let nodes = match reply["nodes"].take() {
+            Value::Array(nodes) => nodes,
+            _ => Vec::new(),
+        };
+        let index = nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| n["nodeId"].as_str().map(|id| (id.to_string(), i)))
+            .collect();
+        let mut owners = HashMap::new();
+        for child in children {
+            if let Some(b) = self.frame_owner(&session, &child).await {
+                owners.insert(b, child);
+            }
+        }
+        Ok(FrameTree {
+            frame: frame.map(|f| (f, loader)),
+            session,
+            nodes,
+            index,
+            owners,
+        })
+    }
+
+    /// The selected frame (`None`: the main frame). A selected frame that
+    /// is gone is `stale-ref` `frame_detached`; the broker clears the
+    /// selection and announces it when it processes the detach.
+    pub(in crate::browser) fn selected_frame(&self) -> BpResult<Option<String>> {
+        let ws = &self.caller.workspace_id;
+        let Some(selected) = self.frames.selected(ws, &self.raw_id) else {
+            return Ok(None);
+        };
+        let alive = self
+            .registry
+            .with(&self.raw_id, |t| t.frames.contains_key(&selected))
+            .unwrap_or(false);
+        if alive {
+            Ok(Some(selected))
+        } else {
+            Err(BpError::stale(StaleReason::FrameDetached))
+        }
+    }
+
+    pub async fn accessibility_tree(
+        &mut self,
+        max_depth: u32,
+        max_nodes: u32,
+    ) -> BpResult<AxSnapshot> {
+        let snapshot = self.read_tree(max_depth, max_nodes).await;
+        // The raw trees are gone now; hand their memory back to the system
+        // so one large page does not leave the broker hundreds of MB big.
+        crate::system::heap::trim();
+        snapshot
+    }
+
+    async fn read_tree(&mut self, max_depth: u32, max_nodes: u32) -> BpResult<AxSnapshot> {
+        self.check()?;
+        let info = self.current_page().await?;
+        let (doc_gen, loader, ..) = self.doc();
+        let scope = self.selected_frame()?;
+        let mut trees = vec![self.frame_tree(scope.clone()).await?];
+        let mut out = Vec::new();
+        let (mut depth_limited, mut node_limited) = (false, false);
+        let mut stack = vec![(0usize, trees[0].root(), 0u32)];
+        while let Some((ti, i, depth)) = stack.pop() {
+            let Some(n) = trees.get(ti).and_then(|t| t.nodes.get(i)) else {
+                continue;
+            };
+            if depth > max_depth {
+                depth_limited = true;
+                continue;
+            }
+            if !n["ignored"].as_bool().unwrap_or(false) {
+                if out.len() >= max_nodes as usize {
+                    node_limited = true;
+                    break;
+                }
+                let (frame, session) = (trees[ti].frame.clone(), trees[ti].session.clone());
+                out.push(self.ax_node(n, depth, frame, session));
+            }
+            if let Some(children) = n["childIds"].as_array() {
+                for c in children.iter().rev() {
+                    if let Some(&ci) = c.as_str().and_then(|id| trees[ti].index.get(id)) {
+                        stack.push((ti, ci, depth + 1));
+                    }
+                }
+            }
+            // An <iframe>: its document follows it, one level deeper.
+            let child = n["backendDOMNodeId"]
+                .as_i64()
+                .and_then(|b| trees[ti].owners.get(&b).cloned());
+            if let Some(child) = child.filter(|_| trees.len() < MAX_FRAMES) {
+                // A frame that went away meanwhile is simply left out.
+                if depth + 1 > max_depth {
+                    depth_limited = true;
+                } else if let Ok(tree) = self.frame_tree(Some(child)).await {
+                    let root = tree.root();
+                    trees.push(tree);
+                    stack.push((trees.len() - 1, root, depth + 1));
+                }
+            }
+        }
+        self.tree_doc = Some((doc_gen, loader, scope));
+        crate::browser::observe::walk_facts::gather_options(&mut out);
+        crate::browser::observe::walk_facts::tidy_links(&mut out, &info.url);
+        Ok(AxSnapshot {
+            info,
+            nodes: out,
+            depth_limited,
+            node_limited,
+        })
+    }
+
+    pub(in crate::browser) fn ax_node(
+        &mut self,
+        n: &Value,
+        depth: u32,
+        frame: Option<(String, Option<String>)>,
+        session: String,
+    ) -> AxNode {
+        let prop = |name: &str| {
+            n["properties"]
+                .as_array()
+                .and_then(|ps| ps.iter().find(|p| p["name"] == name))
+                .map(|p| p["value"]["value"].clone())
+        };
+        let value = match &n["value"]["value"] {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(num) => Some(num.to_string()),
+            _ => None,
+        };
+        let protected = value
+            .as_deref()
+            .is_some_and(|v| !v.is_empty() && v.chars().all(|c| c == '•'));
+        let checked = prop("checked").map(|v| match v {
+            Value::String(s) => s,
+            other => other.to_string(),
+        });
+        let handle = n["backendDOMNodeId"]
+            .as_i64()
+            .map(|b| self.new_handle(b, frame, session));
+        AxNode {
+            handle,
+            role: role_of(n),
+            name: normalize_name(&as_str(&n["name"]["value"])),
+            value: if protected { None } else { value },
+            checked,
+            disabled: prop("disabled").and_then(|v| v.as_bool()).unwrap_or(false),
+            protected,
+            depth,
+            expanded: prop("expanded").and_then(|v| v.as_bool()),
+            focused: prop("focused").and_then(|v| v.as_bool()).unwrap_or(false),
+            facts: crate::browser::observe::walk_facts::ax_facts(n, None),
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! What every capability interface shares: mapping a broker result into
+//! an import's typed result. The interfaces themselves are implemented on
+//! their scope's view (`host/target.rs`, `host/workspace.rs`).
+
+pub(in crate::runtime) mod convert;
+pub(in crate::runtime) mod page_tools;
+pub(in crate::runtime) mod target;
+pub(in crate::runtime) mod views;
+pub(in crate::runtime) mod workspace;
+
+use crate::runtime::bindings::types;
+use crate::runtime::HostState;
+
+pub(in crate::runtime) use crate::wit::typed::{typed, Res};
+
+impl types::Host for HostState {}

@@ -1,0 +1,4 @@
+//! Per-workspace state kept outside the browser: the artifact store and the network journal, rules and credentials.
+
+pub mod artifacts;
+pub mod network;
