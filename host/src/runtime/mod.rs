@@ -11,7 +11,6 @@ mod linker;
 pub mod manifest;
 pub mod policy;
 pub mod pool;
-pub mod tabs;
 #[cfg(test)]
 pub mod tests;
 

@@ -4,8 +4,8 @@
 
 use crate::broker::call::types::{raw_target, CallScope, NestedCall};
 use crate::broker::Broker;
+use crate::browser::workspace::tabs::{OpenedTab, TabsFuture, TabsHost};
 use crate::error::{BpError, BpResult, Code, StaleReason};
-use crate::runtime::tabs::{OpenedTab, TabsFuture, TabsHost};
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -8,12 +8,13 @@
 pub(in crate::browser) mod media;
 pub(in crate::browser) mod net;
 pub(in crate::browser) mod netops;
+pub mod tabs;
 
 use crate::browser::caller::{Caller, LeaseGuard};
 use crate::browser::registry::Registry;
+use crate::browser::workspace::tabs::TabsHost;
 use crate::cdp::Cdp;
 use crate::error::{BpError, BpResult};
-use crate::runtime::tabs::TabsHost;
 use serde_json::Value;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;

@@ -5,11 +5,11 @@
 //! either side fails to compile here instead of being dropped silently.
 
 use crate::browser::types as domain;
+use crate::browser::workspace::tabs::OpenedTab;
 use crate::runtime::bindings::{
     artifacts, capture, cookies_read, dialogs, input, navigation, network_modify, network_read,
     page_read, tabs_manage, types, upload,
 };
-use crate::runtime::tabs::OpenedTab;
 use crate::sanitize::invisible;
 
 /// Convert every item of a list.

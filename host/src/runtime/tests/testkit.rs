@@ -7,11 +7,11 @@
 use crate::browser::call::{CallSetup, Caller, TargetCall};
 use crate::browser::observe::observations::Observations;
 use crate::browser::registry::Registry;
+use crate::browser::workspace::tabs::{OpenedTab, TabsFuture, TabsHost};
 use crate::browser::workspace::{WorkspaceCall, WorkspaceSetup};
 use crate::cdp::{Cdp, Scripted};
 use crate::error::{BpError, BpResult};
 use crate::runtime::policy::Policy;
-use crate::runtime::tabs::{OpenedTab, TabsFuture, TabsHost};
 use crate::runtime::{Runtime, Scope};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

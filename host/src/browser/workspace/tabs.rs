@@ -1,5 +1,5 @@
 //! The host side of `tabs-manage` is implemented by the broker (it owns
-//! workspaces and tab creation); the runtime only sees this trait.
+//! workspaces and tab creation); a workspace call holds it as this trait.
 
 use crate::error::BpResult;
 use std::future::Future;
