@@ -323,32 +323,7 @@ async fn run(
                 }
             }
             msg = read_half.next() => match msg {
-                Some(Ok(WsMessage::Text(text))) => {
-                    match serde_json::from_str::<Message<CdpEvent>>(&text) {
-                        Ok(Message::Response(resp)) => {
-                            tracing::trace!(id = ?resp.id, "CDP reply arrived");
-                            if let Some((_, reply)) = pending.remove(&resp.id) {
-                                let out = match (resp.result, resp.error) {
-                                    (_, Some(err)) => Err(err.message),
-                                    (Some(result), None) => Ok(result),
-                                    (None, None) => Ok(Value::Null),
-                                };
-                                let _ = reply.send(out);
-                            }
-                        }
-                        Ok(Message::Event(ev)) => {
-                            tracing::trace!(method = %ev.method, "CDP event arrived");
-                            // The sink first: a waiter woken below finds the
-                            // registry already saying why.
-                            sink(&ev);
-                            if let Some((session, why)) = session_gone(&ev) {
-                                fail_pending(&mut pending, session, why);
-                            }
-                            let _ = events.send(Arc::new(ev));
-                        }
-                        Err(e) => tracing::debug!("ignoring unparsable CDP message: {e}"),
-                    }
-                }
+                Some(Ok(WsMessage::Text(text))) => on_text(&text, &mut pending, &sink, &events),
                 Some(Ok(WsMessage::Close(_))) | None => break,
                 // Pings are answered by tungstenite; nothing else is sent.
                 Some(Ok(_)) => {}
@@ -369,6 +344,40 @@ async fn run(
     sink(&disconnected);
     let _ = events.send(Arc::new(CdpEvent::disconnected()));
     tracing::info!("CDP connection closed");
+}
+
+/// One text message from the browser: a reply to its caller, or an event
+/// to the sink and the subscribers.
+fn on_text(
+    text: &str,
+    pending: &mut HashMap<CallId, (Option<String>, Reply)>,
+    sink: &EventSink,
+    events: &broadcast::Sender<Arc<CdpEvent>>,
+) {
+    match serde_json::from_str::<Message<CdpEvent>>(text) {
+        Ok(Message::Response(resp)) => {
+            tracing::trace!(id = ?resp.id, "CDP reply arrived");
+            if let Some((_, reply)) = pending.remove(&resp.id) {
+                let out = match (resp.result, resp.error) {
+                    (_, Some(err)) => Err(err.message),
+                    (Some(result), None) => Ok(result),
+                    (None, None) => Ok(Value::Null),
+                };
+                let _ = reply.send(out);
+            }
+        }
+        Ok(Message::Event(ev)) => {
+            tracing::trace!(method = %ev.method, "CDP event arrived");
+            // The sink first: a waiter woken below finds the
+            // registry already saying why.
+            sink(&ev);
+            if let Some((session, why)) = session_gone(&ev) {
+                fail_pending(pending, session, why);
+            }
+            let _ = events.send(Arc::new(ev));
+        }
+        Err(e) => tracing::debug!("ignoring unparsable CDP message: {e}"),
+    }
 }
 
 #[cfg(test)]
