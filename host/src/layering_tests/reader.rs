@@ -16,81 +16,92 @@ pub(super) fn strip(src: &str) -> String {
         let c = b[i];
         let next = b.get(i + 1).copied().unwrap_or('\0');
         let prev_ident = i > 0 && (b[i - 1].is_alphanumeric() || b[i - 1] == '_');
-        if c == '/' && next == '/' {
-            let end = b[i..]
-                .iter()
-                .position(|c| *c == '\n')
-                .map_or(b.len(), |p| i + p);
-            blank(&mut out, &b[i..end]);
-            i = end;
+        let end = if c == '/' && next == '/' {
+            Some(
+                b[i..]
+                    .iter()
+                    .position(|c| *c == '\n')
+                    .map_or(b.len(), |p| i + p),
+            )
         } else if c == '/' && next == '*' {
-            let (mut depth, mut j) = (1, i + 2);
-            while j < b.len() && depth > 0 {
-                if b[j] == '/' && b.get(j + 1) == Some(&'*') {
-                    depth += 1;
-                    j += 2;
-                } else if b[j] == '*' && b.get(j + 1) == Some(&'/') {
-                    depth -= 1;
-                    j += 2;
-                } else {
-                    j += 1;
-                }
-            }
-            blank(&mut out, &b[i..j.min(b.len())]);
-            i = j;
+            Some(block_comment_end(&b, i))
         } else if (c == 'r' || (c == 'b' && next == 'r')) && !prev_ident && raw_start(&b, i) {
-            let mut j = i + if c == 'b' { 2 } else { 1 };
-            let mut hashes = 0;
-            while b.get(j) == Some(&'#') {
-                hashes += 1;
-                j += 1;
-            }
-            j += 1; // the opening quote
-            loop {
-                if j >= b.len() {
-                    break;
-                }
-                if b[j] == '"' && (1..=hashes).all(|k| b.get(j + k) == Some(&'#')) {
-                    j += 1 + hashes;
-                    break;
-                }
-                j += 1;
-            }
-            blank(&mut out, &b[i..j.min(b.len())]);
-            i = j;
+            Some(raw_string_end(&b, i))
         } else if c == '"' || (c == 'b' && next == '"' && !prev_ident) {
-            let mut j = i + if c == 'b' { 2 } else { 1 };
-            while j < b.len() && b[j] != '"' {
-                j += if b[j] == '\\' { 2 } else { 1 };
-            }
-            j += 1;
-            blank(&mut out, &b[i..j.min(b.len())]);
-            i = j;
+            Some(string_end(&b, i))
         } else if c == '\'' {
-            // A char literal ('a', '\n', '\u{1F}'), not a lifetime ('a).
-            let len = if next == '\\' {
-                b[i + 2..].iter().position(|c| *c == '\'').map(|p| p + 3)
-            } else if b.get(i + 2) == Some(&'\'') {
-                Some(3)
-            } else {
-                None
-            };
-            match len {
-                Some(n) => {
-                    blank(&mut out, &b[i..(i + n).min(b.len())]);
-                    i += n;
-                }
-                None => {
-                    out.push(c);
-                    i += 1;
-                }
-            }
+            char_literal_len(&b, i).map(|n| i + n)
         } else {
-            out.push(c);
-            i += 1;
+            None
+        };
+        match end {
+            Some(end) => {
+                blank(&mut out, &b[i..end.min(b.len())]);
+                i = end;
+            }
+            None => {
+                out.push(c);
+                i += 1;
+            }
         }
     }
     out
+}
+
+/// Where the block comment opening at `i` ends (comments nest).
+fn block_comment_end(b: &[char], i: usize) -> usize {
+    let (mut depth, mut j) = (1, i + 2);
+    while j < b.len() && depth > 0 {
+        if b[j] == '/' && b.get(j + 1) == Some(&'*') {
+            depth += 1;
+            j += 2;
+        } else if b[j] == '*' && b.get(j + 1) == Some(&'/') {
+            depth -= 1;
+            j += 2;
+        } else {
+            j += 1;
+        }
+    }
+    j
+}
+
+/// Where the raw string opening at `i` (`r#"`, `br"`) ends.
+fn raw_string_end(b: &[char], i: usize) -> usize {
+    let mut j = i + if b[i] == 'b' { 2 } else { 1 };
+    let mut hashes = 0;
+    while b.get(j) == Some(&'#') {
+        hashes += 1;
+        j += 1;
+    }
+    j += 1; // the opening quote
+    while j < b.len() {
+        if b[j] == '"' && (1..=hashes).all(|k| b.get(j + k) == Some(&'#')) {
+            return j + 1 + hashes;
+        }
+        j += 1;
+    }
+    j
+}
+
+/// Where the string opening at `i` (`"`, `b"`) ends.
+fn string_end(b: &[char], i: usize) -> usize {
+    let mut j = i + if b[i] == 'b' { 2 } else { 1 };
+    while j < b.len() && b[j] != '"' {
+        j += if b[j] == '\\' { 2 } else { 1 };
+    }
+    j + 1
+}
+
+/// The length of the char literal at `i` ('a', '\n', '\u{1F}'), or none
+/// for a lifetime ('a).
+fn char_literal_len(b: &[char], i: usize) -> Option<usize> {
+    if b.get(i + 1) == Some(&'\\') {
+        b[i + 2..].iter().position(|c| *c == '\'').map(|p| p + 3)
+    } else if b.get(i + 2) == Some(&'\'') {
+        Some(3)
+    } else {
+        None
+    }
 }
 
 fn raw_start(b: &[char], i: usize) -> bool {
