@@ -165,25 +165,8 @@ impl TargetCall {
             }
             (PageToolPath::Testing, None) => return Err(no_invocation()),
             _ => {
-                let params =
-                    json!({"toolName": tool.name, "frameId": tool.frame_id, "input": input});
-                let reply = self
-                    .cdp
-                    .call("WebMCP.invokeTool", Some(&session), params)
-                    .await
-                    .map_err(|e| {
-                        // The page dropped the tool after the registry last
-                        // heard of it (Chromium 156: -32602 "Tool not found").
-                        if e.message.contains("Tool not found") {
-                            BpError::stale(StaleReason::ToolRemoved)
-                        } else {
-                            self.after_send(e)
-                        }
-                    })?;
-                reply["invocationId"]
-                    .as_str()
-                    .ok_or_else(|| BpError::internal("WebMCP.invokeTool returned no invocationId"))?
-                    .to_string()
+                self.invoke_through_browser(&session, &tool.name, &tool.frame_id, input)
+                    .await?
             }
         };
         let mut pending = Pending {
@@ -227,6 +210,35 @@ impl TargetCall {
             dialog_opened: after.dialog_open && !before.dialog_open,
             page_changed: mutations > 0 || after.same_doc_navs != before.same_doc_navs,
         })
+    }
+
+    /// Start the tool through the browser's `WebMCP.invokeTool`: its
+    /// invocation ID.
+    async fn invoke_through_browser(
+        &mut self,
+        session: &str,
+        name: &str,
+        frame_id: &str,
+        input: Value,
+    ) -> BpResult<String> {
+        let params = json!({"toolName": name, "frameId": frame_id, "input": input});
+        let reply = self
+            .cdp
+            .call("WebMCP.invokeTool", Some(session), params)
+            .await
+            .map_err(|e| {
+                // The page dropped the tool after the registry last
+                // heard of it (Chromium 156: -32602 "Tool not found").
+                if e.message.contains("Tool not found") {
+                    BpError::stale(StaleReason::ToolRemoved)
+                } else {
+                    self.after_send(e)
+                }
+            })?;
+        reply["invocationId"]
+            .as_str()
+            .ok_or_else(|| BpError::internal("WebMCP.invokeTool returned no invocationId"))
+            .map(str::to_string)
     }
 
     /// Start the tool through the browser's invocation API in the isolated
