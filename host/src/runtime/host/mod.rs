@@ -3,6 +3,7 @@
 //! their scope's view (`host/target.rs`, `host/workspace.rs`).
 
 pub(in crate::runtime) mod convert;
+mod convert_data;
 pub(in crate::runtime) mod page_tools;
 pub(in crate::runtime) mod target;
 pub(in crate::runtime) mod views;
