@@ -3,6 +3,7 @@
 //! its own defines its own view beside its folder instead.
 
 use super::Tab;
+use crate::error::{BpError, BpResult};
 use wasmtime::component::HasData;
 
 /// What such a capability's host functions see: the call's tab, when the
@@ -18,11 +19,11 @@ impl<'a> TabView<'a> {
 
     /// The call's tab. A tool that imports a tab capability is always
     /// dispatched with one; reaching here without one is a broker bug,
-    /// reported as a trap.
-    pub fn tab(&mut self) -> wasmtime::Result<&mut Tab<'a>> {
+    /// reported as an internal error.
+    pub fn tab(&mut self) -> BpResult<&mut Tab<'a>> {
         self.tab
             .as_mut()
-            .ok_or_else(|| wasmtime::Error::msg("no tab scope for this call"))
+            .ok_or_else(|| BpError::internal("no tab scope for this call"))
     }
 }
 
@@ -32,3 +33,4 @@ pub struct TabScope;
 impl HasData for TabScope {
     type Data<'a> = TabView<'a>;
 }
+crate::tool_errors!(TabView<'_>);

@@ -15,6 +15,9 @@ wasmtime::component::bindgen!({
     world: "browser-pilot:tools/host-view",
     path: "../tools-wit",
     imports: { default: async | trappable },
+    trappable_error_type: {
+        "browser-pilot:tools/types.tool-error" => crate::error::BpError,
+    },
     exports: { default: async },
 });
 pub use browser_pilot::tools::page_select;

@@ -3,20 +3,18 @@
 
 use super::errors::to_tool_error;
 use super::types::ToolError;
-use crate::error::{BpResult, Code};
+use crate::error::{BpError, Code};
 
-pub type Res<T> = wasmtime::Result<Result<T, ToolError>>;
-
-/// Map a broker result into the import's typed result. Errors the WIT
+/// Map a broker error into the import's `tool-error`. Errors the WIT
 /// `tool-error` cannot express faithfully (an unknown outcome, a lapsed
 /// lease, a browser that stopped answering: its payload-less
 /// `browser-disconnected` would lose why) end the call as a trap that
 /// carries the broker error intact.
-pub fn typed<T>(r: BpResult<T>) -> Res<T> {
-    match r {
-        Ok(v) => Ok(Ok(v)),
-        Err(e) if carried_as_trap(e.code) => Err(wasmtime::Error::new(e)),
-        Err(e) => Ok(Err(to_tool_error(e))),
+pub fn tool_error(e: BpError) -> wasmtime::Result<ToolError> {
+    if carried_as_trap(e.code) {
+        Err(wasmtime::Error::new(e))
+    } else {
+        Ok(to_tool_error(e))
     }
 }
 
@@ -36,4 +34,22 @@ fn carried_as_trap(code: Code) -> bool {
             | Code::CommandExpired
             | Code::CommandCancelled
     )
+}
+
+/// Make a view answer the bindings' question of how a host function's
+/// [`BpError`] crosses into WIT: through [`tool_error`], the same way for
+/// every view, so host functions use `?` on broker results and never wrap
+/// them. One line per view a capability is linked against.
+#[macro_export]
+macro_rules! tool_errors {
+    ($view:ty) => {
+        impl $crate::wit::types::Host for $view {
+            fn convert_tool_error(
+                &mut self,
+                err: $crate::error::BpError,
+            ) -> wasmtime::Result<$crate::wit::types::ToolError> {
+                $crate::wit::typed::tool_error(err)
+            }
+        }
+    };
 }

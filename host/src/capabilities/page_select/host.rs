@@ -4,41 +4,41 @@ use super::{aria, native, plan, probe};
 use crate::error::{BpError, BpResult};
 use crate::tab::{Tab, TabView};
 use crate::wit::page_select::{self, Attempt, MatchBy, Selection, Widget};
-use crate::wit::typed::{typed, Res};
+use crate::error::BpResult;
 
 impl page_select::Host for TabView<'_> {
-    async fn select(&mut self, node: u32, by: MatchBy, wanted: Vec<String>) -> Res<Selection> {
+    async fn select(&mut self, node: u32, by: MatchBy, wanted: Vec<String>) -> BpResult<Selection> {
         let tab = self.tab()?;
         match select(tab, node, by, &wanted).await {
             // An unknown option's refusal carries the options the widget
             // has, as page data in its context, which a WIT `tool-error`
             // cannot hold: it goes out whole, as a policy refusal does.
             Err(e) if plan::is_unknown_option(&e) => Err(wasmtime::Error::new(e)),
-            r => typed(r),
+            r => r,
         }
     }
 
-    async fn widget_of(&mut self, node: u32) -> Res<Option<Widget>> {
+    async fn widget_of(&mut self, node: u32) -> BpResult<Option<Widget>> {
         let tab = self.tab()?;
         let info = probe::run(tab, node, "inspect", &serde_json::Value::Null).await;
-        typed(info.map(|i| match i["kind"].as_str() {
+        info.map(|i| match i["kind"].as_str() {
             Some("native-single") => Some(Widget::NativeSingle),
             Some("native-multiple") => Some(Widget::NativeMultiple),
             Some("combobox") => Some(Widget::Combobox),
             Some("listbox") => Some(Widget::Listbox),
             _ => None,
-        }))
+        })
     }
 
-    async fn try_select(&mut self, node: u32, by: MatchBy, wanted: Vec<String>) -> Res<Attempt> {
+    async fn try_select(&mut self, node: u32, by: MatchBy, wanted: Vec<String>) -> BpResult<Attempt> {
         let tab = self.tab()?;
-        typed(match select(tab, node, by, &wanted).await {
+        match select(tab, node, by, &wanted).await {
             Ok(s) => Ok(Attempt::Chosen(s)),
             Err(e) => match plan::unknown_options(&e) {
                 Some(u) => Ok(Attempt::Unknown(u)),
                 None => Err(e),
             },
-        })
+        }
     }
 }
 

@@ -3,14 +3,14 @@
 use super::poll;
 use crate::tab::TabView;
 use crate::wit::page_wait::{self, Condition, Waited};
-use crate::wit::typed::{typed, Res};
+use crate::error::BpResult;
 
 /// The longest wait one call may ask for.
 pub const MAX_TIMEOUT_MS: u32 = 30_000;
 
 impl page_wait::Host for TabView<'_> {
-    async fn wait_for(&mut self, condition: Condition, timeout_ms: u32) -> Res<Waited> {
+    async fn wait_for(&mut self, condition: Condition, timeout_ms: u32) -> BpResult<Waited> {
         let tab = self.tab()?;
-        typed(poll::wait_for(tab, &condition, timeout_ms.min(MAX_TIMEOUT_MS)).await)
+        poll::wait_for(tab, &condition, timeout_ms.min(MAX_TIMEOUT_MS)).await
     }
 }

@@ -3,16 +3,16 @@
 use super::{drag, hover};
 use crate::tab::TabView;
 use crate::wit::pointer::{self, Dragged, DropAt, HoverTarget, Hovered};
-use crate::wit::typed::{typed, Res};
+use crate::error::BpResult;
 
 impl pointer::Host for TabView<'_> {
-    async fn hover(&mut self, target: HoverTarget) -> Res<Hovered> {
+    async fn hover(&mut self, target: HoverTarget) -> BpResult<Hovered> {
         let tab = self.tab()?;
-        typed(hover::hover(tab, target).await)
+        hover::hover(tab, target).await
     }
 
-    async fn drag(&mut self, source: u32, target: DropAt, steps: u32) -> Res<Dragged> {
+    async fn drag(&mut self, source: u32, target: DropAt, steps: u32) -> BpResult<Dragged> {
         let tab = self.tab()?;
-        typed(drag::drag(tab, source, target, steps).await)
+        drag::drag(tab, source, target, steps).await
     }
 }

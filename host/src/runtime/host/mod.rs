@@ -8,10 +8,3 @@ pub(in crate::runtime) mod page_tools;
 pub(in crate::runtime) mod target;
 pub(in crate::runtime) mod views;
 pub(in crate::runtime) mod workspace;
-
-use crate::runtime::bindings::types;
-use crate::runtime::HostState;
-
-pub(in crate::runtime) use crate::wit::typed::{typed, Res};
-
-impl types::Host for HostState {}

@@ -16,33 +16,31 @@ use crate::runtime::bindings::upload::{self, UploadReadback};
 use crate::runtime::bindings::{cookies_write, script};
 use crate::runtime::host::convert::all;
 use crate::runtime::host::views::TargetView;
-use crate::runtime::host::{typed, Res};
+use crate::error::BpResult;
 
 impl page_read::Host for TargetView<'_> {
-    async fn active_element(&mut self) -> Res<String> {
-        typed(self.call()?.active_element().await)
+    async fn active_element(&mut self) -> BpResult<String> {
+        self.call()?.active_element().await
     }
 
-    async fn frames(&mut self) -> Res<Vec<FrameInfo>> {
-        typed(self.settled().await?.list_frames().map(all))
+    async fn frames(&mut self) -> BpResult<Vec<FrameInfo>> {
+        self.settled().await?.list_frames().map(all)
     }
 
-    async fn current_page(&mut self) -> Res<PageInfo> {
-        typed(self.settled().await?.current_page().await.map(Into::into))
+    async fn current_page(&mut self) -> BpResult<PageInfo> {
+        self.settled().await?.current_page().await.map(Into::into)
     }
 
-    async fn document_state(&mut self) -> Res<(u64, bool)> {
-        typed(self.settled().await?.document_state())
+    async fn document_state(&mut self) -> BpResult<(u64, bool)> {
+        self.settled().await?.document_state()
     }
 
-    async fn accessibility_tree(&mut self, max_depth: u32, max_nodes: u32) -> Res<AxSnapshot> {
-        typed(
-            self.settled()
+    async fn accessibility_tree(&mut self, max_depth: u32, max_nodes: u32) -> BpResult<AxSnapshot> {
+        self.settled()
                 .await?
                 .accessibility_tree(max_depth, max_nodes)
                 .await
-                .map(Into::into),
-        )
+                .map(Into::into)
     }
 
     async fn interactive_nodes(
@@ -51,33 +49,31 @@ impl page_read::Host for TargetView<'_> {
         limit: u32,
         max_depth: u32,
         max_nodes: u32,
-    ) -> Res<AxSnapshot> {
+    ) -> BpResult<AxSnapshot> {
         let call = self.settled().await?;
-        typed(
-            call.interactive_nodes(&roles, limit, max_depth, max_nodes)
+        call.interactive_nodes(&roles, limit, max_depth, max_nodes)
                 .await
-                .map(Into::into),
-        )
+                .map(Into::into)
     }
 
     async fn page_and_node(
         &mut self,
         node: Option<NodeHandle>,
-    ) -> Res<(PageInfo, Option<NodeState>)> {
+    ) -> BpResult<(PageInfo, Option<NodeState>)> {
         let read = self.call()?.page_and_node(node).await;
-        typed(read.map(|(info, node)| (info.into(), node.map(Into::into))))
+        read.map(|(info, node)| (info.into(), node.map(Into::into)))
     }
 
-    async fn record_observation(&mut self, elements: Vec<ObservedElement>) -> Res<String> {
-        typed(self.settled().await?.record_observation(&all(elements)))
+    async fn record_observation(&mut self, elements: Vec<ObservedElement>) -> BpResult<String> {
+        self.settled().await?.record_observation(&all(elements))
     }
 
-    async fn resolve_ref(&mut self, observation_id: String, r: u32) -> Res<NodeHandle> {
-        typed(self.settled().await?.resolve_ref(&observation_id, r).await)
+    async fn resolve_ref(&mut self, observation_id: String, r: u32) -> BpResult<NodeHandle> {
+        self.settled().await?.resolve_ref(&observation_id, r).await
     }
 
-    async fn read_node(&mut self, node: NodeHandle) -> Res<NodeState> {
-        typed(self.call()?.read_node(node).await.map(Into::into))
+    async fn read_node(&mut self, node: NodeHandle) -> BpResult<NodeState> {
+        self.call()?.read_node(node).await.map(Into::into)
     }
 
     async fn text(
@@ -85,50 +81,44 @@ impl page_read::Host for TargetView<'_> {
         node: Option<NodeHandle>,
         max_chars: u32,
         include_hidden: bool,
-    ) -> Res<PageText> {
-        typed(
-            self.settled()
+    ) -> BpResult<PageText> {
+        self.settled()
                 .await?
                 .text(node, max_chars, include_hidden)
                 .await
-                .map(Into::into),
-        )
+                .map(Into::into)
     }
 }
 
 impl navigation::Host for TargetView<'_> {
-    async fn goto(&mut self, url: String) -> Res<NavResult> {
-        typed(self.settled().await?.goto(&url).await.map(Into::into))
+    async fn goto(&mut self, url: String) -> BpResult<NavResult> {
+        self.settled().await?.goto(&url).await.map(Into::into)
     }
 
-    async fn history(&mut self, action: HistoryAction) -> Res<NavResult> {
-        typed(
-            self.settled()
+    async fn history(&mut self, action: HistoryAction) -> BpResult<NavResult> {
+        self.settled()
                 .await?
                 .history(action.into())
                 .await
-                .map(Into::into),
-        )
+                .map(Into::into)
     }
 
-    async fn select_frame(&mut self, frame_id: Option<String>) -> Res<String> {
-        typed(self.settled().await?.select_frame(frame_id.as_deref()))
+    async fn select_frame(&mut self, frame_id: Option<String>) -> BpResult<String> {
+        self.settled().await?.select_frame(frame_id.as_deref())
     }
 }
 
 impl capture::Host for TargetView<'_> {
-    async fn screenshot(&mut self, options: ScreenshotOptions) -> Res<Image> {
-        typed(
-            self.settled()
+    async fn screenshot(&mut self, options: ScreenshotOptions) -> BpResult<Image> {
+        self.settled()
                 .await?
                 .screenshot(options.full_page)
                 .await
-                .map(Into::into),
-        )
+                .map(Into::into)
     }
 
-    async fn pdf(&mut self) -> Res<Vec<u8>> {
-        typed(self.settled().await?.pdf().await)
+    async fn pdf(&mut self) -> BpResult<Vec<u8>> {
+        self.settled().await?.pdf().await
     }
 }
 
@@ -137,110 +127,104 @@ impl upload::Host for TargetView<'_> {
         &mut self,
         node: NodeHandle,
         artifact_ids: Vec<String>,
-    ) -> Res<UploadReadback> {
-        typed(
-            self.settled()
+    ) -> BpResult<UploadReadback> {
+        self.settled()
                 .await?
                 .set_files(node, &artifact_ids)
                 .await
-                .map(Into::into),
-        )
+                .map(Into::into)
     }
 }
 
 impl cookies_read::Host for TargetView<'_> {
-    async fn get_cookies(&mut self, urls: Vec<String>) -> Res<Vec<Cookie>> {
-        typed(self.settled().await?.get_cookies(urls).await.map(all))
+    async fn get_cookies(&mut self, urls: Vec<String>) -> BpResult<Vec<Cookie>> {
+        self.settled().await?.get_cookies(urls).await.map(all)
     }
 }
 
 impl cookies_write::Host for TargetView<'_> {
-    async fn set_cookies(&mut self, cookies: Vec<Cookie>) -> Res<u32> {
-        typed(self.settled().await?.set_cookies(all(cookies)).await)
+    async fn set_cookies(&mut self, cookies: Vec<Cookie>) -> BpResult<u32> {
+        self.settled().await?.set_cookies(all(cookies)).await
     }
 
-    async fn clear_cookies(&mut self) -> Res<u32> {
-        typed(self.settled().await?.clear_cookies().await)
+    async fn clear_cookies(&mut self) -> BpResult<u32> {
+        self.settled().await?.clear_cookies().await
     }
 }
 
 impl script::Host for TargetView<'_> {
-    async fn evaluate(&mut self, expression: String) -> Res<String> {
-        typed(self.settled().await?.evaluate(&expression).await)
+    async fn evaluate(&mut self, expression: String) -> BpResult<String> {
+        self.settled().await?.evaluate(&expression).await
     }
 }
 
 impl input::Host for TargetView<'_> {
-    async fn actionable(&mut self, node: NodeHandle, wait_ms: u32) -> Res<()> {
-        typed(self.settled().await?.actionable(node, wait_ms, true).await)
+    async fn actionable(&mut self, node: NodeHandle, wait_ms: u32) -> BpResult<()> {
+        self.settled().await?.actionable(node, wait_ms, true).await
     }
 
-    async fn settle_arm(&mut self, mode: SettleMode) -> Res<()> {
+    async fn settle_arm(&mut self, mode: SettleMode) -> BpResult<()> {
         use crate::browser::types::SettleMode as M;
         let mode = match mode {
             SettleMode::None => M::None,
             SettleMode::Dom => M::Dom,
             SettleMode::Network => M::Network,
         };
-        typed(self.call()?.settle_arm(mode))
+        self.call()?.settle_arm(mode)
     }
 
-    async fn settle(&mut self, max_ms: u32) -> Res<SettleReport> {
+    async fn settle(&mut self, max_ms: u32) -> BpResult<SettleReport> {
         let report = self.settled().await?.settle_after(max_ms).await;
-        typed(report.map(|r| SettleReport {
+        report.map(|r| SettleReport {
             settled: r.settled,
             requests: r.requests,
             waited_ms: r.waited_ms,
-        }))
+        })
     }
 
-    async fn element_at(&mut self, at: Point) -> Res<FoundElement> {
+    async fn element_at(&mut self, at: Point) -> BpResult<FoundElement> {
         let found = self.settled().await?.element_at(at.into()).await;
-        typed(found.map(|f| FoundElement {
+        found.map(|f| FoundElement {
             role: f.role,
             name: f.name,
             tag: f.tag,
-        }))
+        })
     }
 
-    async fn scroll_into_view(&mut self, node: NodeHandle) -> Res<()> {
-        typed(self.settled().await?.scroll_into_view(node).await)
+    async fn scroll_into_view(&mut self, node: NodeHandle) -> BpResult<()> {
+        self.settled().await?.scroll_into_view(node).await
     }
 
-    async fn box_center(&mut self, node: NodeHandle) -> Res<Point> {
-        typed(self.settled().await?.box_center(node).await.map(Into::into))
+    async fn box_center(&mut self, node: NodeHandle) -> BpResult<Point> {
+        self.settled().await?.box_center(node).await.map(Into::into)
     }
 
-    async fn hit_test(&mut self, node: NodeHandle, at: Point) -> Res<Hit> {
-        typed(
-            self.settled()
+    async fn hit_test(&mut self, node: NodeHandle, at: Point) -> BpResult<Hit> {
+        self.settled()
                 .await?
                 .hit_test(node, at.into())
                 .await
-                .map(Into::into),
-        )
+                .map(Into::into)
     }
 
-    async fn aim(&mut self, node: NodeHandle) -> Res<(Point, Hit)> {
+    async fn aim(&mut self, node: NodeHandle) -> BpResult<(Point, Hit)> {
         let aimed = self.settled().await?.aim(node).await;
-        typed(aimed.map(|(at, hit)| (at.into(), hit.into())))
+        aimed.map(|(at, hit)| (at.into(), hit.into()))
     }
 
-    async fn click(&mut self, at: Point, button: MouseButton, click_count: u32) -> Res<()> {
-        typed(
-            self.settled()
+    async fn click(&mut self, at: Point, button: MouseButton, click_count: u32) -> BpResult<()> {
+        self.settled()
                 .await?
                 .click(at.into(), button.into(), click_count)
-                .await,
-        )
+                .await
     }
 
-    async fn dom_click(&mut self, node: NodeHandle) -> Res<()> {
-        typed(self.settled().await?.dom_click(node).await)
+    async fn dom_click(&mut self, node: NodeHandle) -> BpResult<()> {
+        self.settled().await?.dom_click(node).await
     }
 
-    async fn focus(&mut self, node: NodeHandle) -> Res<()> {
-        typed(self.settled().await?.focus(node).await)
+    async fn focus(&mut self, node: NodeHandle) -> BpResult<()> {
+        self.settled().await?.focus(node).await
     }
 
     async fn focus_editable(
@@ -249,19 +233,19 @@ impl input::Host for TargetView<'_> {
         r: u32,
         select_all: bool,
         wait_ms: u32,
-    ) -> Res<(NodeHandle, NodeState, bool)> {
+    ) -> BpResult<(NodeHandle, NodeState, bool)> {
         let call = self.settled().await?;
         let focused = call
             .focus_editable(&observation_id, r, select_all, wait_ms)
             .await;
-        typed(focused.map(|(handle, state, selected)| (handle, state.into(), selected)))
+        focused.map(|(handle, state, selected)| (handle, state.into(), selected))
     }
 
-    async fn insert_text(&mut self, text: String) -> Res<()> {
-        typed(self.settled().await?.insert_text(&text).await)
+    async fn insert_text(&mut self, text: String) -> BpResult<()> {
+        self.settled().await?.insert_text(&text).await
     }
 
-    async fn press_key(&mut self, key: String, held: Modifiers) -> Res<()> {
-        typed(self.settled().await?.press_key(&key, held.into()).await)
+    async fn press_key(&mut self, key: String, held: Modifiers) -> BpResult<()> {
+        self.settled().await?.press_key(&key, held.into()).await
     }
 }

@@ -11,6 +11,7 @@
 
 use crate::browser::call::TargetCall;
 use crate::browser::workspace::WorkspaceCall;
+use crate::error::{BpError, BpResult};
 use crate::runtime::{HostState, Scope};
 use wasmtime::component::HasData;
 
@@ -69,15 +70,15 @@ impl HostState {
 
 impl TargetView<'_> {
     /// The call's tab.
-    pub(in crate::runtime) fn call(&mut self) -> wasmtime::Result<&mut TargetCall> {
+    pub(in crate::runtime) fn call(&mut self) -> BpResult<&mut TargetCall> {
         self.0
             .as_deref_mut()
-            .ok_or_else(|| wasmtime::Error::msg("no tab scope for this call"))
+            .ok_or_else(|| BpError::internal("no tab scope for this call"))
     }
 
     /// The call's tab, once input dispatched before has settled (only
     /// reads that can serve as the barrier skip this; see `input/settle.rs`).
-    pub(in crate::runtime) async fn settled(&mut self) -> wasmtime::Result<&mut TargetCall> {
+    pub(in crate::runtime) async fn settled(&mut self) -> BpResult<&mut TargetCall> {
         let call = self.call()?;
         call.settle_pending().await;
         Ok(call)
@@ -95,9 +96,14 @@ impl HostState {
 
 impl WorkspaceView<'_> {
     /// The calling workspace.
-    pub(in crate::runtime) fn call(&mut self) -> wasmtime::Result<&mut WorkspaceCall> {
+    pub(in crate::runtime) fn call(&mut self) -> BpResult<&mut WorkspaceCall> {
         self.0
             .as_deref_mut()
-            .ok_or_else(|| wasmtime::Error::msg("no workspace scope for this call"))
+            .ok_or_else(|| BpError::internal("no workspace scope for this call"))
     }
 }
+
+crate::tool_errors!(TargetView<'_>);
+crate::tool_errors!(WorkspaceView<'_>);
+
+crate::tool_errors!(HostState);

@@ -10,77 +10,73 @@ use crate::runtime::bindings::network_read::{self, JournalPage};
 use crate::runtime::bindings::tabs_manage::{self, TabInfo};
 use crate::runtime::host::convert::all;
 use crate::runtime::host::views::WorkspaceView;
-use crate::runtime::host::{typed, Res};
+use crate::error::BpResult;
 
 impl artifacts::Host for WorkspaceView<'_> {
-    async fn create(&mut self, artifact: NewArtifact) -> Res<ArtifactRef> {
-        typed(
-            self.call()?
+    async fn create(&mut self, artifact: NewArtifact) -> BpResult<ArtifactRef> {
+        self.call()?
                 .create_artifact(artifact.into())
-                .map(Into::into),
-        )
+                .map(Into::into)
     }
 
-    async fn lookup_upload(&mut self, artifact_id: String) -> Res<UploadFile> {
-        typed(self.call()?.upload_file(&artifact_id).map(Into::into))
+    async fn lookup_upload(&mut self, artifact_id: String) -> BpResult<UploadFile> {
+        self.call()?.upload_file(&artifact_id).map(Into::into)
     }
 }
 
 impl network_read::Host for WorkspaceView<'_> {
-    async fn read_journal(&mut self, only: bool, since: u64, limit: u32) -> Res<JournalPage> {
-        typed(
-            self.call()?
+    async fn read_journal(&mut self, only: bool, since: u64, limit: u32) -> BpResult<JournalPage> {
+        self.call()?
                 .read_journal(only, since, limit)
-                .map(Into::into),
-        )
+                .map(Into::into)
     }
 }
 
 impl network_modify::Host for WorkspaceView<'_> {
-    async fn add_rule(&mut self, pattern: String, action: RuleAction, only: bool) -> Res<String> {
-        typed(self.call()?.add_rule(pattern, action.into(), only).await)
+    async fn add_rule(&mut self, pattern: String, action: RuleAction, only: bool) -> BpResult<String> {
+        self.call()?.add_rule(pattern, action.into(), only).await
     }
 
-    async fn remove_rule(&mut self, rule_id: String) -> Res<()> {
-        typed(self.call()?.remove_rule(&rule_id))
+    async fn remove_rule(&mut self, rule_id: String) -> BpResult<()> {
+        self.call()?.remove_rule(&rule_id)
     }
 
-    async fn list_rules(&mut self) -> Res<Vec<Rule>> {
-        typed(self.call()?.list_rules().map(all))
+    async fn list_rules(&mut self) -> BpResult<Vec<Rule>> {
+        self.call()?.list_rules().map(all)
     }
 
-    async fn set_auth(&mut self, origin: String, username: String, password: String) -> Res<()> {
-        typed(self.call()?.set_auth(&origin, &username, &password).await)
+    async fn set_auth(&mut self, origin: String, username: String, password: String) -> BpResult<()> {
+        self.call()?.set_auth(&origin, &username, &password).await
     }
 
-    async fn clear_auth(&mut self, origin: Option<String>) -> Res<u32> {
-        typed(self.call()?.clear_auth(origin.as_deref()))
+    async fn clear_auth(&mut self, origin: Option<String>) -> BpResult<u32> {
+        self.call()?.clear_auth(origin.as_deref())
     }
 }
 
 impl dialogs::Host for WorkspaceView<'_> {
-    async fn pending(&mut self, only: bool) -> Res<Vec<DialogInfo>> {
-        typed(self.call()?.pending_dialogs(only).map(all))
+    async fn pending(&mut self, only: bool) -> BpResult<Vec<DialogInfo>> {
+        self.call()?.pending_dialogs(only).map(all)
     }
 
-    async fn respond(&mut self, id: String, accept: bool, text: Option<String>) -> Res<()> {
-        typed(self.call()?.respond_dialog(&id, accept, text).await)
+    async fn respond(&mut self, id: String, accept: bool, text: Option<String>) -> BpResult<()> {
+        self.call()?.respond_dialog(&id, accept, text).await
     }
 }
 
 impl tabs_manage::Host for WorkspaceView<'_> {
-    async fn open(&mut self, url: Option<String>) -> Res<TabInfo> {
+    async fn open(&mut self, url: Option<String>) -> BpResult<TabInfo> {
         let tabs = self.call()?.tabs();
-        typed(tabs.open(url).await.map(Into::into))
+        tabs.open(url).await.map(Into::into)
     }
 
-    async fn close(&mut self, target_id: String) -> Res<Vec<String>> {
+    async fn close(&mut self, target_id: String) -> BpResult<Vec<String>> {
         let tabs = self.call()?.tabs();
-        typed(tabs.close(target_id).await)
+        tabs.close(target_id).await
     }
 
-    async fn close_managed(&mut self) -> Res<Vec<String>> {
+    async fn close_managed(&mut self) -> BpResult<Vec<String>> {
         let tabs = self.call()?.tabs();
-        typed(tabs.close_managed().await)
+        tabs.close_managed().await
     }
 }
