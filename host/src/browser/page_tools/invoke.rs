@@ -185,31 +185,7 @@ impl TargetCall {
             Some(ctx) if after.doc_gen == before.doc_gen => self.mutations(&session, ctx).await,
             _ => 0,
         };
-        let status = answer["status"].as_str().unwrap_or_default();
-        let error_text = answer["errorText"].as_str().filter(|t| !t.is_empty());
-        if status == "Error" && error_text.is_some_and(|t| t.starts_with("Tool not found")) {
-            return Err(BpError::stale(StaleReason::ToolRemoved));
-        }
-        // A thrown error's first line (`Error: message`), without its stack.
-        let thrown = answer["exception"]["description"]
-            .as_str()
-            .and_then(|d| d.lines().next())
-            .map(str::to_string);
-        let output = match &answer["output"] {
-            Value::Null => "null".to_string(),
-            v => v.to_string(),
-        };
-        Ok(Invocation {
-            completed: status == "Success" || status == "Completed",
-            output,
-            error_message: match status {
-                "Canceled" => Some("the invocation was canceled".to_string()),
-                _ => error_text.map(str::to_string).or(thrown),
-            },
-            navigated: after.doc_gen != before.doc_gen,
-            dialog_opened: after.dialog_open && !before.dialog_open,
-            page_changed: mutations > 0 || after.same_doc_navs != before.same_doc_navs,
-        })
+        invocation_of(&answer, &before, &after, mutations)
     }
 
     /// Start the tool through the browser's `WebMCP.invokeTool`: its
@@ -425,4 +401,39 @@ fn dialog_opened() -> BpError {
         "the page tool opened a dialog and waits on it; answer the dialog (browser.dialogs.list), then list the page's tools again",
     )
     .with_context(json!({"action": "page_tool", "reason": "dialog_opened", "signals": ["dialog_opened"]}))
+}
+
+/// What an answered invocation did: its status and output, and what it
+/// changed, from the marks before and after.
+fn invocation_of(
+    answer: &Value,
+    before: &Marks,
+    after: &Marks,
+    mutations: i64,
+) -> BpResult<Invocation> {
+    let status = answer["status"].as_str().unwrap_or_default();
+    let error_text = answer["errorText"].as_str().filter(|t| !t.is_empty());
+    if status == "Error" && error_text.is_some_and(|t| t.starts_with("Tool not found")) {
+        return Err(BpError::stale(StaleReason::ToolRemoved));
+    }
+    // A thrown error's first line (`Error: message`), without its stack.
+    let thrown = answer["exception"]["description"]
+        .as_str()
+        .and_then(|d| d.lines().next())
+        .map(str::to_string);
+    let output = match &answer["output"] {
+        Value::Null => "null".to_string(),
+        v => v.to_string(),
+    };
+    Ok(Invocation {
+        completed: status == "Success" || status == "Completed",
+        output,
+        error_message: match status {
+            "Canceled" => Some("the invocation was canceled".to_string()),
+            _ => error_text.map(str::to_string).or(thrown),
+        },
+        navigated: after.doc_gen != before.doc_gen,
+        dialog_opened: after.dialog_open && !before.dialog_open,
+        page_changed: mutations > 0 || after.same_doc_navs != before.same_doc_navs,
+    })
 }
