@@ -3,7 +3,7 @@
 //! behind the capability interfaces.
 
 pub mod input;
-pub use actionable::{DEFAULT_WAIT_MS, MAX_WAIT_MS};
+pub use input::actionable::{DEFAULT_WAIT_MS, MAX_WAIT_MS};
 pub mod call;
 pub mod caller;
 pub mod connection;
@@ -14,5 +14,5 @@ pub mod page_tools;
 pub mod proof;
 pub mod registry;
 pub mod workspace;
-pub use settle_after::MAX_SETTLE_MS;
+pub use input::settle_after::MAX_SETTLE_MS;
 pub mod types;

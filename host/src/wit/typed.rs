@@ -11,11 +11,20 @@ use crate::error::{BpError, Code};
 /// `browser-disconnected` would lose why) end the call as a trap that
 /// carries the broker error intact.
 pub fn tool_error(e: BpError) -> wasmtime::Result<ToolError> {
-    if carried_as_trap(e.code) {
+    if carried_as_trap(e.code) || carries_page_data(&e) {
         Err(wasmtime::Error::new(e))
     } else {
         Ok(to_tool_error(e))
     }
+}
+
+/// A refusal that carries page data in its context (an unknown option's
+/// list of the options there are) goes out whole too: a WIT `tool-error`
+/// has no room for it.
+fn carries_page_data(e: &BpError) -> bool {
+    e.context
+        .as_ref()
+        .is_some_and(|c| c.get("pageData").is_some())
 }
 
 /// Errors no component may recover from go out as traps, whole: a policy

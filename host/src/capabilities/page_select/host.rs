@@ -4,18 +4,13 @@ use super::{aria, native, plan, probe};
 use crate::error::{BpError, BpResult};
 use crate::tab::{Tab, TabView};
 use crate::wit::page_select::{self, Attempt, MatchBy, Selection, Widget};
-use crate::error::BpResult;
 
 impl page_select::Host for TabView<'_> {
     async fn select(&mut self, node: u32, by: MatchBy, wanted: Vec<String>) -> BpResult<Selection> {
+        // An unknown option's refusal carries the options the widget has,
+        // as page data in its context: it goes out whole (`wit::typed`).
         let tab = self.tab()?;
-        match select(tab, node, by, &wanted).await {
-            // An unknown option's refusal carries the options the widget
-            // has, as page data in its context, which a WIT `tool-error`
-            // cannot hold: it goes out whole, as a policy refusal does.
-            Err(e) if plan::is_unknown_option(&e) => Err(wasmtime::Error::new(e)),
-            r => r,
-        }
+        select(tab, node, by, &wanted).await
     }
 
     async fn widget_of(&mut self, node: u32) -> BpResult<Option<Widget>> {
@@ -30,7 +25,12 @@ impl page_select::Host for TabView<'_> {
         })
     }
 
-    async fn try_select(&mut self, node: u32, by: MatchBy, wanted: Vec<String>) -> BpResult<Attempt> {
+    async fn try_select(
+        &mut self,
+        node: u32,
+        by: MatchBy,
+        wanted: Vec<String>,
+    ) -> BpResult<Attempt> {
         let tab = self.tab()?;
         match select(tab, node, by, &wanted).await {
             Ok(s) => Ok(Attempt::Chosen(s)),

@@ -1,9 +1,9 @@
 //! The WIT `Host` impl of `page-wait`.
 
 use super::poll;
+use crate::error::BpResult;
 use crate::tab::TabView;
 use crate::wit::page_wait::{self, Condition, Waited};
-use crate::error::BpResult;
 
 /// The longest wait one call may ask for.
 pub const MAX_TIMEOUT_MS: u32 = 30_000;

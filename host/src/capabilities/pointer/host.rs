@@ -1,9 +1,9 @@
 //! The WIT `Host` impl of `pointer`.
 
 use super::{drag, hover};
+use crate::error::BpResult;
 use crate::tab::TabView;
 use crate::wit::pointer::{self, Dragged, DropAt, HoverTarget, Hovered};
-use crate::error::BpResult;
 
 impl pointer::Host for TabView<'_> {
     async fn hover(&mut self, target: HoverTarget) -> BpResult<Hovered> {

@@ -3,9 +3,9 @@
 
 use crate::browser::page_tools as domain;
 use crate::browser::page_tools::invoke;
+use crate::error::BpResult;
 use crate::runtime::bindings::page_tools::{self, Effect, Invocation, Listing, PageTool};
 use crate::runtime::host::views::TargetView;
-use crate::error::BpResult;
 
 impl From<domain::Effect> for Effect {
     fn from(e: domain::Effect) -> Self {
@@ -52,25 +52,25 @@ impl page_tools::Host for TargetView<'_> {
     async fn declared(&mut self, frame_id: Option<String>) -> BpResult<Listing> {
         let call = self.settled().await?;
         call.page_tools_declared(frame_id.as_deref())
-                .await
-                .map(|l| Listing {
-                    tools: l.tools.into_iter().map(Into::into).collect(),
-                    hidden_by_policy: l.hidden_by_policy,
-                    hidden_by_grant: l.hidden_by_grant,
-                })
+            .await
+            .map(|l| Listing {
+                tools: l.tools.into_iter().map(Into::into).collect(),
+                hidden_by_policy: l.hidden_by_policy,
+                hidden_by_grant: l.hidden_by_grant,
+            })
     }
 
     async fn lookup(&mut self, tool_ref: String) -> BpResult<PageTool> {
         self.settled()
-                .await?
-                .page_tool_lookup(&tool_ref)
-                .map(Into::into)
+            .await?
+            .page_tool_lookup(&tool_ref)
+            .map(Into::into)
     }
 
     async fn invoke(&mut self, tool_ref: String, input: String) -> BpResult<Invocation> {
         let call = self.settled().await?;
         call.invoke_page_tool(&tool_ref, &input)
-                .await
-                .map(Into::into)
+            .await
+            .map(Into::into)
     }
 }

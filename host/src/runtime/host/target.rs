@@ -3,6 +3,7 @@
 //! and target in one place before touching the browser. Arguments and
 //! results cross between WIT and domain types here (see `host/convert.rs`).
 
+use crate::error::BpResult;
 use crate::runtime::bindings::capture::{self, Image, ScreenshotOptions};
 use crate::runtime::bindings::cookies_read::{self, Cookie};
 use crate::runtime::bindings::input::{
@@ -16,7 +17,6 @@ use crate::runtime::bindings::upload::{self, UploadReadback};
 use crate::runtime::bindings::{cookies_write, script};
 use crate::runtime::host::convert::all;
 use crate::runtime::host::views::TargetView;
-use crate::error::BpResult;
 
 impl page_read::Host for TargetView<'_> {
     async fn active_element(&mut self) -> BpResult<String> {
@@ -37,10 +37,10 @@ impl page_read::Host for TargetView<'_> {
 
     async fn accessibility_tree(&mut self, max_depth: u32, max_nodes: u32) -> BpResult<AxSnapshot> {
         self.settled()
-                .await?
-                .accessibility_tree(max_depth, max_nodes)
-                .await
-                .map(Into::into)
+            .await?
+            .accessibility_tree(max_depth, max_nodes)
+            .await
+            .map(Into::into)
     }
 
     async fn interactive_nodes(
@@ -52,8 +52,8 @@ impl page_read::Host for TargetView<'_> {
     ) -> BpResult<AxSnapshot> {
         let call = self.settled().await?;
         call.interactive_nodes(&roles, limit, max_depth, max_nodes)
-                .await
-                .map(Into::into)
+            .await
+            .map(Into::into)
     }
 
     async fn page_and_node(
@@ -83,10 +83,10 @@ impl page_read::Host for TargetView<'_> {
         include_hidden: bool,
     ) -> BpResult<PageText> {
         self.settled()
-                .await?
-                .text(node, max_chars, include_hidden)
-                .await
-                .map(Into::into)
+            .await?
+            .text(node, max_chars, include_hidden)
+            .await
+            .map(Into::into)
     }
 }
 
@@ -97,10 +97,10 @@ impl navigation::Host for TargetView<'_> {
 
     async fn history(&mut self, action: HistoryAction) -> BpResult<NavResult> {
         self.settled()
-                .await?
-                .history(action.into())
-                .await
-                .map(Into::into)
+            .await?
+            .history(action.into())
+            .await
+            .map(Into::into)
     }
 
     async fn select_frame(&mut self, frame_id: Option<String>) -> BpResult<String> {
@@ -111,10 +111,10 @@ impl navigation::Host for TargetView<'_> {
 impl capture::Host for TargetView<'_> {
     async fn screenshot(&mut self, options: ScreenshotOptions) -> BpResult<Image> {
         self.settled()
-                .await?
-                .screenshot(options.full_page)
-                .await
-                .map(Into::into)
+            .await?
+            .screenshot(options.full_page)
+            .await
+            .map(Into::into)
     }
 
     async fn pdf(&mut self) -> BpResult<Vec<u8>> {
@@ -129,10 +129,10 @@ impl upload::Host for TargetView<'_> {
         artifact_ids: Vec<String>,
     ) -> BpResult<UploadReadback> {
         self.settled()
-                .await?
-                .set_files(node, &artifact_ids)
-                .await
-                .map(Into::into)
+            .await?
+            .set_files(node, &artifact_ids)
+            .await
+            .map(Into::into)
     }
 }
 
@@ -201,10 +201,10 @@ impl input::Host for TargetView<'_> {
 
     async fn hit_test(&mut self, node: NodeHandle, at: Point) -> BpResult<Hit> {
         self.settled()
-                .await?
-                .hit_test(node, at.into())
-                .await
-                .map(Into::into)
+            .await?
+            .hit_test(node, at.into())
+            .await
+            .map(Into::into)
     }
 
     async fn aim(&mut self, node: NodeHandle) -> BpResult<(Point, Hit)> {
@@ -214,9 +214,9 @@ impl input::Host for TargetView<'_> {
 
     async fn click(&mut self, at: Point, button: MouseButton, click_count: u32) -> BpResult<()> {
         self.settled()
-                .await?
-                .click(at.into(), button.into(), click_count)
-                .await
+            .await?
+            .click(at.into(), button.into(), click_count)
+            .await
     }
 
     async fn dom_click(&mut self, node: NodeHandle) -> BpResult<()> {

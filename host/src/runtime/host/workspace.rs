@@ -3,6 +3,7 @@
 //! any lease of the workspace. Arguments and results cross between WIT
 //! and domain types here (see `host/convert.rs`).
 
+use crate::error::BpResult;
 use crate::runtime::bindings::artifacts::{self, ArtifactRef, NewArtifact, UploadFile};
 use crate::runtime::bindings::dialogs::{self, DialogInfo};
 use crate::runtime::bindings::network_modify::{self, Rule, RuleAction};
@@ -10,13 +11,12 @@ use crate::runtime::bindings::network_read::{self, JournalPage};
 use crate::runtime::bindings::tabs_manage::{self, TabInfo};
 use crate::runtime::host::convert::all;
 use crate::runtime::host::views::WorkspaceView;
-use crate::error::BpResult;
 
 impl artifacts::Host for WorkspaceView<'_> {
     async fn create(&mut self, artifact: NewArtifact) -> BpResult<ArtifactRef> {
         self.call()?
-                .create_artifact(artifact.into())
-                .map(Into::into)
+            .create_artifact(artifact.into())
+            .map(Into::into)
     }
 
     async fn lookup_upload(&mut self, artifact_id: String) -> BpResult<UploadFile> {
@@ -27,13 +27,18 @@ impl artifacts::Host for WorkspaceView<'_> {
 impl network_read::Host for WorkspaceView<'_> {
     async fn read_journal(&mut self, only: bool, since: u64, limit: u32) -> BpResult<JournalPage> {
         self.call()?
-                .read_journal(only, since, limit)
-                .map(Into::into)
+            .read_journal(only, since, limit)
+            .map(Into::into)
     }
 }
 
 impl network_modify::Host for WorkspaceView<'_> {
-    async fn add_rule(&mut self, pattern: String, action: RuleAction, only: bool) -> BpResult<String> {
+    async fn add_rule(
+        &mut self,
+        pattern: String,
+        action: RuleAction,
+        only: bool,
+    ) -> BpResult<String> {
         self.call()?.add_rule(pattern, action.into(), only).await
     }
 
@@ -45,7 +50,12 @@ impl network_modify::Host for WorkspaceView<'_> {
         self.call()?.list_rules().map(all)
     }
 
-    async fn set_auth(&mut self, origin: String, username: String, password: String) -> BpResult<()> {
+    async fn set_auth(
+        &mut self,
+        origin: String,
+        username: String,
+        password: String,
+    ) -> BpResult<()> {
         self.call()?.set_auth(&origin, &username, &password).await
     }
 
