@@ -38,43 +38,9 @@ impl TargetCall {
         if !main || self.doc().2 {
             return self.focus_editable_in_steps(handle, held, wait_ms).await;
         }
-        let mut value = None;
-        if let Some(object) = held {
-            self.set_object(handle, object);
-            match self.focus_fold(handle, select_all, true).await {
-                Ok(v) => {
-                    self.registry.count_ref_resolved(true);
-                    value = Some(v);
-                }
-                Err(e) if not_run(&e) => {
-                    tracing::debug!("held ref object unusable ({}); resolving", e.message);
-                    self.clear_object(handle);
-                    self.check()?;
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        let value = match value {
-            Some(v) => v,
-            None => {
-                let v = self.focus_fold(handle, select_all, true).await?;
-                self.registry.count_ref_resolved(false);
-                v
-            }
-        };
-        // Not ready for input: nothing was focused. Wait until it is (or
-        // refuse with the reason), then focus it.
-        let value = match value["blocked"].as_str() {
-            Some(_) => {
-                self.actionable(handle, wait_ms, false).await?;
-                let again = self.focus_fold(handle, select_all, false).await?;
-                if let Some(reason) = again["blocked"].as_str() {
-                    return Err(crate::browser::input::actionable::refused(reason));
-                }
-                again
-            }
-            None => value,
-        };
+        let value = self
+            .ready_focus_fold(handle, held, select_all, wait_ms)
+            .await?;
         // `js::focus_editable` (re)installed the settle observer.
         self.observer_installed();
         let state = node_state(&value["state"]);
@@ -121,6 +87,56 @@ impl TargetCall {
         self.typed_before = (value["focus"] == "self" && value["focused"].is_object())
             .then(|| TypedBefore::of(handle, &state, selected));
         Ok((handle, state, selected))
+    }
+
+    /// The one-call focus of a main-frame node: through its held object
+    /// when that still works, else resolved afresh; when the node is not
+    /// ready for input, waited for (or refused with the reason) and tried
+    /// once more.
+    async fn ready_focus_fold(
+        &mut self,
+        handle: NodeHandle,
+        held: Option<String>,
+        select_all: bool,
+        wait_ms: u32,
+    ) -> BpResult<Value> {
+        let mut value = None;
+        if let Some(object) = held {
+            self.set_object(handle, object);
+            match self.focus_fold(handle, select_all, true).await {
+                Ok(v) => {
+                    self.registry.count_ref_resolved(true);
+                    value = Some(v);
+                }
+                Err(e) if not_run(&e) => {
+                    tracing::debug!("held ref object unusable ({}); resolving", e.message);
+                    self.clear_object(handle);
+                    self.check()?;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let value = match value {
+            Some(v) => v,
+            None => {
+                let v = self.focus_fold(handle, select_all, true).await?;
+                self.registry.count_ref_resolved(false);
+                v
+            }
+        };
+        // Not ready for input: nothing was focused. Wait until it is (or
+        // refuse with the reason), then focus it.
+        Ok(match value["blocked"].as_str() {
+            Some(_) => {
+                self.actionable(handle, wait_ms, false).await?;
+                let again = self.focus_fold(handle, select_all, false).await?;
+                if let Some(reason) = again["blocked"].as_str() {
+                    return Err(crate::browser::input::actionable::refused(reason));
+                }
+                again
+            }
+            None => value,
+        })
     }
 
     /// The same in three steps: revalidate, read, focus (selecting is
