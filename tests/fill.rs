@@ -88,7 +88,8 @@ fn a_fill_stops_at_the_first_failing_field_and_says_which() {
     env.launch();
     env.open("fill.html");
     let r = refs(&env);
-    // The disabled field fails; the checkbox after it is not touched.
+    // The disabled field fails (after the ready wait, as disabled); the
+    // checkbox after it is not touched.
     let (name, locked, news) = (
         r("textbox", "Name"),
         r("textbox", "Locked"),
@@ -108,7 +109,7 @@ fn a_fill_stops_at_the_first_failing_field_and_says_which() {
     assert_eq!(v["failed"]["index"], 1, "{v}");
     assert_eq!(v["failed"]["ref"], locked, "{v}");
     assert_eq!(v["failed"]["code"], "action_not_verified", "{v}");
-    assert_eq!(v["failed"]["reason"], "not_editable", "{v}");
+    assert_eq!(v["failed"]["reason"], "disabled", "{v}");
     assert_eq!(v["evidence"]["verdict"], "mismatch", "{v}");
     let s = summary(&env);
     assert!(s.contains("name=Bob") && s.contains("news=-"), "{s}");
