@@ -89,7 +89,10 @@ for (const name of ["browser_tabs_open", "browser_observe", "browser_type", "bro
   assert.ok(byName[name], `tools/list has no ${name}`);
 }
 assert.equal(byName.browser_click.title, "Click");
-assert.deepEqual([...byName.browser_click.inputSchema.required].sort(), ["observationId", "ref"]);
+assert.deepEqual([...byName.browser_type.inputSchema.required].sort(), ["observationId", "ref", "text"]);
+// A click takes an element (observationId + ref) or a viewport point (at).
+assert.ok(byName.browser_click.inputSchema.properties.ref, "browser_click has no ref");
+assert.ok(byName.browser_click.inputSchema.properties.at, "browser_click has no at");
 assert.equal(byName.browser_observe.annotations.readOnlyHint, true);
 assert.equal(byName.browser_tabs_close.annotations.destructiveHint, true);
 assert.equal(byName.browser_navigate.annotations.openWorldHint, true);
