@@ -76,11 +76,15 @@ pub enum Command {
         /// With --launch: the browser executable (default: found on PATH).
         #[arg(long)]
         executable: Option<PathBuf>,
+        /// With --launch: the page area of its windows in CSS pixels,
+        /// WIDTH,HEIGHT (default 1280,800).
+        #[arg(long, value_name = "W,H")]
+        window_size: Option<String>,
         /// A DevTools endpoint on loopback (http://127.0.0.1:9222 or ws://...).
-        #[arg(long, conflicts_with_all = ["launch", "headless", "executable"])]
+        #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "window_size"])]
         endpoint: Option<String>,
         /// A browser ID from `bp browsers`; remembered as the preference.
-        #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "endpoint"])]
+        #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "window_size", "endpoint"])]
         browser: Option<String>,
     },
     /// Release this CLI's workspace and close its tabs; the browser

@@ -3,6 +3,7 @@
 use crate::args::{Command, ToolCommand};
 use crate::output;
 use crate::session::Session;
+use browser_pilot_host::cdp::window_size::WindowSize;
 use browser_pilot_host::paths::Paths;
 use browser_pilot_host::{BpError, BpResult, Code};
 use serde_json::{json, Value};
@@ -158,6 +159,7 @@ fn connect_args(
     launch: bool,
     headless: bool,
     executable: Option<PathBuf>,
+    window_size: Option<String>,
     endpoint: Option<String>,
     browser: Option<String>,
 ) -> BpResult<Value> {
@@ -169,11 +171,15 @@ fn connect_args(
             if let Some(exe) = executable {
                 opts["executable"] = json!(exe);
             }
+            if let Some(text) = window_size {
+                let size = WindowSize::parse(&text)?;
+                opts["windowSize"] = json!({"width": size.width, "height": size.height});
+            }
             json!({"launch": opts})
         }
-        (None, None) if headless || executable.is_some() => {
+        (None, None) if headless || executable.is_some() || window_size.is_some() => {
             return Err(BpError::invalid(
-                "--headless and --executable need --launch",
+                "--headless, --executable and --window-size need --launch",
             ))
         }
         (None, None) => json!({}),
@@ -187,10 +193,11 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             launch,
             headless,
             executable,
+            window_size,
             endpoint,
             browser,
         } => {
-            let args = connect_args(launch, headless, executable, endpoint, browser)?;
+            let args = connect_args(launch, headless, executable, window_size, endpoint, browser)?;
             let v = s.tool("browser.connect", args).await?;
             emit(json, &v, output::connected);
         }
