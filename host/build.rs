@@ -61,6 +61,7 @@ fn main() {
         "wait",
         "scroll",
         "pointer",
+        "emulation",
     ];
     // Precompile for the machine we build on when it is the target; a
     // cross build ships wasm only, compiled at first start instead.

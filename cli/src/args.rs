@@ -166,6 +166,14 @@ pub enum Command {
     /// bring REF into view (--into-view). Reports the offsets before and
     /// after, whether it reached the edge, and whether more content came.
     Scroll(crate::scroll_command::ScrollArgs),
+    /// Render the current tab at a size in CSS pixels (WIDTHxHEIGHT,
+    /// optionally --scale F and --mobile), or remove that with --reset.
+    /// Reports the size the page reads back.
+    Viewport(crate::viewport_command::ViewportArgs),
+    /// Emulate media features on the current tab: --color-scheme
+    /// light|dark|no-preference, --reduced-motion reduce|no-preference.
+    /// Reports what the page's matchMedia reads back.
+    Emulate(crate::viewport_command::EmulateArgs),
     /// Move the real mouse pointer onto the element REF names (or onto a
     /// viewport point with --at X,Y, in CSS pixels as in a screenshot) and
     /// leave it there: hover menus open, and a click on a revealed item

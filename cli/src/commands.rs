@@ -274,6 +274,14 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let (v, text) = crate::scroll_command::scroll(&mut s, scroll).await?;
             emit(json, &v, |_| text);
         }
+        Command::Viewport(a) => {
+            let (v, text) = crate::viewport_command::viewport(&mut s, a).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::Emulate(a) => {
+            let (v, text) = crate::viewport_command::emulate(&mut s, a).await?;
+            emit(json, &v, |_| text);
+        }
         Command::Hover(hover) => {
             let (v, text) = crate::hover_command::hover(&mut s, hover).await?;
             emit(json, &v, |_| text);

@@ -23,6 +23,7 @@ mod progress;
 mod resume;
 mod scroll_command;
 mod session;
+mod viewport_command;
 mod wait_command;
 
 use browser_pilot_host::BpError;

@@ -14,6 +14,7 @@ pub mod locator;
 pub mod native;
 pub mod native_rows;
 mod netflow;
+mod overrides;
 mod params;
 pub mod preference;
 mod progress;

@@ -88,5 +88,6 @@ pub(super) async fn release(broker: &Broker, principal: &str, id: &str) -> BpRes
             let _ = conn.close_target(&raw).await;
         }
     }
+    broker.clear_released_overrides().await;
     Ok(json!({"released": true}))
 }

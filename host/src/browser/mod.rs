@@ -5,6 +5,7 @@
 mod axtree;
 pub mod call;
 mod call_aim;
+pub mod call_emulation;
 mod call_handles;
 mod call_input;
 pub mod call_pointer;

@@ -60,6 +60,8 @@ pub struct TargetState {
     pub dialog: Option<PendingDialog>,
     /// Fetch interception is enabled on the current session.
     pub intercepting: bool,
+    /// An emulation override (size, media) may be in place.
+    pub emulated: bool,
     /// The tools the page's frames declare (WebMCP).
     pub page_tools: page_tools::PageTools,
     /// Child frames (not the main frame) by raw frame ID.
@@ -97,6 +99,7 @@ impl TargetState {
             download_dir: None,
             dialog: None,
             intercepting: false,
+            emulated: false,
             page_tools: Default::default(),
             frames: HashMap::new(),
             gone_frames: Default::default(),

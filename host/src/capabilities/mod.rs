@@ -6,6 +6,7 @@
 //! how each row is linked. Nothing else names capabilities. A leaf: it
 //! imports only the error type.
 
+pub mod emulation;
 pub mod page_scroll;
 pub mod page_wait;
 pub mod pointer;
@@ -55,6 +56,7 @@ pub enum Capability {
     PageWait,
     PageScroll,
     Pointer,
+    Emulation,
 }
 
 /// One row of the registry: what the capability is called, what its
@@ -73,7 +75,7 @@ pub struct Row {
 
 impl Capability {
     /// Every capability, in WIT order.
-    pub const ALL: [Capability; 17] = [
+    pub const ALL: [Capability; 18] = [
         Capability::PageRead,
         Capability::Navigation,
         Capability::Input,
@@ -91,6 +93,7 @@ impl Capability {
         Capability::PageWait,
         Capability::PageScroll,
         Capability::Pointer,
+        Capability::Emulation,
     ];
 
     /// This capability's row.
@@ -126,6 +129,7 @@ impl Capability {
             Capability::PageWait => row("page-wait", Target),
             Capability::PageScroll => row("page-scroll", Target),
             Capability::Pointer => row("pointer", Target),
+            Capability::Emulation => row("emulation", Target),
         }
     }
 

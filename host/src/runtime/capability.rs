@@ -58,6 +58,9 @@ pub fn link(cap: Capability) -> (Reach, LinkFn) {
         C::Pointer => (Reach::Target, |l| {
             crate::capabilities::pointer::add_to_linker(l, HostState::tab_view)
         }),
+        C::Emulation => (Reach::Target, |l| {
+            crate::capabilities::emulation::add_to_linker(l, HostState::tab_view)
+        }),
     }
 }
 

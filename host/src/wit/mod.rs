@@ -17,6 +17,7 @@ wasmtime::component::bindgen!({
     imports: { default: async | trappable },
     exports: { default: async },
 });
+pub use browser_pilot::tools::emulation;
 pub use browser_pilot::tools::{
     artifacts, capture, cookies_read, cookies_write, dialogs, input, navigation, network_modify,
     network_read, page_read, page_scroll, page_tools, page_wait, pointer, script, tabs_manage,
