@@ -62,6 +62,7 @@ fn main() {
         "scroll",
         "pointer",
         "emulation",
+        "console",
     ];
     // Precompile for the machine we build on when it is the target; a
     // cross build ships wasm only, compiled at first start instead.

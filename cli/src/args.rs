@@ -170,6 +170,10 @@ pub enum Command {
     /// optionally --scale F and --mobile), or remove that with --reset.
     /// Reports the size the page reads back.
     Viewport(crate::viewport_command::ViewportArgs),
+    /// Print the console messages and page errors of the tabs this CLI's
+    /// workspace controls (--errors: only errors), or --follow them until
+    /// Ctrl-C or --timeout MS.
+    Console(crate::console_command::ConsoleArgs),
     /// Emulate media features on the current tab: --color-scheme
     /// light|dark|no-preference, --reduced-motion reduce|no-preference.
     /// Reports what the page's matchMedia reads back.

@@ -189,6 +189,8 @@ fn connect_args(
 async fn browser(command: Command, json: bool) -> BpResult<()> {
     let mut s = Session::open_with(crate::progress::wanted(json)).await?;
     match command {
+        // It holds a session only for each of its calls.
+        Command::Console(a) => return crate::console_command::console(s, a, json).await,
         Command::Connect {
             launch,
             headless,

@@ -9,6 +9,7 @@ mod broker_commands;
 mod broker_log;
 mod broker_logs;
 mod commands;
+mod console_command;
 mod dialog_commands;
 mod doctor;
 mod drag_command;

@@ -8,6 +8,7 @@ pub mod capabilities;
 pub mod cdp;
 pub mod client;
 pub mod components;
+pub mod console;
 pub mod discovery;
 pub mod error;
 pub mod granter;

@@ -6,6 +6,7 @@ mod call;
 mod claim;
 mod commands;
 pub mod connect;
+mod consoleflow;
 mod events;
 pub mod framing;
 mod hints;
@@ -66,6 +67,8 @@ pub struct Broker {
     pub frames: Arc<crate::browser::frames::FrameBook>,
     pub artifacts: Arc<ArtifactStore>,
     pub network: Arc<crate::network::Network>,
+    /// Console messages and page errors per workspace.
+    pub console: Arc<crate::console::Console>,
     /// No-progress streaks per lease and tab.
     pub progress: progress::Progress,
     /// Sign-in surfaces last observed per workspace and tab.
@@ -101,6 +104,7 @@ impl Broker {
         Ok(Arc::new(Self {
             state: Mutex::new(State::new(events.clone(), network.clone())),
             network,
+            console: Arc::default(),
             artifacts,
             creation: tokio::sync::Mutex::new(()),
             events,

@@ -46,6 +46,7 @@ async fn on_signal(broker: &Broker, conn: Arc<BrowserConn>, signal: Signal) {
             session,
             event,
         } => super::netflow::handle(broker, raw, session, event).await,
+        Signal::Console { raw, message } => super::consoleflow::handle(broker, &raw, message),
         Signal::FrameSession { raw, session } => {
             tokio::spawn(async move { conn.enable_frame_session(&raw, &session).await });
         }
@@ -175,6 +176,7 @@ fn publish(broker: &Broker, st: &mut State, signal: Signal) {
         }
         Signal::Created { .. }
         | Signal::Net { .. }
+        | Signal::Console { .. }
         | Signal::FrameSession { .. }
         | Signal::Worker { .. }
         | Signal::DownloadOversized { .. }

@@ -119,6 +119,11 @@ impl BrowserConn {
         self.cdp
             .call("Network.enable", s, json!({"maxPostDataSize": 0}))
             .await?;
+        // The console journal: console calls, uncaught exceptions, and the
+        // browser's own log (failed loads, interventions). Enabling replays
+        // what the page logged before.
+        self.cdp.call("Runtime.enable", s, json!({})).await?;
+        self.cdp.call("Log.enable", s, json!({})).await?;
         // Frames known from an earlier session are not trusted (cleared
         // before auto-attach records the out-of-process ones).
         self.registry.update(raw_id, |t| t.frames.clear());

@@ -42,4 +42,5 @@ pub mod types;
 mod walk;
 mod walk_agent;
 pub mod workspace_call;
+mod workspace_console;
 mod workspace_net;

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::watch;
 
+mod console_events;
 mod page_events;
 mod page_tools;
 
@@ -253,6 +254,12 @@ pub enum Signal {
     Dialog {
         raw: String,
         opened: Option<(String, String)>,
+    },
+    /// A console message, uncaught exception or browser log entry of an
+    /// attached page.
+    Console {
+        raw: String,
+        message: crate::console::Message,
     },
     /// Network activity of an attached target (journal and interception).
     Net {

@@ -21,6 +21,7 @@ pub struct WorkspaceCall {
     pub(super) registry: Arc<Registry>,
     pub(super) artifacts: Arc<crate::artifacts::ArtifactStore>,
     pub(super) network: Arc<crate::network::Network>,
+    pub(super) console: Arc<crate::console::Console>,
     pub(super) caller: Caller,
     /// Targets the calling workspace's leases control: (raw, public ID).
     pub(super) controlled: Vec<(String, String)>,
@@ -44,6 +45,7 @@ pub struct WorkspaceSetup {
     pub registry: Arc<Registry>,
     pub artifacts: Arc<crate::artifacts::ArtifactStore>,
     pub network: Arc<crate::network::Network>,
+    pub console: Arc<crate::console::Console>,
     pub caller: Caller,
     pub controlled: Vec<(String, String)>,
     pub current: Result<Option<(String, String)>, BpError>,
@@ -61,6 +63,7 @@ impl WorkspaceCall {
             registry: s.registry,
             artifacts: s.artifacts,
             network: s.network,
+            console: s.console,
             caller: s.caller,
             controlled: s.controlled,
             current: s.current.clone().ok().flatten(),

@@ -17,10 +17,10 @@ wasmtime::component::bindgen!({
     imports: { default: async | trappable },
     exports: { default: async },
 });
-pub use browser_pilot::tools::emulation;
 pub use browser_pilot::tools::{
     artifacts, capture, cookies_read, cookies_write, dialogs, input, navigation, network_modify,
     network_read, page_read, page_scroll, page_tools, page_wait, pointer, script, tabs_manage,
     types, upload,
 };
+pub use browser_pilot::tools::{console, emulation};
 pub use exports::browser_pilot::tools::tool;

@@ -164,6 +164,12 @@ impl Registry {
                 });
                 self.signal(Signal::Dialog { raw, opened: None });
             }
+            method
+            @ ("Runtime.consoleAPICalled" | "Runtime.exceptionThrown" | "Log.entryAdded") => {
+                if let Some(message) = super::console_events::console_message(method, p) {
+                    self.signal(Signal::Console { raw, message });
+                }
+            }
             method => {
                 if let Some(event) = net_event(method, p) {
                     let session = session.to_string();
