@@ -123,6 +123,12 @@ pub enum Command {
     },
     /// Load a URL in the current tab (opening a managed tab if needed).
     Open { url: String },
+    /// Go back one page in the current tab's history, and wait for it to load.
+    Back,
+    /// Go forward one page in the current tab's history, and wait for it to load.
+    Forward,
+    /// Reload the current tab, and wait for it to load.
+    Reload,
     /// Observe the current tab: numbered interactive elements.
     Snapshot {
         /// Most elements to return (1..10000).

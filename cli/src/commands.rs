@@ -276,6 +276,15 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let (v, text) = crate::scroll_command::scroll(&mut s, scroll).await?;
             emit(json, &v, |_| text);
         }
+        Command::Back | Command::Forward | Command::Reload => {
+            let action = match command {
+                Command::Back => "back",
+                Command::Forward => "forward",
+                _ => "reload",
+            };
+            let (v, text) = crate::history_command::history(&mut s, action).await?;
+            emit(json, &v, |_| text);
+        }
         Command::Viewport(a) => {
             let (v, text) = crate::viewport_command::viewport(&mut s, a).await?;
             emit(json, &v, |_| text);

@@ -15,6 +15,7 @@ mod doctor;
 mod drag_command;
 mod file_commands;
 mod guide;
+mod history_command;
 mod hover_command;
 mod mcp;
 mod net_commands;
