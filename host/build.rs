@@ -63,6 +63,8 @@ fn main() {
         "pointer",
         "select",
         "form",
+        "emulation",
+        "console",
     ];
     // Precompile for the machine we build on when it is the target; a
     // cross build ships wasm only, compiled at first start instead.

@@ -136,7 +136,14 @@ fn an_off_screen_point_is_refused_and_nothing_moves() {
 #[test]
 fn a_covered_element_is_refused_naming_the_cover() {
     let env = Env::new();
-    env.launch();
+    // A window small enough that the page scrolls to reach the element.
+    env.ok(&[
+        "connect",
+        "--launch",
+        "--headless",
+        "--window-size",
+        "780,493",
+    ]);
     env.open("pointer.html");
     let obs = env.snapshot(None);
     let hidden = find_ref(&obs, "button", "Hidden action");

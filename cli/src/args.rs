@@ -76,11 +76,15 @@ pub enum Command {
         /// With --launch: the browser executable (default: found on PATH).
         #[arg(long)]
         executable: Option<PathBuf>,
+        /// With --launch: the page area of its windows in CSS pixels,
+        /// WIDTH,HEIGHT (default 1280,800).
+        #[arg(long, value_name = "W,H")]
+        window_size: Option<String>,
         /// A DevTools endpoint on loopback (http://127.0.0.1:9222 or ws://...).
-        #[arg(long, conflicts_with_all = ["launch", "headless", "executable"])]
+        #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "window_size"])]
         endpoint: Option<String>,
         /// A browser ID from `bp browsers`; remembered as the preference.
-        #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "endpoint"])]
+        #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "window_size", "endpoint"])]
         browser: Option<String>,
     },
     /// Release this CLI's workspace and close its tabs; the browser
@@ -119,6 +123,12 @@ pub enum Command {
     },
     /// Load a URL in the current tab (opening a managed tab if needed).
     Open { url: String },
+    /// Go back one page in the current tab's history, and wait for it to load.
+    Back,
+    /// Go forward one page in the current tab's history, and wait for it to load.
+    Forward,
+    /// Reload the current tab, and wait for it to load.
+    Reload,
     /// Observe the current tab: numbered interactive elements.
     Snapshot {
         /// Most elements to return (1..10000).
@@ -173,6 +183,18 @@ pub enum Command {
     /// bring REF into view (--into-view). Reports the offsets before and
     /// after, whether it reached the edge, and whether more content came.
     Scroll(crate::scroll_command::ScrollArgs),
+    /// Render the current tab at a size in CSS pixels (WIDTHxHEIGHT,
+    /// optionally --scale F and --mobile), or remove that with --reset.
+    /// Reports the size the page reads back.
+    Viewport(crate::viewport_command::ViewportArgs),
+    /// Print the console messages and page errors of the tabs this CLI's
+    /// workspace controls (--errors: only errors), or --follow them until
+    /// Ctrl-C or --timeout MS.
+    Console(crate::console_command::ConsoleArgs),
+    /// Emulate media features on the current tab: --color-scheme
+    /// light|dark|no-preference, --reduced-motion reduce|no-preference.
+    /// Reports what the page's matchMedia reads back.
+    Emulate(crate::viewport_command::EmulateArgs),
     /// Move the real mouse pointer onto the element REF names (or onto a
     /// viewport point with --at X,Y, in CSS pixels as in a screenshot) and
     /// leave it there: hover menus open, and a click on a revealed item

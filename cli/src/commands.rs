@@ -3,6 +3,7 @@
 use crate::args::{Command, ToolCommand};
 use crate::output;
 use crate::session::Session;
+use browser_pilot_host::cdp::window_size::WindowSize;
 use browser_pilot_host::system::paths::Paths;
 use browser_pilot_host::{BpError, BpResult, Code};
 use serde_json::{json, Value};
@@ -158,6 +159,7 @@ fn connect_args(
     launch: bool,
     headless: bool,
     executable: Option<PathBuf>,
+    window_size: Option<String>,
     endpoint: Option<String>,
     browser: Option<String>,
 ) -> BpResult<Value> {
@@ -169,11 +171,15 @@ fn connect_args(
             if let Some(exe) = executable {
                 opts["executable"] = json!(exe);
             }
+            if let Some(text) = window_size {
+                let size = WindowSize::parse(&text)?;
+                opts["windowSize"] = json!({"width": size.width, "height": size.height});
+            }
             json!({"launch": opts})
         }
-        (None, None) if headless || executable.is_some() => {
+        (None, None) if headless || executable.is_some() || window_size.is_some() => {
             return Err(BpError::invalid(
-                "--headless and --executable need --launch",
+                "--headless, --executable and --window-size need --launch",
             ))
         }
         (None, None) => json!({}),
@@ -183,14 +189,17 @@ fn connect_args(
 async fn browser(command: Command, json: bool) -> BpResult<()> {
     let mut s = Session::open_with(crate::progress::wanted(json)).await?;
     match command {
+        // It holds a session only for each of its calls.
+        Command::Console(a) => return crate::console_command::console(s, a, json).await,
         Command::Connect {
             launch,
             headless,
             executable,
+            window_size,
             endpoint,
             browser,
         } => {
-            let args = connect_args(launch, headless, executable, endpoint, browser)?;
+            let args = connect_args(launch, headless, executable, window_size, endpoint, browser)?;
             let v = s.tool("browser.connect", args).await?;
             emit(json, &v, output::connected);
         }
@@ -273,6 +282,23 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
         }
         Command::Scroll(scroll) => {
             let (v, text) = crate::scroll_command::scroll(&mut s, scroll).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::Back | Command::Forward | Command::Reload => {
+            let action = match command {
+                Command::Back => "back",
+                Command::Forward => "forward",
+                _ => "reload",
+            };
+            let (v, text) = crate::history_command::history(&mut s, action).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::Viewport(a) => {
+            let (v, text) = crate::viewport_command::viewport(&mut s, a).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::Emulate(a) => {
+            let (v, text) = crate::viewport_command::emulate(&mut s, a).await?;
             emit(json, &v, |_| text);
         }
         Command::Hover(hover) => {

@@ -427,7 +427,13 @@ pub(crate) async fn raw_target(
     profiles: &str,
     url: &str,
 ) -> BpResult<(launch::LaunchedBrowser, Cdp, String)> {
-    let browser = launch::launch(None, true, &home.join(profiles)).await?;
+    let browser = launch::launch(
+        None,
+        true,
+        browser_pilot_host::cdp::window_size::WindowSize::default(),
+        &home.join(profiles),
+    )
+    .await?;
     let cdp = Cdp::connect(&browser.ws_url, Arc::new(|_| {})).await?;
     let target = cdp
         .call("Target.createTarget", None, json!({"url": url}))

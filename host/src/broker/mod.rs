@@ -51,6 +51,8 @@ pub struct Broker {
     pub frames: Arc<crate::browser::navigation::frames::FrameBook>,
     pub artifacts: Arc<ArtifactStore>,
     pub network: Arc<crate::store::network::Network>,
+    /// Console messages and page errors per workspace.
+    pub console: Arc<crate::store::console::Console>,
     /// No-progress streaks per lease and tab.
     pub progress: self::rpc::progress::Progress,
     /// Sign-in surfaces last observed per workspace and tab.
@@ -86,6 +88,7 @@ impl Broker {
         Ok(Arc::new(Self {
             state: Mutex::new(State::new(events.clone(), network.clone())),
             network,
+            console: Arc::default(),
             artifacts,
             creation: tokio::sync::Mutex::new(()),
             events,

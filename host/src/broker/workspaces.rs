@@ -51,7 +51,16 @@ pub(super) async fn method(
                     .ok_or_else(|| BpError::invalid("`networkEvents` must be a boolean"))?;
                 broker.network.set_events(id, on);
             }
-            Ok(json!({"workspaceId": id, "networkEvents": broker.network.events_on(id)}))
+            if let Some(v) = p.get("consoleEvents") {
+                let on = v
+                    .as_bool()
+                    .ok_or_else(|| BpError::invalid("`consoleEvents` must be a boolean"))?;
+                broker.console.set_events(id, on);
+            }
+            Ok(
+                json!({"workspaceId": id, "networkEvents": broker.network.events_on(id),
+                      "consoleEvents": broker.console.events_on(id)}),
+            )
         }
         "workspaces/release" => release(broker, principal, str_param(p, "workspaceId")?).await,
         other => Err(BpError::invalid(format!("unknown method `{other}`"))),
@@ -79,6 +88,7 @@ fn get(broker: &Broker, principal: &str, id: &str) -> BpResult<Value> {
 pub(super) async fn release(broker: &Broker, principal: &str, id: &str) -> BpResult<Value> {
     let managed = broker.state().release_workspace(principal, id)?;
     broker.observations.remove_workspace(id);
+    broker.console.remove_workspace(id);
     broker.frames.remove_workspace(id);
     broker.artifacts.remove_workspace(id);
     broker.progress.reset_workspace(id);
@@ -88,5 +98,6 @@ pub(super) async fn release(broker: &Broker, principal: &str, id: &str) -> BpRes
             let _ = conn.close_target(&raw).await;
         }
     }
+    broker.clear_released_overrides().await;
     Ok(json!({"released": true}))
 }

@@ -119,6 +119,11 @@ impl BrowserConn {
         self.cdp
             .call("Network.enable", s, json!({"maxPostDataSize": 0}))
             .await?;
+        // The console journal: console calls, uncaught exceptions, and the
+        // browser's own log (failed loads, interventions). Enabling replays
+        // what the page logged before.
+        self.cdp.call("Runtime.enable", s, json!({})).await?;
+        self.cdp.call("Log.enable", s, json!({})).await?;
         // Frames known from an earlier session are not trusted (cleared
         // before auto-attach records the out-of-process ones).
         self.registry.update(raw_id, |t| t.frames.clear());
@@ -273,6 +278,9 @@ impl BrowserConn {
         if let Some(janitor) = &self.janitor {
             janitor.track(&raw);
         }
+        if new_window {
+            self.size_window(&raw).await;
+        }
         // The targetCreated event normally arrived first; make sure the
         // registry knows the tab even if it did not.
         self.registry.update(&raw, |t| {
@@ -282,6 +290,34 @@ impl BrowserConn {
             }
         });
         Ok(raw)
+    }
+
+    /// Give a launched browser's new window the page area it was launched
+    /// with: `--window-size` sizes the whole window, and a headless window
+    /// keeps part of it for a browser frame it does not draw. Best effort:
+    /// a browser without `Browser.setContentsSize` keeps the switch's size.
+    async fn size_window(&self, raw_id: &str) {
+        let Some(size) = self.launched.as_ref().map(|l| l.window) else {
+            return;
+        };
+        let window = self
+            .cdp
+            .call(
+                "Browser.getWindowForTarget",
+                None,
+                json!({"targetId": raw_id}),
+            )
+            .await;
+        let Some(window_id) = window
+            .ok()
+            .and_then(|w| w.get("windowId").and_then(Value::as_i64))
+        else {
+            return;
+        };
+        let params = json!({"windowId": window_id, "width": size.width, "height": size.height});
+        if let Err(e) = self.cdp.call("Browser.setContentsSize", None, params).await {
+            tracing::info!("could not size a new window's page area: {}", e.message);
+        }
     }
 
     /// Close a target.

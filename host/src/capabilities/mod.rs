@@ -6,6 +6,8 @@
 //! how each row is linked. Nothing else names capabilities. A leaf: it
 //! imports only the error type.
 
+pub mod console;
+pub mod emulation;
 pub mod page_scroll;
 pub mod page_select;
 pub mod page_wait;
@@ -57,6 +59,8 @@ pub enum Capability {
     PageScroll,
     Pointer,
     PageSelect,
+    Emulation,
+    Console,
 }
 
 /// One row of the registry: what the capability is called, what its
@@ -75,7 +79,7 @@ pub struct Row {
 
 impl Capability {
     /// Every capability, in WIT order.
-    pub const ALL: [Capability; 18] = [
+    pub const ALL: [Capability; 20] = [
         Capability::PageRead,
         Capability::Navigation,
         Capability::Input,
@@ -94,6 +98,8 @@ impl Capability {
         Capability::PageScroll,
         Capability::Pointer,
         Capability::PageSelect,
+        Capability::Emulation,
+        Capability::Console,
     ];
 
     /// This capability's row.
@@ -130,6 +136,8 @@ impl Capability {
             Capability::PageScroll => row("page-scroll", Target),
             Capability::Pointer => row("pointer", Target),
             Capability::PageSelect => row("page-select", Target),
+            Capability::Emulation => row("emulation", Target),
+            Capability::Console => row("console", Workspace),
         }
     }
 

@@ -1,5 +1,6 @@
 //! Starting a broker-owned Chromium with an isolated temporary profile.
 
+use super::window_size::WindowSize;
 use crate::error::{BpError, BpResult, Code};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -86,6 +87,8 @@ pub struct LaunchedBrowser {
     profile: PathBuf,
     pub ws_url: String,
     pub executable: PathBuf,
+    /// The page area its windows are given.
+    pub window: WindowSize,
 }
 
 /// Longest wait for a killed browser to exit before its profile goes.
@@ -217,10 +220,16 @@ pub fn find_executable() -> BpResult<PathBuf> {
 }
 
 /// Start the browser in its own process group, dying with the broker.
-fn spawn_owned(executable: &Path, profile: &Path, headless: bool) -> BpResult<Child> {
+fn spawn_owned(
+    executable: &Path,
+    profile: &Path,
+    headless: bool,
+    window: WindowSize,
+) -> BpResult<Child> {
     let mut cmd = Command::new(executable);
     cmd.args(FLAGS)
-        .arg(format!("--user-data-dir={}", profile.display()));
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(window.switch());
     if headless {
         cmd.arg("--headless");
     }
@@ -283,10 +292,12 @@ fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
-/// Launch Chromium with a fresh profile under `profiles_dir`.
+/// Launch Chromium with a fresh profile under `profiles_dir`, its
+/// windows' page area `window`.
 pub async fn launch(
     executable: Option<PathBuf>,
     headless: bool,
+    window: WindowSize,
     profiles_dir: &Path,
 ) -> BpResult<LaunchedBrowser> {
     let executable = match executable {
@@ -306,7 +317,7 @@ pub async fn launch(
         crate::ids::random_hex(6)
     ));
     crate::system::paths::ensure_private_dir(&profile)?;
-    let mut child = spawn_owned(&executable, &profile, headless)?;
+    let mut child = spawn_owned(&executable, &profile, headless, window)?;
     let ws_url = match devtools_url(&mut child, &profile).await {
         Ok(url) => url,
         Err(e) => {
@@ -320,6 +331,7 @@ pub async fn launch(
         profile,
         ws_url,
         executable,
+        window,
     })
 }
 

@@ -13,6 +13,7 @@ pub mod launch;
 mod socket;
 #[cfg(test)]
 mod transport_tests;
+pub mod window_size;
 
 pub use event::CdpEvent;
 

@@ -61,6 +61,12 @@ pub fn link(cap: Capability) -> (Reach, LinkFn) {
         C::PageSelect => (Reach::Target, |l| {
             crate::capabilities::page_select::add_to_linker(l, HostState::tab_view)
         }),
+        C::Emulation => (Reach::Target, |l| {
+            crate::capabilities::emulation::add_to_linker(l, HostState::tab_view)
+        }),
+        C::Console => (Reach::Workspace, |l| {
+            crate::capabilities::console::add_to_linker(l, HostState::console_view)
+        }),
     }
 }
 

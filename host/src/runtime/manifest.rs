@@ -10,7 +10,13 @@ use std::collections::BTreeSet;
 /// WIT package versions this host accepts from components.
 pub const ACCEPTED_WIT: &[&str] = &["0.1.0"];
 /// Sensitivity classes a manifest may declare.
-pub const SENSITIVITY: &[&str] = &["browser_data", "credential", "page_capture", "user_file"];
+pub const SENSITIVITY: &[&str] = &[
+    "browser_data",
+    "credential",
+    "page_capture",
+    "page_content",
+    "user_file",
+];
 
 /// A validated tool declaration.
 #[derive(Debug, Clone)]

@@ -4,7 +4,8 @@
 //! characters (U+E0000 to U+E007F, which render as nothing) and runs of
 //! variation selectors. Every path that passes page text to an agent
 //! (read, observation names and values, page titles, page-tool names and
-//! descriptions, `action_failed` page data) cleans it here, one way.
+//! descriptions, `action_failed` page data, console messages) cleans it
+//! here, one way.
 //!
 //! What a person sees is kept: a zero-width joiner between two emoji (👩‍💻),
 //! or between two letters of a script that needs it (Arabic, Indic); one

@@ -1,4 +1,5 @@
 //! Per-workspace state kept outside the browser: the artifact store and the network journal, rules and credentials.
 
 pub mod artifacts;
+pub mod console;
 pub mod network;

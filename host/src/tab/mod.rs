@@ -8,6 +8,7 @@
 //! The tab layer imports the browser layer below it and never the runtime
 //! or the broker (checked by the layering test).
 
+mod emulation;
 mod pointer;
 mod view;
 pub use view::{TabScope, TabView};

@@ -26,4 +26,5 @@ pub use browser_pilot::tools::{
     network_read, page_read, page_scroll, page_tools, page_wait, pointer, script, tabs_manage,
     types, upload,
 };
+pub use browser_pilot::tools::{console, emulation};
 pub use exports::browser_pilot::tools::tool;

@@ -70,6 +70,7 @@ pub(super) fn workspace_call(
         registry: conn.registry.clone(),
         artifacts: broker.artifacts.clone(),
         network: broker.network.clone(),
+        console: broker.console.clone(),
         caller: Caller {
             workspace_id: scope.workspace_id.clone(),
             lease_id: scope.lease_id.clone(),

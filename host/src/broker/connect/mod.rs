@@ -15,6 +15,7 @@ use crate::browser::connection::BrowserConn;
 use crate::browser::registry::Signal;
 use crate::cdp::endpoint::{dial_host, Endpoint};
 use crate::cdp::launch;
+use crate::cdp::window_size::WindowSize;
 use crate::discovery::{self, ownership, Authorization, Candidate};
 use crate::error::{BpError, BpResult, Code};
 use serde_json::{json, Value};
@@ -36,6 +37,7 @@ enum Route {
     Launch {
         headless: bool,
         executable: Option<PathBuf>,
+        window: WindowSize,
     },
     Endpoint(Endpoint),
     Candidate(Box<Candidate>),
@@ -61,6 +63,7 @@ pub enum Request {
     Launch {
         headless: bool,
         executable: Option<PathBuf>,
+        window: WindowSize,
     },
     Endpoint(Endpoint),
     Browser(String),
@@ -86,12 +89,17 @@ pub fn parse(args: &Value) -> BpResult<Request> {
                 "`launch` must be an object ({} for the defaults)",
             ));
         }
-        only_keys(opts, &["headless", "executable"])?;
+        only_keys(opts, &["headless", "executable", "windowSize"])?;
         let headless = bool_arg(opts, "headless")?.unwrap_or(true);
         let executable = str_arg(opts, "executable")?.map(PathBuf::from);
+        let window = match opts.get("windowSize").filter(|v| !v.is_null()) {
+            Some(v) => WindowSize::from_json(v)?,
+            None => WindowSize::default(),
+        };
         return Ok(Request::Launch {
             headless,
             executable,
+            window,
         });
     }
     if let Some(e) = endpoint {
@@ -109,9 +117,11 @@ async fn route(broker: &Broker, request: Request) -> BpResult<Route> {
         Request::Launch {
             headless,
             executable,
+            window,
         } => Route::Launch {
             headless,
             executable,
+            window,
         },
         Request::Endpoint(e) => Route::Endpoint(e),
         Request::Browser(id) => Route::Candidate(Box::new(pick_by_id(&discover().await, &id)?)),
@@ -240,8 +250,10 @@ pub async fn attach(broker: &Arc<Broker>, request: Request, generation: u64) -> 
         Route::Launch {
             headless,
             executable,
+            window,
         } => {
-            let launched = launch::launch(executable, headless, &broker.paths.profiles).await?;
+            let launched =
+                launch::launch(executable, headless, window, &broker.paths.profiles).await?;
             (launched.ws_url.clone(), Some(launched), None, None)
         }
         Route::Endpoint(endpoint) => {

@@ -59,16 +59,21 @@ pub async fn call(
             only_keys(args, &["targetId"])?;
             let public = str_arg(args, "targetId")?
                 .ok_or_else(|| BpError::invalid("`targetId` is required"))?;
-            let mut st = broker.state();
-            let raw = raw_target(&mut st, scope, public)?;
-            if name == "browser.tabs.acquire" {
-                st.acquire(&scope.lease_id, &raw)?;
-                st.workspace(&scope.principal, &scope.workspace_id)?
-                    .current_target = Some(public.to_string());
-            } else {
-                st.release_target(&scope.lease_id, &raw);
+            let controlled = {
+                let mut st = broker.state();
+                let raw = raw_target(&mut st, scope, public)?;
+                if name == "browser.tabs.acquire" {
+                    st.acquire(&scope.lease_id, &raw)?;
+                    st.workspace(&scope.principal, &scope.workspace_id)?
+                        .current_target = Some(public.to_string());
+                } else {
+                    st.release_target(&scope.lease_id, &raw);
+                }
+                st.controllers.get(&raw) == Some(&scope.lease_id)
+            };
+            if !controlled {
+                broker.clear_released_overrides().await;
             }
-            let controlled = st.controllers.get(&raw) == Some(&scope.lease_id);
             Ok(json!({"targetId": public, "controlledByThisLease": controlled}))
         }
         other => Err(BpError::invalid(format!("unknown tool `{other}`"))),

@@ -60,7 +60,11 @@ pub fn rows() -> Vec<ToolInfo> {
             true,
             json!({"type": "object", "additionalProperties": false, "properties": {
                 "launch": {"type": "object", "additionalProperties": false, "properties": {
-                    "headless": {"type": "boolean", "default": true}, "executable": {"type": "string"}}},
+                    "headless": {"type": "boolean", "default": true}, "executable": {"type": "string"},
+                    "windowSize": {"type": "object", "additionalProperties": false, "required": ["width", "height"],
+                        "description": "the page area of its windows in CSS px (default 1280x800)",
+                        "properties": {"width": {"type": "integer", "minimum": 1, "maximum": 10000},
+                            "height": {"type": "integer", "minimum": 1, "maximum": 10000}}}}},
                 "endpoint": {"type": "string", "description": "http:// or ws:// URL on 127.0.0.1, localhost or ::1"},
                 "browser": {"type": "string", "description": "a candidate ID from browser.status; remembered as the preference"}}}),
         ),

@@ -70,6 +70,7 @@ fn spawn_sweeper(broker: Arc<Broker>) {
         loop {
             tokio::time::sleep(Duration::from_secs(1)).await;
             release_orphans(&broker).await;
+            broker.clear_released_overrides().await;
             broker.artifacts.sweep();
             crate::broker::watch::dialog_watchdog(&broker).await;
         }

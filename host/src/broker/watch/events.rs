@@ -30,6 +30,7 @@ pub struct NewEvent<'a> {
 fn sensitivity_of(kind: &str) -> &'static str {
     match kind {
         "navigation" | "document.changed" | "target.attached" | "download" => "browser_data",
+        "console.message" | "page.error" => "page_content",
         _ => "none",
     }
 }

@@ -1,8 +1,10 @@
 //! Browser changes (from the target registry) turned into workspace events.
 
+pub(in crate::broker) mod consoleflow;
 pub(in crate::broker) mod events;
 pub(in crate::broker) mod hints;
 pub(in crate::broker) mod netflow;
+pub(in crate::broker) mod overrides;
 
 use crate::broker::state::State;
 use crate::broker::Broker;
@@ -50,6 +52,9 @@ async fn on_signal(broker: &Broker, conn: Arc<BrowserConn>, signal: Signal) {
             session,
             event,
         } => crate::broker::watch::netflow::handle(broker, raw, session, event).await,
+        Signal::Console { raw, message } => {
+            crate::broker::watch::consoleflow::handle(broker, &raw, message)
+        }
         Signal::FrameSession { raw, session } => {
             tokio::spawn(async move { conn.enable_frame_session(&raw, &session).await });
         }
@@ -179,6 +184,7 @@ fn publish(broker: &Broker, st: &mut State, signal: Signal) {
         }
         Signal::Created { .. }
         | Signal::Net { .. }
+        | Signal::Console { .. }
         | Signal::FrameSession { .. }
         | Signal::Worker { .. }
         | Signal::DownloadOversized { .. }

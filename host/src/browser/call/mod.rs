@@ -13,6 +13,7 @@
 //! it holds of theirs is defined in leaves (`caller.rs`, `call/state.rs`,
 //! `observe/held_refs.rs`).
 
+pub mod emulation;
 pub(in crate::browser) mod handles;
 pub(in crate::browser) mod read;
 pub(in crate::browser) mod refs;

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::watch;
 
+mod console_events;
 mod in_flight;
 mod page_events;
 pub use in_flight::RequestsInFlight;
@@ -66,6 +67,8 @@ pub struct TargetState {
     pub dialog: Option<PendingDialog>,
     /// Fetch interception is enabled on the current session.
     pub intercepting: bool,
+    /// An emulation override (size, media) may be in place.
+    pub emulated: bool,
     /// The tools the page's frames declare (WebMCP).
     pub page_tools: page_tools::PageTools,
     /// Requests in flight (`registry/in_flight.rs`).
@@ -105,6 +108,7 @@ impl TargetState {
             download_dir: None,
             dialog: None,
             intercepting: false,
+            emulated: false,
             page_tools: Default::default(),
             requests: Default::default(),
             frames: HashMap::new(),
@@ -259,6 +263,12 @@ pub enum Signal {
     Dialog {
         raw: String,
         opened: Option<(String, String)>,
+    },
+    /// A console message, uncaught exception or browser log entry of an
+    /// attached page.
+    Console {
+        raw: String,
+        message: crate::store::console::Message,
     },
     /// Network activity of an attached target (journal and interception).
     Net {

@@ -130,40 +130,16 @@ impl Registry {
             }),
             "Page.downloadWillBegin" => self.download_began(raw, p),
             "Page.downloadProgress" => self.download_progress(&raw, p),
-            "Network.responseReceived" => {
-                // The main document's status, for its navigation event.
-                if p["type"] == "Document" {
-                    let status = p["response"]["status"]
-                        .as_u64()
-                        .and_then(|s| u16::try_from(s).ok());
-                    if let (Some(loader), Some(status)) = (s(p, "loaderId"), status) {
-                        self.update(&raw, |t| {
-                            if is_main(t, s(p, "frameId")) {
-                                t.doc_response = Some((loader, status));
-                            }
-                        });
-                    }
-                }
-                if let Some(event) = net_event(&ev.method, p) {
-                    let session = session.to_string();
-                    self.signal(Signal::Net {
-                        raw,
-                        session,
-                        event,
-                    });
-                }
-            }
+            "Network.responseReceived" => self.response_received(raw, session, ev),
             "Page.javascriptDialogOpening" => self.dialog_opening(raw, session, p),
             "WebMCP.toolsAdded" => self.page_tools_added(raw, session, p),
             "WebMCP.toolsRemoved" => self.page_tools_removed(raw, p),
-            "Page.javascriptDialogClosed" => {
-                self.update(&raw, |t| {
-                    let beforeunload = t.dialog.as_ref().is_some_and(|d| d.kind == "beforeunload");
-                    t.leaving = beforeunload && p["result"].as_bool() == Some(true);
-                    t.dialog_open = false;
-                    t.dialog = None;
-                });
-                self.signal(Signal::Dialog { raw, opened: None });
+            "Page.javascriptDialogClosed" => self.dialog_closed(raw, p),
+            method
+            @ ("Runtime.consoleAPICalled" | "Runtime.exceptionThrown" | "Log.entryAdded") => {
+                if let Some(message) = super::console_events::console_message(method, p) {
+                    self.signal(Signal::Console { raw, message });
+                }
             }
             method => {
                 if let Some(event) = net_event(method, p) {
@@ -176,6 +152,47 @@ impl Registry {
                 }
             }
         }
+    }
+
+    /// A response: the main document's status (for its navigation
+    /// event), and the network journal's event.
+    fn response_received(&self, raw: String, session: &str, ev: &CdpEvent) {
+        let p = &ev.params;
+        let is_main =
+            |t: &TargetState, frame: Option<String>| frame.is_some() && frame == t.main_frame;
+        // The main document's status, for its navigation event.
+        if p["type"] == "Document" {
+            let status = p["response"]["status"]
+                .as_u64()
+                .and_then(|s| u16::try_from(s).ok());
+            if let (Some(loader), Some(status)) = (s(p, "loaderId"), status) {
+                self.update(&raw, |t| {
+                    if is_main(t, s(p, "frameId")) {
+                        t.doc_response = Some((loader, status));
+                    }
+                });
+            }
+        }
+        if let Some(event) = net_event(&ev.method, p) {
+            let session = session.to_string();
+            self.signal(Signal::Net {
+                raw,
+                session,
+                event,
+            });
+        }
+    }
+
+    /// A JavaScript dialog closed; an accepted leave-page dialog lets the
+    /// navigation it held go on.
+    fn dialog_closed(&self, raw: String, p: &Value) {
+        self.update(&raw, |t| {
+            let beforeunload = t.dialog.as_ref().is_some_and(|d| d.kind == "beforeunload");
+            t.leaving = beforeunload && p["result"].as_bool() == Some(true);
+            t.dialog_open = false;
+            t.dialog = None;
+        });
+        self.signal(Signal::Dialog { raw, opened: None });
     }
 
     /// The main frame navigated: a new loader is a new document, which has

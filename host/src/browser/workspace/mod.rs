@@ -5,6 +5,7 @@
 //! carries one of these too, for the workspace capabilities its tools use
 //! (a screenshot becoming an artifact).
 
+pub(in crate::browser) mod console;
 pub(in crate::browser) mod media;
 pub(in crate::browser) mod net;
 pub(in crate::browser) mod netops;
@@ -26,6 +27,7 @@ pub struct WorkspaceCall {
     pub(in crate::browser) registry: Arc<Registry>,
     pub(in crate::browser) artifacts: Arc<crate::store::artifacts::ArtifactStore>,
     pub(in crate::browser) network: Arc<crate::store::network::Network>,
+    pub(in crate::browser) console: Arc<crate::store::console::Console>,
     pub(in crate::browser) caller: Caller,
     /// Targets the calling workspace's leases control: (raw, public ID).
     pub(in crate::browser) controlled: Vec<(String, String)>,
@@ -49,6 +51,7 @@ pub struct WorkspaceSetup {
     pub registry: Arc<Registry>,
     pub artifacts: Arc<crate::store::artifacts::ArtifactStore>,
     pub network: Arc<crate::store::network::Network>,
+    pub console: Arc<crate::store::console::Console>,
     pub caller: Caller,
     pub controlled: Vec<(String, String)>,
     pub current: Result<Option<(String, String)>, BpError>,
@@ -66,6 +69,7 @@ impl WorkspaceCall {
             registry: s.registry,
             artifacts: s.artifacts,
             network: s.network,
+            console: s.console,
             caller: s.caller,
             controlled: s.controlled,
             current: s.current.clone().ok().flatten(),

@@ -57,6 +57,17 @@ impl HostState {
 }
 
 impl HostState {
+    /// The view of `console`: the calling workspace, whatever the scope.
+    pub(in crate::runtime) fn console_view(
+        &mut self,
+    ) -> crate::capabilities::console::ConsoleView<'_> {
+        crate::capabilities::console::ConsoleView::new(match &mut self.scope {
+            Some(Scope::Target(t)) => Some(&mut t.ws),
+            Some(Scope::Workspace(w)) => Some(w),
+            None => None,
+        })
+    }
+
     /// The view of the tab capabilities that keep no state of their own
     /// (`page-wait`, `page-scroll`): the call's tab, seen through the
     /// shared [`crate::tab::Tab`] only.

@@ -215,6 +215,7 @@ impl TestEnv {
             registry: self.registry.clone(),
             artifacts: self.artifacts.clone(),
             network: self.network.clone(),
+            console: Arc::default(),
             caller: caller(),
             controlled: vec![("T1".into(), "t1".into())],
             current,
