@@ -256,3 +256,31 @@ fn bp_mcp_lists_hover_and_drag_as_acting_tools() {
         assert_eq!(tool["annotations"]["readOnlyHint"], false, "{tool}");
     }
 }
+
+/// A hover waits, as a click does, for its target to be reachable: a
+/// layer that covers the page for a moment is waited out (armed five times
+/// as long, 1.5 s: still there when the hover starts, gone well within the
+/// hover's 2 s wait), and a
+/// disabled control is hovered at once (its tooltip is what a person
+/// hovers it for).
+#[test]
+fn a_hover_waits_for_a_passing_cover_and_takes_a_disabled_control() {
+    let env = Env::new();
+    env.launch();
+    env.open("ready.html");
+    let obs = env.snapshot(None);
+    let under = find_ref(&obs, "button", "Under");
+    let never = find_ref(&obs, "button", "Never");
+    let armed = env.ok(&["eval", "arm(5)"]);
+    assert!(armed.contains("armed"), "{armed}");
+    // Covered now: a hover that did not wait would be refused at once.
+    let covered = env.ok(&[
+        "eval",
+        "document.elementFromPoint(60, document.getElementById('under').getBoundingClientRect().top + 10).id",
+    ]);
+    assert!(covered.contains("veil"), "{covered}");
+    let v = env.json(&["hover", &under]);
+    assert_eq!(v["under"]["name"], "Under", "{v}");
+    let v = env.json(&["hover", &never]);
+    assert_eq!(v["under"]["name"], "Never", "{v}");
+}

@@ -70,6 +70,13 @@ impl<'a> Tab<'a> {
         self.call.box_center(handle).await
     }
 
+    /// Wait, at most `wait_ms`, for the node to be where a pointer can
+    /// reach it: attached, visible, stable and not covered (enabled or
+    /// not: a hover shows a disabled control's tooltip).
+    pub async fn pointer_ready(&mut self, handle: NodeHandle, wait_ms: u32) -> BpResult<()> {
+        self.call.actionable_as(handle, wait_ms, true, false).await
+    }
+
     /// Wait up to `wait_ms` for the node of `handle` to be ready for
     /// input: attached, visible, stable, enabled and, with `need_hit` (a
     /// pointer), in view and not covered. Refused `action_not_verified`

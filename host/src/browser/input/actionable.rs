@@ -33,14 +33,14 @@ const POLL_MS: [u64; 4] = [20, 40, 80, 120];
 /// else `{reason}` (`covered` with the point it was tested at).
 fn actionable_js() -> String {
     format!(
-        "async function(needHit, observe) {{
+        "async function(needHit, observe, needEnabled) {{
   if (observe) {observe};
   const el = this, doc = el.ownerDocument, win = doc && doc.defaultView;
   if (!el.isConnected || !win) return {{reason: 'detached'}};
   const box = () => Array.from(el.getClientRects()).find(r => r.width * r.height > 1);
   const shown = () => !!box() && (!el.checkVisibility || el.checkVisibility({{visibilityProperty: true}}));
   if (!shown()) return {{reason: 'not_visible'}};
-  if ((el.matches && el.matches(':disabled')) || (el.closest && el.closest('[aria-disabled=\"true\"]')))
+  if (needEnabled !== false && ((el.matches && el.matches(':disabled')) || (el.closest && el.closest('[aria-disabled=\"true\"]'))))
     return {{reason: 'disabled'}};
   if (needHit) {{
     if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
@@ -92,6 +92,18 @@ impl TargetCall {
         wait_ms: u32,
         need_hit: bool,
     ) -> BpResult<()> {
+        self.actionable_as(handle, wait_ms, need_hit, true).await
+    }
+
+    /// As [`Self::actionable`], with `need_enabled` false for a pointer
+    /// that only moves there (a hover shows a disabled button's tooltip).
+    pub async fn actionable_as(
+        &mut self,
+        handle: NodeHandle,
+        wait_ms: u32,
+        need_hit: bool,
+        need_enabled: bool,
+    ) -> BpResult<()> {
         self.check()?;
         if self.resolved_ready(handle) {
             return Ok(());
@@ -100,7 +112,9 @@ impl TargetCall {
         let function = actionable_js();
         let mut polls = POLL_MS.iter().copied().chain(std::iter::repeat(120));
         loop {
-            let v = self.check_actionable(handle, &function, need_hit).await?;
+            let v = self
+                .check_actionable(handle, &function, need_hit, need_enabled)
+                .await?;
             let Some(reason) = v["reason"].as_str().map(str::to_string) else {
                 self.keep_aim(handle, &v);
                 return Ok(());
@@ -121,10 +135,11 @@ impl TargetCall {
         handle: NodeHandle,
         function: &str,
         need_hit: bool,
+        need_enabled: bool,
     ) -> BpResult<Value> {
         let object = self.object(handle).await?;
         let main = self.in_main_frame(handle);
-        let args = json!([{"value": need_hit}, {"value": main}]);
+        let args = json!([{"value": need_hit}, {"value": main}, {"value": need_enabled}]);
         let mut params = self.call_on_params(&object, function, args, true);
         params["awaitPromise"] = json!(true);
         self.forget_read_ahead();

@@ -6,6 +6,7 @@
 use super::plan::{self, Opt};
 use super::probe;
 use crate::browser::types::Point;
+use crate::browser::DEFAULT_WAIT_MS;
 use crate::error::{BpError, BpResult, Code};
 use crate::tab::Tab;
 use crate::wit::page_select::{Chosen, MatchBy, Selection, Widget};
@@ -77,6 +78,9 @@ fn not_clickable(v: &Value, what: &str) -> BpError {
 /// Open the popup with a real click on the widget, and wait (bounded)
 /// until it shows with options.
 async fn open(tab: &mut Tab<'_>, node: u32, clicks: &mut u32) -> BpResult<Popup> {
+    // The widget ready first (attached, visible, stable, enabled), waited
+    // for as a click waits; the point clicked may be its wrapper's.
+    tab.actionable(node, DEFAULT_WAIT_MS, false).await?;
     probe::run(tab, node, "prepare", &Value::Null).await?;
     let v = probe::run(tab, node, "open-point", &Value::Null).await?;
     let at = point(&v).ok_or_else(|| not_clickable(&v, "widget"))?;

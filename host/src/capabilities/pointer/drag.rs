@@ -10,6 +10,7 @@ use super::position::{last, path, remember};
 use super::probes::{Change, Source, CONTENT, SOURCE};
 use crate::browser::input::pointer::{DragStage, Mouse};
 use crate::browser::types::Point;
+use crate::browser::DEFAULT_WAIT_MS;
 use crate::cdp::CdpEvent;
 use crate::error::{BpError, BpResult};
 use crate::tab::Tab;
@@ -39,6 +40,9 @@ pub async fn drag(tab: &mut Tab<'_>, source: u32, target: DropAt, steps: u32) ->
     if let Some(n) = to_node {
         tab.scroll_into_view(n).await?;
     }
+    // The source ready first (attached, visible, stable, enabled, not
+    // covered), waited for as a click waits.
+    tab.actionable(source, DEFAULT_WAIT_MS, true).await?;
     let (start, hit) = tab.aim(source).await?;
     if !hit.on_target {
         return Err(covered(&hit.role, &hit.name));

@@ -7,6 +7,7 @@ use super::position::{inside, last, path, remember};
 use super::probes::{self, NODE_EXPANDED, VIEWPORT};
 use crate::browser::input::pointer::Mouse;
 use crate::browser::types::Point;
+use crate::browser::DEFAULT_WAIT_MS;
 use crate::error::{BpError, BpResult, Code};
 use crate::tab::Tab;
 use crate::wit::pointer::{self as wit, Element, HoverTarget, Hovered};
@@ -53,6 +54,9 @@ pub async fn hover(tab: &mut Tab<'_>, target: HoverTarget) -> BpResult<Hovered> 
 
 /// The node's centre, brought into view; refused when something covers it.
 async fn aim(tab: &mut Tab<'_>, node: u32) -> BpResult<Point> {
+    // Ready first: attached, visible, stable and not covered, waited for
+    // (bounded) as a click waits; a disabled control can be hovered.
+    tab.pointer_ready(node, DEFAULT_WAIT_MS).await?;
     let (at, hit) = tab.aim(node).await?;
     if !hit.on_target {
         return Err(covered(&hit.role, &hit.name));
