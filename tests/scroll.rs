@@ -70,10 +70,14 @@ fn a_wheel_on_a_virtualized_list_renders_later_rows() {
         &env,
         json!({"ref": ref_number(&rows), "direction": "down", "amount": 2400}),
     );
-    assert_eq!(v["route"], "wheel", "{v}");
+    // A real wheel; on a renderer too busy to move within the wheel's
+    // wait, script finishes the step, to where it ends: a late wheel is
+    // never doubled (seen once under load: 4,800 px for a 2,400 px step).
+    let route = v["route"].as_str().unwrap_or_default();
+    assert!(route == "wheel" || route == "script", "{v}");
     assert_eq!(v["scrolled"], "element", "{v}");
     assert_eq!(y(&v, "before"), 0.0, "{v}");
-    assert!(y(&v, "after") >= 2000.0, "{v}");
+    assert!((2000.0..=2400.0).contains(&y(&v, "after")), "{v}");
     assert_eq!(v["atEdge"], false, "{v}");
     let text = env.ok(&["read"]);
     assert!(text.contains("Row 120"), "{text}");

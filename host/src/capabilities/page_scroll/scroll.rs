@@ -160,8 +160,11 @@ async fn container_by(tab: &mut Tab<'_>, node: u32, step: Step) -> BpResult<Scro
     let route = if wheel_moved(tab, node, &before).await? {
         Route::Wheel
     } else {
+        // To where the step ends, not by the step again: a wheel the
+        // page took late (a busy renderer) is not doubled.
+        let (x, y) = (before.x + dx, before.y + dy);
         let f = format!(
-            "function () {{ this.scrollBy({{left: {dx}, top: {dy}, behavior: 'instant'}}); }}"
+            "function () {{ this.scrollTo({{left: {x}, top: {y}, behavior: 'instant'}}); }}"
         );
         tab.call_on(node, &f).await?;
         Route::Script
