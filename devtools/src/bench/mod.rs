@@ -9,6 +9,7 @@ mod broker_proc;
 mod cost;
 mod floor;
 mod idle;
+mod interactions;
 mod mcp;
 mod own;
 mod page_tools;
@@ -297,6 +298,11 @@ pub async fn run(
     self::cost::print(&STEPS, &mut broker_cpu, &mut relay_cpu, &mut calls);
     let mut steady = rounds.steady;
     self::steady::print(&mut steady);
+    let mut interactions = rounds.interactions;
+    self::steady::print_titled(
+        "the interaction tools on their fixture pages, the bridge and a raw-CDP floor on its tab taking turns call by call (the floor makes the same change and one read of it; medians, ms):",
+        &mut interactions,
+    );
     let (mut full, mut processes) = (rounds.one_shot_full, rounds.floor_one_shot);
     one_shot_floor(&mut cli, &mut full, &mut processes);
     let k = median(&mut keyboard);

@@ -147,7 +147,7 @@ impl Act {
 }
 
 impl SteadyStep {
-    fn new(step: &'static str, (bridge, floor): (Vec<f64>, Vec<f64>)) -> Self {
+    pub(crate) fn new(step: &'static str, (bridge, floor): (Vec<f64>, Vec<f64>)) -> Self {
         Self {
             step,
             bridge,
@@ -166,7 +166,12 @@ fn share_and_room(bridge: f64, floor: f64) -> (f64, f64) {
 /// Print each step: both medians, their ratio and its 95% interval, and
 /// bp's share beside the room the goal leaves it ([`share_and_room`]).
 pub(crate) fn print(steps: &mut [SteadyStep]) {
-    println!("each step repeated on a settled page, the bridge and the careful floor on its tab taking turns call by call (medians, ms; the ratio's 95% bootstrap interval; bp's share is the bridge's median less the floor's, against the tenth of the floor's that {GOAL_RATIO}x allows):");
+    print_titled(&format!("each step repeated on a settled page, the bridge and the careful floor on its tab taking turns call by call (medians, ms; the ratio's 95% bootstrap interval; bp's share is the bridge's median less the floor's, against the tenth of the floor's that {GOAL_RATIO}x allows):"), steps);
+}
+
+/// [`print`] under a title of the caller's.
+pub(crate) fn print_titled(title: &str, steps: &mut [SteadyStep]) {
+    println!("{title}");
     println!(
         "{:<10} {:>6} {:>10} {:>10} {:>9}   {:<18} {:>10} {:>10}",
         "step",

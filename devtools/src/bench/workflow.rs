@@ -50,6 +50,9 @@ pub(crate) struct Rounds {
     /// Each step repeated on a settled page over the bridge and by the
     /// careful floor on its tab, taking turns (`bench/steady.rs`).
     pub steady: Vec<super::steady::SteadyStep>,
+    /// select, wait, scroll and hover against a raw-CDP floor
+    /// (`bench/interactions.rs`).
+    pub interactions: Vec<super::steady::SteadyStep>,
 }
 
 /// How many trivial calls each way measure the fixed cost of a call.
@@ -118,6 +121,9 @@ pub(crate) async fn interleaved(
     }
     let calls = super::cost::per_call(&mut b, (&ws, &lease), same_tab.tab(), TRIVIAL_CALLS).await?;
     let steady = super::steady::run(&mut b, (&ws, &lease), same_tab.tab(), url).await?;
+    let base = url.trim_end_matches("form.html");
+    let interactions =
+        super::interactions::run(&mut b, (&ws, &lease), same_tab.tab(), base).await?;
     Ok(Rounds {
         one_shot: cli,
         one_shot_full: full,
@@ -132,6 +138,7 @@ pub(crate) async fn interleaved(
         relay_cpu,
         calls,
         steady,
+        interactions,
     })
 }
 
