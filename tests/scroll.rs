@@ -210,3 +210,22 @@ fn denying_the_tool_alone_removes_it() {
     let (code, _) = env.err(&["scroll", "--down"]);
     assert_eq!(code, "capability_denied");
 }
+
+/// Lazy content that comes from the server (a request answered 300 ms
+/// after the scroll) is waited for, bounded: the scroll's read-back waits
+/// for the requests it started, not a fixed time.
+#[test]
+fn a_feed_that_loads_from_the_server_reports_the_content_it_grew() {
+    let env = Env::new();
+    env.launch();
+    env.open("lazy.html");
+    let obs = env.snapshot(None);
+    let feed = ref_number(&find_ref(&obs, "listbox", "Remote feed"));
+    let v = scroll(
+        &env,
+        json!({"ref": feed, "direction": "down", "amount": 1000}),
+    );
+    assert_eq!(v["contentGrew"], true, "{v}");
+    assert_eq!(v["atEdge"], false, "{v}");
+    assert!(env.ok(&["read"]).contains("Item 40"));
+}

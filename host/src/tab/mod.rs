@@ -63,6 +63,17 @@ impl<'a> Tab<'a> {
         self.call.evaluate_value(expression).await
     }
 
+    /// Wait for the page to draw two frames (at most 100 ms each): what a
+    /// scroll or an input makes the page do at its next frame (an
+    /// IntersectionObserver's callback, a scroll handler) has run.
+    pub async fn after_frames(&mut self) -> BpResult<()> {
+        self.call.check()?;
+        let frames = "(() => { const frame = () => new Promise(q => \
+                      { requestAnimationFrame(q); setTimeout(q, 100); }); \
+                      return frame().then(frame).then(() => 0); })()";
+        self.call.evaluate_awaited(frames).await.map(drop)
+    }
+
     /// Bring the node of `handle` into view if it is not, and return the
     /// centre of its box in the top-level viewport.
     pub async fn center_of(&mut self, handle: NodeHandle) -> BpResult<Point> {

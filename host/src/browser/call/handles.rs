@@ -114,6 +114,20 @@ impl TargetCall {
         }
     }
 
+    /// `expression`'s value once the promise it makes has settled.
+    pub(crate) async fn evaluate_awaited(&self, expression: &str) -> BpResult<Value> {
+        let reply = self
+            .send(
+                "Runtime.evaluate",
+                json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
+            )
+            .await?;
+        if reply.get("exceptionDetails").is_some() {
+            return Err(BpError::internal("a page-side helper threw"));
+        }
+        Ok(reply["result"]["value"].clone())
+    }
+
     pub(crate) async fn evaluate_value(&self, expression: &str) -> BpResult<Value> {
         let reply = self
             .send(

@@ -4,14 +4,15 @@
 //! content came.
 
 use super::metrics::{delta, word, Metrics, NODE_PROBE, PAGE_PROBE};
+use crate::browser::types::SettleMode;
 use crate::error::{BpError, BpResult};
 use crate::tab::Tab;
 use crate::wit::page_scroll::{Direction, Edge, Motion, Route, Scrolled, Step};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
-/// How long lazy content is waited for after a scroll.
-const GROWTH_WAIT: Duration = Duration::from_millis(300);
+/// How long, at most, the requests a scroll started are waited for.
+const GROWTH_WAIT_MS: u32 = 1_000;
 /// How long a wheel's (possibly animated) scroll is waited for.
 const WHEEL_WAIT: Duration = Duration::from_millis(800);
 /// The pause between reads.
@@ -20,6 +21,8 @@ const TICK: Duration = Duration::from_millis(40);
 /// Scroll as `motion` says: the page when `node` is none, else the
 /// container `node` names (or, for into-view, the node itself).
 pub async fn scroll(tab: &mut Tab<'_>, node: Option<u32>, motion: Motion) -> BpResult<Scrolled> {
+    // Requests from here on are the scroll's (lazy content it loads).
+    tab.settle_arm(SettleMode::Network).await?;
     match (node, motion) {
         (Some(n), Motion::IntoView) => into_view(tab, n).await,
         (None, Motion::IntoView) => Err(BpError::invalid(
@@ -59,24 +62,21 @@ async fn read(tab: &mut Tab<'_>, node: Option<u32>) -> BpResult<Metrics> {
     }
 }
 
-/// Read until the content has grown past `before` or the bound passes:
-/// the last read and whether it grew.
+/// What the content did after the scroll: lazy content comes in the
+/// frames after it (an IntersectionObserver's callback, a scroll handler)
+/// or by the requests those start. Two frames are waited for, then the
+/// requests the scroll started (none started: nothing more), then the
+/// content is read once: nothing pending costs two frames, no fixed wait.
 async fn settle(
     tab: &mut Tab<'_>,
     node: Option<u32>,
     before: &Metrics,
 ) -> BpResult<(Metrics, bool)> {
-    let start = Instant::now();
-    loop {
-        let now = read(tab, node).await?;
-        if now.grew_since(before) {
-            return Ok((now, true));
-        }
-        if start.elapsed() >= GROWTH_WAIT {
-            return Ok((now, false));
-        }
-        tokio::time::sleep(TICK).await;
-    }
+    tab.after_frames().await?;
+    tab.settle(GROWTH_WAIT_MS).await?;
+    let now = read(tab, node).await?;
+    let grew = now.grew_since(before);
+    Ok((now, grew))
 }
 
 /// The evidence of a scroll towards `direction` from `before`.
