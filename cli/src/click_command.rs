@@ -19,8 +19,14 @@ pub struct ClickArgs {
     #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
     pub at: Option<String>,
     /// Use a synthetic DOM click instead of trusted input.
-    #[arg(long, conflicts_with = "at")]
+    #[arg(long, conflicts_with_all = ["at", "double", "right"])]
     pub dom_event: bool,
+    /// A double click (two presses, the second with click count 2).
+    #[arg(long)]
+    pub double: bool,
+    /// Press the right button (a context menu).
+    #[arg(long)]
+    pub right: bool,
     /// How long to wait for the element to be ready (0..10000 ms).
     #[arg(long, value_name = "MS")]
     pub wait_ms: Option<u32>,
@@ -50,6 +56,12 @@ fn arguments(a: &ClickArgs) -> BpResult<Value> {
     };
     if a.dom_event {
         args["trust"] = json!("dom_event");
+    }
+    if a.double {
+        args["clickCount"] = json!(2);
+    }
+    if a.right {
+        args["button"] = json!("right");
     }
     if let Some(ms) = a.wait_ms {
         args["waitMs"] = json!(ms);
