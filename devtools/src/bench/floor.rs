@@ -119,6 +119,29 @@ impl FloorTab<'_> {
         Ok(())
     }
 
+    /// The centre of `node`'s first box, in viewport CSS pixels.
+    pub async fn centre(&self, node: i64) -> BpResult<(f64, f64)> {
+        let quads = self
+            .cdp
+            .call(
+                "DOM.getContentQuads",
+                self.s(),
+                json!({"backendNodeId": node}),
+            )
+            .await?;
+        let q: Vec<f64> = quads["quads"][0]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_f64)
+            .collect();
+        let (Some(x0), Some(y0), Some(x2), Some(y2)) = (q.first(), q.get(1), q.get(4), q.get(5))
+        else {
+            return Err(BpError::internal("the element has no box"));
+        };
+        Ok(((x0 + x2) / 2.0, (y0 + y2) / 2.0))
+    }
+
     /// Scroll the node into view and press and release at its centre
     /// (`careful`: moving the pointer there first, and reading the page
     /// after).
@@ -130,20 +153,7 @@ impl FloorTab<'_> {
             json!({"backendNodeId": node}),
         )
         .await?;
-        let quads = cdp
-            .call("DOM.getContentQuads", s, json!({"backendNodeId": node}))
-            .await?;
-        let q: Vec<f64> = quads["quads"][0]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_f64)
-            .collect();
-        let (Some(x0), Some(y0), Some(x2), Some(y2)) = (q.first(), q.get(1), q.get(4), q.get(5))
-        else {
-            return Err(BpError::internal("the button has no box"));
-        };
-        let (x, y) = ((x0 + x2) / 2.0, (y0 + y2) / 2.0);
+        let (x, y) = self.centre(node).await?;
         if careful {
             // Sent with the press, as `browser.click` does.
             let _moved = cdp.send_now(

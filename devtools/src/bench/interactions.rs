@@ -152,21 +152,8 @@ impl FloorTab<'_> {
     /// elements are under `:hover`.
     pub async fn hover(&self, node: i64) -> BpResult<()> {
         let s = Some(self.session);
-        let quads = self
-            .cdp
-            .call("DOM.getContentQuads", s, json!({"backendNodeId": node}))
-            .await?;
-        let q: Vec<f64> = quads["quads"][0]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_f64)
-            .collect();
-        let (Some(x0), Some(y0), Some(x2), Some(y2)) = (q.first(), q.get(1), q.get(4), q.get(5))
-        else {
-            return Err(BpError::internal("the hover target has no box"));
-        };
-        let at = json!({"type": "mouseMoved", "x": (x0 + x2) / 2.0, "y": (y0 + y2) / 2.0});
+        let (x, y) = self.centre(node).await?;
+        let at = json!({"type": "mouseMoved", "x": x, "y": y});
         self.cdp.call("Input.dispatchMouseEvent", s, at).await?;
         self.evaluate("document.querySelectorAll(':hover').length")
             .await

@@ -5,9 +5,9 @@
 //! [`MAX_TEXT`] characters before it is kept. A journal keeps
 //! [`CAPACITY`] entries; older ones are dropped and counted.
 
+use crate::store::event_gate::EventGate;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
 
 /// Entries a workspace journal keeps.
 pub const CAPACITY: usize = 1000;
@@ -48,20 +48,12 @@ pub struct Entry {
 }
 
 #[derive(Default)]
-struct Gate {
-    off: bool,
-    window: Option<Instant>,
-    sent: u32,
-    dropped: u32,
-}
-
-#[derive(Default)]
 struct Workspace {
     journal: VecDeque<Entry>,
     last_seq: u64,
     /// Entries pushed out of the journal by newer ones.
     dropped: u64,
-    events: Gate,
+    events: EventGate,
 }
 
 /// A read of the journal.
@@ -181,24 +173,10 @@ impl Console {
     /// dropped), else the events dropped since the last one.
     pub fn event_slot(&self, ws: &str) -> Option<u32> {
         let mut all = self.lock();
-        let gate = &mut all.entry(ws.to_string()).or_default().events;
-        if gate.off {
-            return None;
-        }
-        let now = Instant::now();
-        if gate
-            .window
-            .is_none_or(|w| now.duration_since(w) >= Duration::from_secs(1))
-        {
-            gate.window = Some(now);
-            gate.sent = 0;
-        }
-        if gate.sent >= EVENTS_PER_SECOND {
-            gate.dropped += 1;
-            return None;
-        }
-        gate.sent += 1;
-        Some(std::mem::take(&mut gate.dropped))
+        all.entry(ws.to_string())
+            .or_default()
+            .events
+            .slot(EVENTS_PER_SECOND)
     }
 }
 

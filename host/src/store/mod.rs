@@ -2,4 +2,5 @@
 
 pub mod artifacts;
 pub mod console;
+pub mod event_gate;
 pub mod network;

@@ -4,6 +4,7 @@
 //! workspace controls.
 
 use crate::error::{BpError, BpResult};
+use crate::store::event_gate::EventGate;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, MutexGuard};
 
@@ -58,15 +59,6 @@ pub struct Entry {
 /// Network events published per workspace and second at most; the rest
 /// are counted and reported with the next event that goes out.
 pub const EVENTS_PER_SECOND: u32 = 50;
-
-/// The `network.request` / `network.response` event gate of a workspace.
-#[derive(Default)]
-struct EventGate {
-    off: bool,
-    window: Option<std::time::Instant>,
-    sent: u32,
-    dropped: u32,
-}
 
 #[derive(Default)]
 struct Workspace {
@@ -318,24 +310,10 @@ impl Network {
     /// counted as dropped), else the events dropped since the last one.
     pub fn event_slot(&self, ws: &str) -> Option<u32> {
         let mut all = self.lock();
-        let gate = &mut all.entry(ws.to_string()).or_default().events;
-        if gate.off {
-            return None;
-        }
-        let now = std::time::Instant::now();
-        if gate
-            .window
-            .is_none_or(|w| now.duration_since(w) >= std::time::Duration::from_secs(1))
-        {
-            gate.window = Some(now);
-            gate.sent = 0;
-        }
-        if gate.sent >= EVENTS_PER_SECOND {
-            gate.dropped += 1;
-            return None;
-        }
-        gate.sent += 1;
-        Some(std::mem::take(&mut gate.dropped))
+        all.entry(ws.to_string())
+            .or_default()
+            .events
+            .slot(EVENTS_PER_SECOND)
     }
 
     /// A copy of the journal entry of a request.
