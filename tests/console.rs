@@ -13,17 +13,7 @@ use support::{find_ref, output_bounded, poll_for, Env, POLL_LIMIT};
 
 /// `browser.console` with `input`, its result.
 fn console(env: &Env, input: Value) -> Value {
-    let v = env.json(&[
-        "tool",
-        "call",
-        "browser.console",
-        "--input",
-        &input.to_string(),
-    ]);
-    v.get("result")
-        .cloned()
-        .filter(|r| r.is_object())
-        .unwrap_or(v)
+    env.tool_call("browser.console", &input)
 }
 
 fn messages(v: &Value) -> Vec<Value> {

@@ -14,12 +14,7 @@ use support::{find_ref, Env};
 
 /// `browser.fill_form` with `fields`, through `bp tool call`.
 fn fill(env: &Env, fields: Value) -> Value {
-    let input = json!({"fields": fields}).to_string();
-    let v = env.json(&["tool", "call", "browser.fill_form", "--input", &input]);
-    v.get("result")
-        .cloned()
-        .filter(|r| r.is_object())
-        .unwrap_or(v)
+    env.tool_call("browser.fill_form", &json!({"fields": fields}))
 }
 
 fn n(r: &str) -> u64 {

@@ -12,17 +12,7 @@ use support::{find_ref, Env};
 
 /// `browser.scroll` with `input`, through `bp tool call`.
 fn scroll(env: &Env, input: Value) -> Value {
-    let v = env.json(&[
-        "tool",
-        "call",
-        "browser.scroll",
-        "--input",
-        &input.to_string(),
-    ]);
-    v.get("result")
-        .cloned()
-        .filter(|r| r.is_object())
-        .unwrap_or(v)
+    env.tool_call("browser.scroll", &input)
 }
 
 fn y(v: &Value, which: &str) -> f64 {

@@ -13,17 +13,7 @@ use support::{find_ref, root, Env, FixtureServer};
 
 /// `browser.select` with `input`, through `bp tool call`.
 fn select(env: &Env, input: Value) -> Value {
-    let v = env.json(&[
-        "tool",
-        "call",
-        "browser.select",
-        "--input",
-        &input.to_string(),
-    ]);
-    v.get("result")
-        .cloned()
-        .filter(|r| r.is_object())
-        .unwrap_or(v)
+    env.tool_call("browser.select", &input)
 }
 
 /// The failure of `browser.select` with `input`: its JSON error.

@@ -43,11 +43,7 @@ fn reported_media(env: &Env) -> String {
 
 /// `bp tool call NAME --input INPUT`, its result.
 fn call(env: &Env, name: &str, input: Value) -> Value {
-    let v = env.json(&["tool", "call", name, "--input", &input.to_string()]);
-    v.get("result")
-        .cloned()
-        .filter(|r| r.is_object())
-        .unwrap_or(v)
+    env.tool_call(name, &input)
 }
 
 /// The size line `viewport.html` reports about itself.

@@ -293,6 +293,16 @@ impl Env {
         r.stdout()
     }
 
+    /// `bp tool call NAME --input INPUT`: the tool's result (or, when the
+    /// call failed, the whole reply with its error).
+    pub fn tool_call(&self, name: &str, input: &Value) -> Value {
+        let v = self.json(&["tool", "call", name, "--input", &input.to_string()]);
+        v.get("result")
+            .cloned()
+            .filter(|r| r.is_object())
+            .unwrap_or(v)
+    }
+
     /// The names `bp tool list` gives.
     pub fn tool_names(&self) -> Vec<String> {
         let tools = self.json(&["tool", "list"]);
