@@ -36,17 +36,22 @@ impl FloorTab<'_> {
 
     /// The backend node of the element with `id`.
     pub async fn backend_of(&self, id: &str) -> BpResult<i64> {
+        self.backend_of_selector(&format!("#{id}")).await
+    }
+
+    /// The backend node of the first element `selector` matches.
+    pub async fn backend_of_selector(&self, selector: &str) -> BpResult<i64> {
         let found = self
             .cdp
             .call(
                 "Runtime.evaluate",
                 self.s(),
-                json!({"expression": format!("document.getElementById({id:?})")}),
+                json!({"expression": format!("document.querySelector({selector:?})")}),
             )
             .await?;
         let object = found["result"]["objectId"]
             .as_str()
-            .ok_or_else(|| BpError::internal(format!("no element #{id}")))?;
+            .ok_or_else(|| BpError::internal(format!("nothing matches {selector}")))?;
         let node = self
             .cdp
             .call("DOM.describeNode", self.s(), json!({"objectId": object}))
@@ -60,7 +65,7 @@ impl FloorTab<'_> {
             .await?;
         node["node"]["backendNodeId"]
             .as_i64()
-            .ok_or_else(|| BpError::internal(format!("no node for #{id}")))
+            .ok_or_else(|| BpError::internal(format!("no node for {selector}")))
     }
 
     /// `expression` evaluated in the page, its value returned.

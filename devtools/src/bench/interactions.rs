@@ -10,7 +10,7 @@
 use super::floor::FloorTab;
 use super::steady::{taking_turns, SteadyStep};
 use super::{find_ref_number, BridgeClient};
-use browser_pilot_host::{BpError, BpResult};
+use browser_pilot_host::BpResult;
 use serde_json::{json, Value};
 
 /// Calls each way per tool (the scroll's and the hover's read-backs wait
@@ -122,32 +122,6 @@ pub(crate) async fn run(
 }
 
 impl FloorTab<'_> {
-    /// The backend node of the first element `selector` matches.
-    pub async fn backend_of_selector(&self, selector: &str) -> BpResult<i64> {
-        let found = self
-            .cdp
-            .call(
-                "Runtime.evaluate",
-                Some(self.session),
-                json!({"expression": format!("document.querySelector({selector:?})")}),
-            )
-            .await?;
-        let object = found["result"]["objectId"]
-            .as_str()
-            .ok_or_else(|| BpError::internal(format!("nothing matches {selector}")))?;
-        let node = self
-            .cdp
-            .call(
-                "DOM.describeNode",
-                Some(self.session),
-                json!({"objectId": object}),
-            )
-            .await?;
-        node["node"]["backendNodeId"]
-            .as_i64()
-            .ok_or_else(|| BpError::internal(format!("no node for {selector}")))
-    }
-
     /// Move the pointer to the centre of `node`'s box, then read how many
     /// elements are under `:hover`.
     pub async fn hover(&self, node: i64) -> BpResult<()> {
