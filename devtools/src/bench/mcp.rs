@@ -4,121 +4,13 @@
 //! through `bp mcp` against the same calls through `bp bridge --stdio`,
 //! taking turns, each client on its own tab of the same page.
 
+use super::mcp_client::McpClient;
 use super::{exe, find_ref_number, median, ms, BridgeClient};
 use browser_pilot_host::{BpError, BpResult};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
-
-/// A `bp mcp` process spoken to on its pipes.
-struct McpClient {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
-    next: u64,
-}
-
-impl McpClient {
-    fn start(home: &Path) -> BpResult<Self> {
-        let mut command = Command::new(exe());
-        command
-            .args(["mcp", "--client-name", "bench-mcp"])
-            .env("BROWSER_PILOT_HOME", home);
-        Self::spawn(command)
-    }
-
-    /// Any stdio MCP server, initialized.
-    fn spawn(mut command: Command) -> BpResult<Self> {
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| BpError::internal(format!("{:?}: {e}", command.get_program())))?;
-        let stdin = child.stdin.take();
-        let stdout = child
-            .stdout
-            .take()
-            .ok_or_else(|| BpError::internal("bp mcp stdout"))?;
-        let mut c = Self {
-            child,
-            stdin,
-            stdout: BufReader::new(stdout),
-            next: 1,
-        };
-        c.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
-                   "clientInfo": {"name": "bench", "version": "1"}}),
-        )?;
-        c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
-        Ok(c)
-    }
-
-    fn send(&mut self, msg: &Value) -> BpResult<()> {
-        let mut line = msg.to_string();
-        line.push('\n');
-        let stdin = self
-            .stdin
-            .as_mut()
-            .ok_or_else(|| BpError::internal("bp mcp stdin closed"))?;
-        stdin
-            .write_all(line.as_bytes())
-            .map_err(|e| BpError::internal(format!("bp mcp: {e}")))
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> BpResult<Value> {
-        let id = self.next;
-        self.next += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
-        loop {
-            let mut line = String::new();
-            let n = self
-                .stdout
-                .read_line(&mut line)
-                .map_err(|e| BpError::internal(format!("bp mcp: {e}")))?;
-            if n == 0 {
-                return Err(BpError::internal("bp mcp closed its output"));
-            }
-            let v: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
-            if v["id"] == json!(id) {
-                if let Some(e) = v.get("error") {
-                    return Err(BpError::internal(format!("{method}: {e}")));
-                }
-                return Ok(v["result"].clone());
-            }
-        }
-    }
-
-    /// A broker tool through MCP; its structured content.
-    fn tool(&mut self, name: &str, args: Value) -> BpResult<Value> {
-        let r = self.request(
-            "tools/call",
-            json!({"name": name.replace('.', "_"), "arguments": args}),
-        )?;
-        if r["isError"] == true {
-            return Err(BpError::internal(format!("{name}: {}", r["content"])));
-        }
-        Ok(r["structuredContent"].clone())
-    }
-
-    /// Close stdin (the session ends and releases) and wait for the exit.
-    fn finish(mut self) {
-        self.stdin.take();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for McpClient {
-    fn drop(&mut self) {
-        if self.stdin.is_some() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
-}
 
 pub fn run(home: &Path, form_url: &str, iterations: usize) -> BpResult<()> {
     cold_start(home, iterations.max(5))?;

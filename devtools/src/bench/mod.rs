@@ -8,9 +8,11 @@ mod bridge_client;
 mod broker_proc;
 mod cost;
 mod floor;
+mod headline;
 mod idle;
 mod interactions;
 mod mcp;
+mod mcp_client;
 mod own;
 mod page_tools;
 mod speed;
@@ -257,20 +259,9 @@ pub async fn run(
     println!("Browser Pilot benchmark: form workflow x{iterations} (medians, ms)");
     println!("broker start to ready socket: {cold_first:.1} ms in a fresh home, {cold_cached:.1} ms the second time (default components ship precompiled)");
     println!(
-        "{:<10} {:>10} {:>10} {:>10} {:>9} {:>9}",
-        "step", "one-shot", "bridge", "CDP floor", "one-shot", "bridge"
+        "per step through each client beside the raw-CDP floor (a fresh document each round):"
     );
-    let (mut total_cli, mut total_bridge, mut total_direct) = (0.0, 0.0, 0.0);
-    for (i, step) in STEPS.iter().enumerate() {
-        let c = median(&mut cli[i]);
-        let b = median(&mut bridge[i]);
-        let d = median(&mut direct[i].clone());
-        total_cli += c;
-        total_bridge += b;
-        total_direct += d;
-        against_row(step, c, b, d);
-    }
-    against_row("workflow", total_cli, total_bridge, total_direct);
+    self::headline::Headline::of(&cli, &bridge, &rounds.mcp, &direct).print();
     println!("against a CDP floor that checks as bp does (focus read by the call that gives it, the value read back; the pointer moved before the press and the page read after):");
     against_floor(
         &["type", "click"],

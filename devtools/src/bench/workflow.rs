@@ -4,6 +4,7 @@
 //! so that a drift in the machine's speed weighs on all of them alike.
 
 use super::floor::{ax_node, FloorTab};
+use super::mcp_client::McpClient;
 use super::{
     bp, exe, find_ref, find_ref_number, ms, raw_tab, raw_target, run_exe, short_exe, BridgeClient,
     Times, STEPS,
@@ -24,6 +25,8 @@ pub(crate) struct Rounds {
     /// The same as `browser-pilot`.
     pub one_shot_full: Times,
     pub bridge: Times,
+    /// The same tools through one `bp mcp` session on a tab of its own.
+    pub mcp: Times,
     pub floor: Times,
     /// The floor's workflow again, checking as `browser.type` and
     /// `browser.click` do (focus after each step, the value read back;
@@ -75,6 +78,9 @@ pub(crate) async fn interleaved(
     let same_tab = Floor::on_tab_at(endpoint, url).await?;
     let floor = Floor::start(home).await?;
     let floor_one_shot = OneShotFloor::start(home).await?;
+    let mut mcp = McpClient::start(home)?;
+    mcp.tool("browser.tabs.open", json!({"url": url}))?;
+    let mut through_mcp: Times = vec![Vec::new(); STEPS.len()];
     let mut same: Times = vec![Vec::new(); STEPS.len()];
     let mut cli: Times = vec![Vec::new(); STEPS.len()];
     let mut full: Times = vec![Vec::new(); STEPS.len()];
@@ -92,6 +98,7 @@ pub(crate) async fn interleaved(
     // neither belongs to a step's cost.
     let mut untimed: Times = vec![Vec::new(); STEPS.len()];
     one_shot(&exes[0], home, url, &mut untimed)?;
+    over_mcp(&mut mcp, url, &mut untimed)?;
     floor.iteration(url, &mut untimed, false).await?;
     floor_one_shot.iteration(home, url, &mut untimed)?;
     for round in 0..iterations {
@@ -111,6 +118,7 @@ pub(crate) async fn interleaved(
                 same_tab.iteration(url, &mut same, true).await?;
             }
         }
+        over_mcp(&mut mcp, url, &mut through_mcp)?;
         for step in 1..STEPS.len() {
             takeover(&mut b, (&ws, &lease), url, &same_tab, step, &mut takeovers).await?;
         }
@@ -119,6 +127,7 @@ pub(crate) async fn interleaved(
         floor.with_journal(url, &mut journal).await?;
         floor_one_shot.iteration(home, url, &mut processes)?;
     }
+    mcp.finish();
     let calls = super::cost::per_call(&mut b, (&ws, &lease), same_tab.tab(), TRIVIAL_CALLS).await?;
     let steady = super::steady::run(&mut b, (&ws, &lease), same_tab.tab(), url).await?;
     let base = url.trim_end_matches("form.html");
@@ -128,6 +137,7 @@ pub(crate) async fn interleaved(
         one_shot: cli,
         one_shot_full: full,
         bridge,
+        mcp: through_mcp,
         floor: direct,
         floor_careful: moving,
         floor_journal: journal,
@@ -194,7 +204,17 @@ fn bridge_step(
     i: usize,
     refs: &mut BridgeRefs,
 ) -> BpResult<f64> {
-    let (tool, args) = match i {
+    let (tool, args) = step_call(url, i, refs);
+    let t = Instant::now();
+    let answer = b.tool(ws, lease, tool, args)?;
+    let took = ms(t.elapsed());
+    refs.note(i, &answer)?;
+    Ok(took)
+}
+
+/// The tool and arguments of step `i` (the refs found by step 1).
+fn step_call(url: &str, i: usize, refs: &BridgeRefs) -> (&'static str, Value) {
+    match i {
         0 => ("browser.navigate", json!({"url": url})),
         2 => (
             "browser.type",
@@ -205,16 +225,33 @@ fn bridge_step(
             json!({"observationId": refs.observation, "ref": refs.button}),
         ),
         _ => ("browser.observe", json!({})),
-    };
-    let t = Instant::now();
-    let answer = b.tool(ws, lease, tool, args)?;
-    let took = ms(t.elapsed());
-    if i == 1 {
-        refs.name = find_ref_number(&answer, "textbox", "Name")?;
-        refs.button = find_ref_number(&answer, "button", "Sign in")?;
-        refs.observation = answer["observationId"].clone();
     }
-    Ok(took)
+}
+
+impl BridgeRefs {
+    /// Keep what the first observation (step 1) found to act on.
+    fn note(&mut self, i: usize, answer: &Value) -> BpResult<()> {
+        if i == 1 {
+            self.name = find_ref_number(answer, "textbox", "Name")?;
+            self.button = find_ref_number(answer, "button", "Sign in")?;
+            self.observation = answer["observationId"].clone();
+        }
+        Ok(())
+    }
+}
+
+/// One round through `bp mcp` (its own session and tab), the same tools
+/// and arguments as the bridge's.
+fn over_mcp(mcp: &mut McpClient, url: &str, out: &mut Times) -> BpResult<()> {
+    let mut refs = BridgeRefs::default();
+    for (i, times) in out.iter_mut().enumerate().take(STEPS.len()) {
+        let (tool, args) = step_call(url, i, &refs);
+        let t = Instant::now();
+        let answer = mcp.tool(tool, args)?;
+        times.push(ms(t.elapsed()));
+        refs.note(i, &answer)?;
+    }
+    Ok(())
 }
 
 /// The careful floor on the bridge's tab takes over at step `step`: the
