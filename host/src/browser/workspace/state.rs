@@ -122,7 +122,15 @@ impl WorkspaceCall {
         if let Some(refusal) = &self.state_load_refusal {
             return Err(refusal.clone());
         }
-        let bytes = self.artifacts.state_bytes(&self.caller.workspace_id, id)?;
+        // A missing or expired artifact is the caller's argument (a tool
+        // error has no artifact codes).
+        let bytes = self
+            .artifacts
+            .state_bytes(&self.caller.workspace_id, id)
+            .map_err(|e| match e.code {
+                Code::ArtifactNotFound | Code::ArtifactExpired => BpError::invalid(e.message),
+                _ => e,
+            })?;
         let state = SavedState::parse(&bytes)?;
         self.mark_dispatched();
         let cookies = self.load_cookies(&state.cookies).await?;
