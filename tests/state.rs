@@ -39,10 +39,22 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).expect("state file")).expect("JSON")
 }
 
-/// A fresh broker-launched browser in place of the current one.
+/// A fresh broker-launched browser in place of the current one. The
+/// CLI's disconnect stops the broker too; the next command starts a new
+/// one once the old one has gone (seen under load: a `connect` sent while
+/// the stopping broker still accepted failed "the broker closed the
+/// connection").
 fn relaunch(env: &Env) {
-    env.ok(&["disconnect"]);
+    disconnect(env);
     env.launch();
+}
+
+/// Disconnect, and wait (bounded) until the stopped broker is gone.
+fn disconnect(env: &Env) {
+    env.ok(&["disconnect"]);
+    support::poll_until(POLL_LIMIT, "the broker gone after disconnect", || {
+        env.run(&["broker", "status"]).output.status.code() == Some(3)
+    });
 }
 
 #[test]
@@ -169,7 +181,7 @@ fn the_users_own_browser_takes_a_state_only_with_the_grant() {
     sign_in(&env, "carol");
     let file = state_file(&env, "carol.json");
     env.ok(&["state", "save", file.to_str().unwrap()]);
-    env.ok(&["disconnect"]);
+    disconnect(&env);
 
     let user = UserBrowser::start("state", "about:blank");
     env.ok(&["connect", "--endpoint", &user.endpoint()]);

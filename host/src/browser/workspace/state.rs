@@ -217,6 +217,15 @@ impl WorkspaceCall {
         let session = attached["sessionId"]
             .as_str()
             .ok_or_else(|| BpError::internal("attach returned no session"))?;
+        // The origin's own page must not run while its storage is filled
+        // (an app could read or clear it): scripts are off in this page.
+        self.cdp
+            .call(
+                "Emulation.setScriptExecutionDisabled",
+                Some(session),
+                json!({"value": true}),
+            )
+            .await?;
         let url = format!("{}/", o.origin);
         self.cdp
             .call("Page.navigate", Some(session), json!({"url": url}))
@@ -234,20 +243,20 @@ impl WorkspaceCall {
     }
 
     /// Wait, bounded, until the page of `session` shows a document of
-    /// `origin`.
+    /// `origin` (as the browser reports its main frame: no page script).
     async fn wait_for_origin(&self, session: &str, origin: &str) -> BpResult<()> {
         let start = Instant::now();
         loop {
             let reply = self
                 .cdp
-                .call(
-                    "Runtime.evaluate",
-                    Some(session),
-                    json!({"expression": "location.origin", "returnByValue": true}),
-                )
+                .call("Page.getFrameTree", Some(session), json!({}))
                 .await;
             if let Ok(r) = reply {
-                if r["result"]["value"].as_str() == Some(origin) {
+                let frame = &r["frameTree"]["frame"];
+                let url = frame["url"].as_str().unwrap_or_default();
+                if dom_storage::origin_of(url).as_deref() == Some(origin)
+                    && frame["loaderId"].is_string()
+                {
                     return Ok(());
                 }
             }
