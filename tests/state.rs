@@ -206,6 +206,22 @@ fn the_users_own_browser_takes_a_state_only_with_the_grant() {
         (s == "signed in as carol").then_some(s)
     });
     assert_eq!(signed_in, "signed in as carol");
+    // Saved from the user's own browser: the cookies this CLI's tab would
+    // be sent, and its origin's storage.
+    let again = state_file(&env, "carol-again.json");
+    env.ok(&["state", "save", again.to_str().unwrap()]);
+    let doc = read_json(&again);
+    let names: Vec<&str> = doc["cookies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(names, ["bp_session"], "{doc}");
+    assert_eq!(
+        doc["origins"][0]["localStorage"].as_array().unwrap().len(),
+        2
+    );
     env.ok(&["close", "--all"]);
     env.ok(&["disconnect"]);
 }

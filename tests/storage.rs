@@ -218,6 +218,19 @@ fn denying_the_set_tool_alone_keeps_the_read() {
         names.iter().any(|n| n == "browser.storage.get"),
         "{names:?}"
     );
+    // What is read is page data, and says so.
+    let tools = env.json(&["tool", "list"]);
+    let get = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "browser.storage.get")
+        .unwrap();
+    assert_eq!(
+        get["sensitivity"]["output"],
+        json!(["page_content"]),
+        "{get}"
+    );
     env.launch();
     env.open("login.html");
     let (code, _) = env.err(&["storage", "set", "k", "v"]);
