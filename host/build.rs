@@ -65,6 +65,8 @@ fn main() {
         "form",
         "emulation",
         "console",
+        "storage",
+        "state",
     ];
     // Precompile for the machine we build on when it is the target; a
     // cross build ships wasm only, compiled at first start instead.

@@ -249,6 +249,35 @@ fn http_auth_cookies_and_eval_gate() {
     env.ok(&["type", &password, "typed-canary-secret"]);
     let (_, run) = env.err(&["cookies", "set", "bad;name", "cookie-canary-77"]);
     let mut haystack = run.stderr() + &run.stdout();
+    // A secret in web storage, saved into a state and loaded again: it is
+    // in the state file, and in no output, error, event or log. (The
+    // set's own read-back is its evidence, so its output is not searched.)
+    env.ok(&["storage", "set", "token", "storage-canary-88"]);
+    let state = env.home.join("canary-state.json");
+    let path = state.to_str().unwrap();
+    let saved = env.run(&["state", "save", path]);
+    assert!(saved.ok(), "{}", saved.stderr());
+    let text = std::fs::read_to_string(&state).unwrap();
+    assert!(
+        text.contains("storage-canary-88"),
+        "the state lacks the secret"
+    );
+    let loaded = env.run(&["state", "load", path, "--json"]);
+    assert!(loaded.ok(), "{}", loaded.stderr());
+    haystack += &(saved.stdout() + &saved.stderr() + &loaded.stdout() + &loaded.stderr());
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    doc["version"] = json!(9);
+    let newer = env.home.join("canary-newer.json");
+    std::fs::write(&newer, doc.to_string()).unwrap();
+    let (_, run) = env.err(&["state", "load", newer.to_str().unwrap()]);
+    haystack += &(run.stderr() + &run.stdout());
+    doc["version"] = json!(1);
+    doc["origins"][0]["localStorage"][0]["value"] = json!(null);
+    doc["cookies"] = json!([{"name": "c", "value": "storage-canary-88;x", "domain": "a.test"}]);
+    let broken = env.home.join("canary-broken.json");
+    std::fs::write(&broken, doc.to_string()).unwrap();
+    let (_, run) = env.err(&["state", "load", broken.to_str().unwrap()]);
+    haystack += &(run.stderr() + &run.stdout());
     // Credentials in a URL: the page loads with them, and every URL the
     // broker reports has the userinfo replaced by a marker.
     let with_creds = format!(
@@ -302,6 +331,7 @@ fn http_auth_cookies_and_eval_gate() {
         "s3cret-canary-pw",
         "cookie-canary-77",
         "typed-canary-secret",
+        "storage-canary-88",
     ] {
         assert!(!haystack.contains(canary), "{canary} leaked");
     }

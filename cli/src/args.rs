@@ -260,6 +260,18 @@ pub enum Command {
         #[command(subcommand)]
         command: AuthCommand,
     },
+    /// Web storage of the current tab's origin: get [KEY], set KEY VALUE,
+    /// clear [KEY] (localStorage; --session for sessionStorage).
+    Storage {
+        #[command(subcommand)]
+        command: crate::storage_command::StorageCommand,
+    },
+    /// A signed-in state (cookies and localStorage) in a file: save FILE
+    /// (created 0600, a secret) and load FILE into the connected browser.
+    State {
+        #[command(subcommand)]
+        command: crate::state_command::StateCommand,
+    },
     /// Cookies of the current tab (default: get).
     Cookies {
         #[command(subcommand)]

@@ -373,6 +373,17 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let (v, text) = crate::net_commands::cookies(&mut s, command).await?;
             emit(json, &v, |_| text);
         }
+        Command::Storage { command } => {
+            let (v, text) = crate::storage_command::storage(&mut s, command).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::State { command } => {
+            if command.wants_user_grant() {
+                s.allow_state_load_user();
+            }
+            let (v, text) = crate::state_command::state(&mut s, command).await?;
+            emit(json, &v, |_| text);
+        }
         Command::Dialogs => {
             let (v, text) = crate::dialog_commands::list(&mut s).await?;
             emit(json, &v, |_| text);

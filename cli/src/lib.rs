@@ -28,6 +28,8 @@ mod resume;
 mod scroll_command;
 mod select_command;
 mod session;
+mod state_command;
+mod storage_command;
 mod viewport_command;
 mod wait_command;
 

@@ -25,6 +25,8 @@ pub struct Session {
     ids: Option<(String, String)>,
     /// Ask for `page.consequential` at initialize (`--allow-consequential`).
     consequential: bool,
+    /// Ask for `state.load-user` at initialize (`--into-own-browser`).
+    state_load_user: bool,
 }
 
 /// How long a broker that accepted the connection may take to answer
@@ -52,6 +54,7 @@ impl Session {
             progress,
             ids: None,
             consequential: false,
+            state_load_user: false,
         })
     }
 
@@ -62,10 +65,19 @@ impl Session {
         self.consequential = true;
     }
 
-    fn initialize_params(secret: Option<String>, consequential: bool) -> Value {
+    /// Ask for the `state.load-user` grant: a saved state may then be
+    /// loaded into the user's own browser. Only before the first request.
+    pub fn allow_state_load_user(&mut self) {
+        self.state_load_user = true;
+    }
+
+    fn initialize_params(secret: Option<String>, consequential: bool, state_user: bool) -> Value {
         let mut grants = vec!["developer.eval"];
         if consequential {
             grants.push("page.consequential");
+        }
+        if state_user {
+            grants.push("state.load-user");
         }
         json!({"client": {"name": rpc_principal::CLI_PRINCIPAL, "version": VERSION, "instanceId": std::process::id().to_string()},
                "protocol": {"min": "1.0", "max": "1.1"}, "capabilities": grants, "launchMode": "one_shot",
@@ -84,7 +96,7 @@ impl Session {
             .client
             .send(
                 "initialize",
-                Self::initialize_params(secret.clone(), self.consequential),
+                Self::initialize_params(secret.clone(), self.consequential, self.state_load_user),
             )
             .await?;
         let id = self.client.send(method, params).await?;

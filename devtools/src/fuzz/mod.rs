@@ -144,6 +144,7 @@ impl Harness {
             .manifest(browser_pilot_host::granter::Grants {
                 eval: true,
                 page_consequential: true,
+                state_load_user: true,
             })
             .into_iter()
             .filter(|t| !native_names.iter().any(|n| t["name"] == n.as_str()))

@@ -12,6 +12,10 @@ pub mod page_scroll;
 pub mod page_select;
 pub mod page_wait;
 pub mod pointer;
+pub mod state_load;
+pub mod state_save;
+pub mod storage_read;
+pub mod storage_write;
 
 use crate::error::{BpError, BpResult};
 
@@ -61,6 +65,10 @@ pub enum Capability {
     PageSelect,
     Emulation,
     Console,
+    StorageRead,
+    StorageWrite,
+    StateSave,
+    StateLoad,
 }
 
 /// One row of the registry: what the capability is called, what its
@@ -79,7 +87,7 @@ pub struct Row {
 
 impl Capability {
     /// Every capability, in WIT order.
-    pub const ALL: [Capability; 20] = [
+    pub const ALL: [Capability; 24] = [
         Capability::PageRead,
         Capability::Navigation,
         Capability::Input,
@@ -100,6 +108,10 @@ impl Capability {
         Capability::PageSelect,
         Capability::Emulation,
         Capability::Console,
+        Capability::StorageRead,
+        Capability::StorageWrite,
+        Capability::StateSave,
+        Capability::StateLoad,
     ];
 
     /// This capability's row.
@@ -138,6 +150,10 @@ impl Capability {
             Capability::PageSelect => row("page-select", Target),
             Capability::Emulation => row("emulation", Target),
             Capability::Console => row("console", Workspace),
+            Capability::StorageRead => row("storage-read", Target),
+            Capability::StorageWrite => row("storage-write", Target),
+            Capability::StateSave => row("state-save", Workspace),
+            Capability::StateLoad => row("state-load", Workspace),
         }
     }
 

@@ -34,17 +34,21 @@ pub struct Grants {
     pub eval: bool,
     /// `page.consequential`: call page tools marked consequential.
     pub page_consequential: bool,
+    /// `state.load-user`: load a saved state into the user's own browser.
+    pub state_load_user: bool,
 }
 
 impl Grants {
     pub const EVAL: &'static str = "developer.eval";
     pub const PAGE_CONSEQUENTIAL: &'static str = "page.consequential";
+    pub const STATE_LOAD_USER: &'static str = "state.load-user";
 
     /// The grants named in `names` (others are ignored).
     pub fn from_names(names: &[&str]) -> Self {
         Self {
             eval: names.contains(&Self::EVAL),
             page_consequential: names.contains(&Self::PAGE_CONSEQUENTIAL),
+            state_load_user: names.contains(&Self::STATE_LOAD_USER),
         }
     }
 
@@ -53,6 +57,7 @@ impl Grants {
         match name {
             Self::EVAL => self.eval,
             Self::PAGE_CONSEQUENTIAL => self.page_consequential,
+            Self::STATE_LOAD_USER => self.state_load_user,
             _ => false,
         }
     }
@@ -80,6 +85,8 @@ pub enum Denial {
     },
     /// Another lease controls the tab.
     TabControlled,
+    /// A saved state into the user's own browser, without `state.load-user`.
+    UserBrowserState,
 }
 
 impl Denial {
@@ -117,6 +124,14 @@ impl Denial {
                 Code::TargetBusy,
                 "another lease controls this target; try again later",
             ),
+            Denial::UserBrowserState => BpError::new(
+                Code::CapabilityDenied,
+                format!(
+                    "this is the user's own browser, not one the broker launched; loading a saved state into it needs the `{}` grant, requested at initialize",
+                    Grants::STATE_LOAD_USER
+                ),
+            )
+            .with_context(json!({"grant": Grants::STATE_LOAD_USER})),
         }
     }
 }
@@ -219,7 +234,21 @@ impl Granter {
         if self.links(Capability::PageTools) && self.page_tools == PageToolLevel::All {
             offered.push(Grants::PAGE_CONSEQUENTIAL);
         }
+        if self.links(Capability::StateLoad) {
+            offered.push(Grants::STATE_LOAD_USER);
+        }
         offered
+    }
+
+    /// Whether a client holding `grants` may load a saved state into the
+    /// connected browser: always into one the broker launched, into the
+    /// user's own only with `state.load-user`.
+    pub fn state_load(launched: bool, grants: Grants) -> Result<(), Denial> {
+        if launched || grants.state_load_user {
+            Ok(())
+        } else {
+            Err(Denial::UserBrowserState)
+        }
     }
 
     /// What a client holding `grants` may do with page-declared tools.

@@ -15,14 +15,17 @@ fn granter(caps: &[&str], tools: &[&str], level: PageToolLevel) -> Granter {
 const NONE: Grants = Grants {
     eval: false,
     page_consequential: false,
+    state_load_user: false,
 };
 const EVAL: Grants = Grants {
     eval: true,
     page_consequential: false,
+    state_load_user: false,
 };
 const ALL_GRANTS: Grants = Grants {
     eval: true,
     page_consequential: true,
+    state_load_user: false,
 };
 
 #[test]
@@ -84,7 +87,7 @@ fn client_grants_follow_the_capabilities() {
 
 #[test]
 fn a_removed_capability_wins_over_a_held_grant() {
-    let g = granter(&["script"], &[], PageToolLevel::Write);
+    let g = granter(&["script", "state-load"], &[], PageToolLevel::Write);
     let denied = g.call("browser.eval", &[Script], ALL_GRANTS);
     assert!(matches!(denied, Err(Denial::CapabilitiesDenied { .. })));
     assert!(g.offered_grants().is_empty());
@@ -96,14 +99,22 @@ fn a_removed_capability_wins_over_a_held_grant() {
 #[test]
 fn offered_grants_follow_the_launch_policy() {
     let cases: &[(&[&str], PageToolLevel, &[&str])] = &[
-        (&[], PageToolLevel::Write, &[Grants::EVAL]),
         (
             &[],
+            PageToolLevel::Write,
+            &[Grants::EVAL, Grants::STATE_LOAD_USER],
+        ),
+        (
+            &["state-load"],
             PageToolLevel::All,
             &[Grants::EVAL, Grants::PAGE_CONSEQUENTIAL],
         ),
-        (&["page-tools"], PageToolLevel::All, &[Grants::EVAL]),
-        (&["script"], PageToolLevel::ReadOnly, &[]),
+        (
+            &["page-tools", "state-load"],
+            PageToolLevel::All,
+            &[Grants::EVAL],
+        ),
+        (&["script", "state-load"], PageToolLevel::ReadOnly, &[]),
     ];
     for (deny, level, offered) in cases {
         assert_eq!(
@@ -200,4 +211,17 @@ fn bad_names_are_refused() {
     );
     let bad = Removal::parse(&[], &["tabs".into()]).unwrap_err();
     assert!(bad.message.contains("not a tool name"), "{}", bad.message);
+}
+
+#[test]
+fn a_saved_state_goes_into_the_users_browser_only_with_its_grant() {
+    let user = Grants::from_names(&[Grants::STATE_LOAD_USER]);
+    assert!(user.has(Grants::STATE_LOAD_USER));
+    assert_eq!(Granter::state_load(true, NONE), Ok(()));
+    assert_eq!(Granter::state_load(false, user), Ok(()));
+    let refused = Granter::state_load(false, NONE);
+    assert_eq!(refused, Err(Denial::UserBrowserState));
+    let err = refused.map_err(|d| d.error()).unwrap_err();
+    assert_eq!(err.code, Code::CapabilityDenied);
+    assert!(err.message.contains("state.load-user"), "{}", err.message);
 }

@@ -67,6 +67,18 @@ pub fn link(cap: Capability) -> (Reach, LinkFn) {
         C::Console => (Reach::Workspace, |l| {
             crate::capabilities::console::add_to_linker(l, HostState::console_view)
         }),
+        C::StorageRead => (Reach::Target, |l| {
+            crate::capabilities::storage_read::add_to_linker(l, HostState::tab_view)
+        }),
+        C::StorageWrite => (Reach::Target, |l| {
+            crate::capabilities::storage_write::add_to_linker(l, HostState::tab_view)
+        }),
+        C::StateSave => (Reach::Workspace, |l| {
+            crate::capabilities::state_save::add_to_linker(l, HostState::state_save_view)
+        }),
+        C::StateLoad => (Reach::Workspace, |l| {
+            crate::capabilities::state_load::add_to_linker(l, HostState::state_load_view)
+        }),
     }
 }
 

@@ -119,6 +119,7 @@ impl ArtifactStore {
             "sensitivity": match e.kind {
                 "user_file" => "user_file",
                 "download" => "browser_data",
+                "state" => "secret",
                 _ => "page_capture",
             },"createdAt": e.created_ms,
             "expiresAt": e.expires.map(|t| unix_ms(t.saturating_duration_since(Instant::now()))),
@@ -352,6 +353,23 @@ impl ArtifactStore {
             e.bytes,
             self.root.join(&e.file),
         ))
+    }
+
+    /// The bytes of a saved state of `workspace_id`: a `state` artifact,
+    /// or a `user_file` imported to be loaded as one (`bp state load`).
+    pub fn state_bytes(&self, workspace_id: &str, id: &str) -> BpResult<Vec<u8>> {
+        let file = {
+            let mut inner = self.lock();
+            let e = self.find(&mut inner, id, &|ws| ws == workspace_id)?;
+            if !matches!(e.kind, "state" | "user_file") {
+                return Err(BpError::invalid(format!(
+                    "`{id}` is a {} artifact, not a saved state",
+                    e.kind
+                )));
+            }
+            e.file.clone()
+        };
+        self.dir.read(&file).map_err(io_err("reading"))
     }
 
     /// Create `file` (0600) holding exactly `data`, synced to disk.

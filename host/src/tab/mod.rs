@@ -10,6 +10,8 @@
 
 mod emulation;
 mod pointer;
+mod storage;
+pub use storage::{bounded, StorageItem, MAX_ITEMS, MAX_VALUE_CHARS};
 mod view;
 pub use view::{TabScope, TabView};
 

@@ -27,4 +27,5 @@ pub use browser_pilot::tools::{
     types, upload,
 };
 pub use browser_pilot::tools::{console, emulation};
+pub use browser_pilot::tools::{state_load, state_save, storage_read, storage_write};
 pub use exports::browser_pilot::tools::tool;

@@ -83,6 +83,13 @@ pub(super) fn workspace_call(
         current_generation: broker.generation_handle(),
         lease_guard,
         dispatched: dispatched.clone(),
+        launched: conn.launched.is_some(),
+        state_load_refusal: crate::granter::Granter::state_load(
+            conn.launched.is_some(),
+            scope.grants,
+        )
+        .err()
+        .map(|d| d.error()),
     })
 }
 

@@ -19,6 +19,7 @@ pub(in crate::browser) mod read;
 pub(in crate::browser) mod refs;
 pub(in crate::browser) mod resolved;
 pub(in crate::browser) mod state;
+pub(in crate::browser) mod storage;
 
 use crate::browser::call::state::{ReadAhead, Resolved, TypedBefore};
 use crate::browser::navigation::frames::FrameBook;

@@ -9,6 +9,8 @@ pub(in crate::browser) mod console;
 pub(in crate::browser) mod media;
 pub(in crate::browser) mod net;
 pub(in crate::browser) mod netops;
+pub mod state;
+pub mod state_file;
 pub mod tabs;
 
 use crate::browser::caller::{Caller, LeaseGuard};
@@ -43,6 +45,11 @@ pub struct WorkspaceCall {
     /// Re-checks that the calling lease is alive.
     lease_guard: LeaseGuard,
     pub dispatched: Arc<AtomicBool>,
+    /// The broker launched the browser (not the user's own).
+    pub(in crate::browser) launched: bool,
+    /// Why this client may not load a saved state here (the granter's
+    /// answer), if it may not.
+    pub(in crate::browser) state_load_refusal: Option<BpError>,
 }
 
 /// Everything needed to build a [`WorkspaceCall`].
@@ -60,6 +67,8 @@ pub struct WorkspaceSetup {
     pub current_generation: Arc<AtomicU64>,
     pub lease_guard: LeaseGuard,
     pub dispatched: Arc<AtomicBool>,
+    pub launched: bool,
+    pub state_load_refusal: Option<BpError>,
 }
 
 impl WorkspaceCall {
@@ -79,6 +88,8 @@ impl WorkspaceCall {
             current_generation: s.current_generation,
             lease_guard: s.lease_guard,
             dispatched: s.dispatched,
+            launched: s.launched,
+            state_load_refusal: s.state_load_refusal,
         }
     }
 

@@ -68,6 +68,29 @@ impl HostState {
         })
     }
 
+    /// The view of `state-save`: the calling workspace, whatever the scope.
+    pub(in crate::runtime) fn state_save_view(
+        &mut self,
+    ) -> crate::capabilities::state_save::StateSaveView<'_> {
+        crate::capabilities::state_save::StateSaveView::new(self.workspace_call())
+    }
+
+    /// The view of `state-load`: the calling workspace, whatever the scope.
+    pub(in crate::runtime) fn state_load_view(
+        &mut self,
+    ) -> crate::capabilities::state_load::StateLoadView<'_> {
+        crate::capabilities::state_load::StateLoadView::new(self.workspace_call())
+    }
+
+    /// The calling workspace, whatever the scope.
+    fn workspace_call(&mut self) -> Option<&mut WorkspaceCall> {
+        match &mut self.scope {
+            Some(Scope::Target(t)) => Some(&mut t.ws),
+            Some(Scope::Workspace(w)) => Some(w),
+            None => None,
+        }
+    }
+
     /// The view of the tab capabilities that keep no state of their own
     /// (`page-wait`, `page-scroll`): the call's tab, seen through the
     /// shared [`crate::tab::Tab`] only.

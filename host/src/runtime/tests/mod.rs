@@ -169,6 +169,7 @@ fn every_default_tool_declares_its_scope_and_artifacts() {
     let tools = runtime().manifest(crate::granter::Grants {
         eval: true,
         page_consequential: true,
+        state_load_user: true,
     });
     assert!(tools.len() >= 25, "{} tools", tools.len());
     for t in &tools {

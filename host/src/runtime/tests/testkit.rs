@@ -224,6 +224,8 @@ impl TestEnv {
             current_generation: Arc::new(AtomicU64::new(1)),
             lease_guard: Arc::new(|| Ok(())),
             dispatched: Arc::new(AtomicBool::new(false)),
+            launched: true,
+            state_load_refusal: None,
         })
     }
 
