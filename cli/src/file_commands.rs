@@ -77,17 +77,21 @@ pub(crate) async fn upload(
     s: &mut Session,
     reference: &str,
     r: u64,
-    path: PathBuf,
+    paths: Vec<PathBuf>,
 ) -> BpResult<(Value, String)> {
-    let path = absolute(path)?;
+    let paths: Vec<PathBuf> = paths.into_iter().map(absolute).collect::<BpResult<_>>()?;
     let ids = s.ids().await?;
-    let imported = s
-        .request(
-            "artifacts/import",
-            json!({"workspaceId": ids.0, "leaseId": ids.1, "path": path}),
-        )
-        .await?;
-    let args = json!({"ref": r, "artifactIds": [imported["artifactId"]]});
+    let mut artifacts = Vec::with_capacity(paths.len());
+    for path in paths {
+        let imported = s
+            .request(
+                "artifacts/import",
+                json!({"workspaceId": ids.0, "leaseId": ids.1, "path": path}),
+            )
+            .await?;
+        artifacts.push(imported["artifactId"].clone());
+    }
+    let args = json!({"ref": r, "artifactIds": artifacts});
     let v = s.tool("browser.upload", args).await?;
     let e = &v["evidence"];
     let line = format!(
