@@ -12,13 +12,17 @@ fn line(a: &Value) -> String {
         .as_str()
         .or_else(|| a["path"].as_str().and_then(|p| p.rsplit('/').next()))
         .unwrap_or("");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0);
+    let age = now.saturating_sub(a["createdAt"].as_u64().unwrap_or(now)) / 1000;
     let mut out = format!(
-        "{}  {}  {}  {} bytes  created {}",
+        "{}  {}  {}  {} bytes  {age} s ago",
         a["artifactId"].as_str().unwrap_or(""),
         a["kind"].as_str().unwrap_or(""),
         name,
         a["bytes"].as_u64().unwrap_or(0),
-        a["createdAt"].as_u64().unwrap_or(0)
     );
     if let Some(url) = a["sourceUrl"].as_str() {
         out.push_str(&format!("  from {url}"));

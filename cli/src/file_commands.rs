@@ -92,13 +92,27 @@ pub(crate) async fn upload(
         artifacts.push(imported["artifactId"].clone());
     }
     let args = json!({"ref": r, "artifactIds": artifacts});
-    let v = s.tool("browser.upload", args).await?;
+    let v = match s.tool("browser.upload", args).await {
+        Ok(v) => v,
+        Err(e) => {
+            // A refused upload leaves nothing behind in the store.
+            for id in &artifacts {
+                let _ = s
+                    .request("artifacts/release", json!({"artifactId": id}))
+                    .await;
+            }
+            return Err(e);
+        }
+    };
     let e = &v["evidence"];
-    let line = format!(
+    let mut line = format!(
         "uploaded to [{reference}]: {} ({} file(s))",
         e["status"].as_str().unwrap_or(""),
         e["fileCount"]
     );
+    if e["via"] == "file_chooser" {
+        line.push_str(" through its file chooser");
+    }
     Ok((v, line))
 }
 

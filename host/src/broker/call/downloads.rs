@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 
 /// How long an action's result waits for a download it started.
 const DOWNLOAD_WAIT: Duration = Duration::from_millis(1500);
+/// How long a click that changed nothing visible waits for a download to
+/// begin (the browser announces one a moment after the click returned).
+const BEGIN_GRACE: Duration = Duration::from_millis(300);
 /// How often it looks.
 const LOOK_EVERY: Duration = Duration::from_millis(50);
 
@@ -19,7 +22,10 @@ const LOOK_EVERY: Duration = Duration::from_millis(50);
 /// the downloads already under way.
 pub(super) struct Before {
     cursor: String,
+    /// GUIDs and names of the downloads already under way: theirs are not
+    /// this call's.
     in_flight: HashSet<String>,
+    earlier_names: Vec<String>,
 }
 
 impl Before {
@@ -27,10 +33,11 @@ impl Before {
         let Bound::Target { conn, raw, .. } = bound else {
             return None;
         };
-        let in_flight = conn.registry.downloads_of(raw).into_iter().map(|d| d.0);
+        let (in_flight, earlier_names) = conn.registry.downloads_of(raw).into_iter().unzip();
         Some(Self {
             cursor: broker.state().cursor(&scope.workspace_id),
-            in_flight: in_flight.collect(),
+            in_flight,
+            earlier_names,
         })
     }
 
@@ -49,6 +56,10 @@ impl Before {
             .flatten()
             .filter(|e| e["type"] == "download" && e["targetId"] == public)
             .map(|e| e["payload"].clone())
+            .filter(|p| {
+                let name = p["filename"].as_str().unwrap_or_default();
+                !self.earlier_names.iter().any(|n| n == name)
+            })
             .collect()
     }
 
@@ -58,6 +69,7 @@ impl Before {
         self,
         broker: &Broker,
         scope: &CallScope,
+        name: &str,
         bound: &Bound,
         value: &mut Value,
     ) {
@@ -71,6 +83,13 @@ impl Before {
             return;
         }
         let started_at = Instant::now();
+        // Only a click whose evidence shows no effect but focus waits for
+        // a download to begin: one that changed the page did something
+        // else, and must not be slowed.
+        let signals = value["evidence"]["signals"].as_array();
+        let quiet = name == "browser.click"
+            && signals.is_none_or(|s| s.iter().all(|x| x == "focus_changed"));
+        let grace = if quiet { BEGIN_GRACE } else { Duration::ZERO };
         let mut seen: HashSet<String> = HashSet::new();
         let (ended, running) = loop {
             let running: Vec<(String, String)> = conn
@@ -81,8 +100,9 @@ impl Before {
                 .collect();
             seen.extend(running.iter().map(|d| d.0.clone()));
             let ended = self.ended(broker, scope, public);
-            let settled = running.is_empty() && ended.len() >= seen.len();
-            if settled || started_at.elapsed() >= DOWNLOAD_WAIT {
+            let idle = running.is_empty() && ended.len() >= seen.len();
+            let waiting_for_begin = seen.is_empty() && started_at.elapsed() < grace;
+            if (idle && !waiting_for_begin) || started_at.elapsed() >= DOWNLOAD_WAIT {
                 break (ended, running);
             }
             tokio::time::sleep(LOOK_EVERY).await;

@@ -124,7 +124,7 @@ async fn steps(
     let ran = execute::run(broker, scope, entry, &mut bound, &args, dispatched).await;
     let (mut value, sent) = finish::complete(broker, scope, name, &bound, ran)?;
     if let Some(before) = before {
-        before.attach(broker, scope, &bound, &mut value).await;
+        before.attach(broker, scope, name, &bound, &mut value).await;
     }
     Ok((value, sent))
 }
