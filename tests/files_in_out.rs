@@ -69,7 +69,11 @@ fn a_styled_button_gets_its_files_through_the_file_chooser() {
     assert_eq!(code, "invalid_argument", "{}", run.stderr());
     let count = env.ok(&["eval", "document.getElementById('single').files.length"]);
     assert!(count.contains('0'), "{count}");
-    assert_eq!(user_files(&env), before, "a refused upload kept its imports");
+    assert_eq!(
+        user_files(&env),
+        before,
+        "a refused upload kept its imports"
+    );
     // One file is fine.
     let v = env.json(&["upload", &single, &paths[0]]);
     assert_eq!(v["evidence"]["via"], "input", "{v}");

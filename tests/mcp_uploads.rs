@@ -2,7 +2,8 @@
 //! Chromium: `browser_upload` takes paths under an `--upload-root` and
 //! under the roots the client declares (answered to the server's
 //! `roots/list`); a path that escapes them through `..` or a symlink is
-//! refused with a stable code and nothing is imported; an upload root
+//! refused with a stable code and nothing is imported (nor kept by an
+//! upload that fails after its import); an upload root
 //! that does not exist stops `bp mcp` at its start.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
@@ -168,7 +169,10 @@ fn bp_mcp_uploads_paths_under_its_roots_only() {
         .find(|t| t["name"] == "browser_upload")
         .cloned()
         .unwrap_or_else(|| panic!("no browser_upload in {tools}"));
-    assert!(upload["inputSchema"]["properties"]["paths"].is_object(), "{upload}");
+    assert!(
+        upload["inputSchema"]["properties"]["paths"].is_object(),
+        "{upload}"
+    );
     mcp.call("browser_tabs_open", json!({"url": env.url("upload.html")}));
 
     let upload_paths = |mcp: &mut Mcp, paths: &[&str]| {
@@ -182,10 +186,15 @@ fn bp_mcp_uploads_paths_under_its_roots_only() {
     // Under the --upload-root, and under the client's declared root.
     let v = upload_paths(&mut mcp, &[&inside, &declared]);
     assert_eq!(v["evidence"]["status"], "verified", "{v}");
-    assert_eq!(v["evidence"]["names"], json!(["inside.txt", "declared.txt"]), "{v}");
+    assert_eq!(
+        v["evidence"]["names"],
+        json!(["inside.txt", "declared.txt"]),
+        "{v}"
+    );
     let read = mcp.call("browser_read", json!({}));
     assert!(
-        read.to_string().contains("Selected: inside.txt, declared.txt"),
+        read.to_string()
+            .contains("Selected: inside.txt, declared.txt"),
         "{read}"
     );
 
@@ -194,14 +203,36 @@ fn bp_mcp_uploads_paths_under_its_roots_only() {
     let before = stored(&env.home);
     let dotdot = format!("{root_arg}/../secret.txt");
     let link = format!("{root_arg}/link.txt");
-    for paths in [vec![dotdot.as_str()], vec![link.as_str()], vec![inside.as_str(), link.as_str()]] {
+    for paths in [
+        vec![dotdot.as_str()],
+        vec![link.as_str()],
+        vec![inside.as_str(), link.as_str()],
+    ] {
         let v = upload_paths(&mut mcp, &paths);
         assert_eq!(v["error"]["code"], "capability_denied", "{paths:?}: {v}");
-        assert_eq!(v["error"]["context"]["reason"], "outside_upload_roots", "{v}");
+        assert_eq!(
+            v["error"]["context"]["reason"], "outside_upload_roots",
+            "{v}"
+        );
     }
     assert_eq!(stored(&env.home), before, "a refused path was imported");
     let read = mcp.call("browser_read", json!({}));
     assert!(!read.to_string().contains("secret"), "{read}");
+
+    // An upload that fails after the import (a button that opens no file
+    // chooser) keeps nothing it imported.
+    mcp.call(
+        "browser_navigate",
+        json!({"url": env.url("styled-upload.html")}),
+    );
+    let obs = mcp.call("browser_observe", json!({}));
+    let nothing: u64 = find_ref(&obs, "button", "Does nothing").parse().unwrap();
+    let v = mcp.call(
+        "browser_upload",
+        json!({"observationId": obs["observationId"], "ref": nothing, "paths": [inside]}),
+    );
+    assert_eq!(v["error"]["code"], "action_not_verified", "{v}");
+    assert_eq!(stored(&env.home), before, "a failed upload kept its import");
 }
 
 #[test]

@@ -339,12 +339,16 @@ impl ServerHandler for Server {
                         let roots = &self.options.upload_roots;
                         uploads::import_paths(&self.session, &context, roots, args).await
                     }
-                    Ok(()) => Ok(args),
+                    Ok(()) => Ok((args, Vec::new())),
                 };
                 match args {
                     Err(e) => results::failure(&e, &Value::Null),
-                    Ok(args) => {
+                    Ok((args, imported)) => {
                         let out = self.broker_call(&broker, args, &meta, &context).await;
+                        if out["isError"] == true {
+                            // A failed upload keeps nothing it imported.
+                            uploads::release(&self.session, &imported).await;
+                        }
                         if broker == "browser.connect" || broker == "browser.disconnect" {
                             self.tell_if_tools_changed(&context).await;
                         }

@@ -150,15 +150,16 @@ pub fn resolve(path: &str, roots: &[PathBuf]) -> BpResult<PathBuf> {
 }
 
 /// `browser.upload`'s arguments with `paths` replaced by the IDs of the
-/// imported files. Every path is checked before any is imported.
+/// imported files, and those IDs. Every path is checked before any is
+/// imported.
 pub async fn import_paths(
     session: &Session,
     ctx: &RequestContext<RoleServer>,
     cli_roots: &[PathBuf],
     mut args: Value,
-) -> BpResult<Value> {
+) -> BpResult<(Value, Vec<Value>)> {
     let Some(paths) = args.as_object_mut().and_then(|o| o.remove("paths")) else {
-        return Ok(args);
+        return Ok((args, Vec::new()));
     };
     if args.get("artifactIds").is_some() {
         return Err(BpError::invalid("give `paths` or `artifactIds`, not both"));
@@ -191,8 +192,18 @@ pub async fn import_paths(
             .await?;
         ids.push(imported["artifactId"].clone());
     }
-    args["artifactIds"] = Value::Array(ids);
-    Ok(args)
+    args["artifactIds"] = Value::Array(ids.clone());
+    Ok((args, ids))
+}
+
+/// Release what [`import_paths`] imported for an upload that failed.
+pub async fn release(session: &Session, ids: &[Value]) {
+    for id in ids {
+        let params = json!({"artifactId": id});
+        if let Err(e) = session.link.request("artifacts/release", params).await {
+            tracing::debug!("release of {id}: {e}");
+        }
+    }
 }
 
 #[cfg(test)]
