@@ -230,7 +230,7 @@ mod tests {
         std::fs::write(root.join("in.txt"), "in").unwrap();
         std::fs::write(base.join("out.txt"), "out").unwrap();
         std::os::unix::fs::symlink(base.join("out.txt"), root.join("link.txt")).unwrap();
-        let roots = roots_from_args(&[root.clone()]).unwrap();
+        let roots = roots_from_args(std::slice::from_ref(&root)).unwrap();
         let p = |s: &Path| s.display().to_string();
         assert!(resolve(&p(&root.join("in.txt")), &roots).is_ok());
         for escape in [root.join("../out.txt"), root.join("link.txt")] {
