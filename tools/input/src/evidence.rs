@@ -158,6 +158,7 @@ pub fn schema() -> Value {
                 "type": "object",
                 "properties": {"role": {"type": "string"}, "name": {"type": "string"}, "tag": {"type": "string"}}
             },
+            "link": {"type": "boolean", "description": "A click on a link (`<a>`)."},
             "download": {
                 "type": "object",
                 "description": "Added by the broker when the action started a download: completed with its artifactId, or still started.",

@@ -12,8 +12,9 @@ use std::time::{Duration, Instant};
 
 /// How long an action's result waits for a download it started.
 const DOWNLOAD_WAIT: Duration = Duration::from_millis(1500);
-/// How long a click that changed nothing visible waits for a download to
-/// begin (the browser announces one a moment after the click returned).
+/// How long a link's click that changed nothing but focus waits for a
+/// download to begin (the browser announces one a moment after the click
+/// returned).
 const BEGIN_GRACE: Duration = Duration::from_millis(300);
 /// How often it looks.
 const LOOK_EVERY: Duration = Duration::from_millis(50);
@@ -83,11 +84,12 @@ impl Before {
             return;
         }
         let started_at = Instant::now();
-        // Only a click whose evidence shows no effect but focus waits for
-        // a download to begin: one that changed the page did something
-        // else, and must not be slowed.
+        // Only a link's click whose evidence shows no effect but focus
+        // waits for a download to begin: other clicks, and links that
+        // changed the page, must not be slowed.
         let signals = value["evidence"]["signals"].as_array();
         let quiet = name == "browser.click"
+            && value["evidence"]["link"] == true
             && signals.is_none_or(|s| s.iter().all(|x| x == "focus_changed"));
         let grace = if quiet { BEGIN_GRACE } else { Duration::ZERO };
         let mut seen: HashSet<String> = HashSet::new();
