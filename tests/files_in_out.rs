@@ -2,8 +2,9 @@
 //! button whose file input is hidden is answered through its intercepted
 //! file chooser (several files), a single-file input refuses two, a
 //! button that opens no chooser is `action_not_verified`; a download link's
-//! click names its artifact in the evidence, `bp artifacts` lists it with
-//! its source URL, and `bp events` prints its event.
+//! click names its artifact in the evidence (a slow one is named as
+//! started), `bp artifacts` lists it with its source URL, and `bp events`
+//! prints its event.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
@@ -137,4 +138,13 @@ fn a_download_is_named_by_its_click_listed_and_journalled() {
     let started = std::time::Instant::now();
     env.ok(&["events", "--follow", "--timeout", "500"]);
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
+
+    // A download still transferring when the click answers (its body
+    // trickles out over a minute) is named as started.
+    env.open("busy.html");
+    let obs = env.snapshot(None);
+    let slow = find_ref(&obs, "link", "Download slowly");
+    let v = env.json(&["click", &slow]);
+    assert_eq!(v["evidence"]["download"]["state"], "started", "{v}");
+    assert!(v["evidence"]["download"].get("artifactId").is_none(), "{v}");
 }
