@@ -300,7 +300,7 @@ fn the_agents_guide_leaves_out_single_commands_whose_tools_are_removed() {
         "bp tab t1-20dadb",
         "bp frame ID",
         "bp screenshot",
-        "bp upload REF PATH",
+        "bp upload REF FILE...",
     ] {
         assert!(text.contains(kept), "{kept} missing: {text}");
     }
@@ -321,6 +321,8 @@ fn bp_mcp_print_config_passes_every_flag_on() {
         "my agent",
         "--lease-ttl-ms",
         "30000",
+        "--upload-root",
+        "/tmp",
         "--full-size-images",
     ];
     let with = |host: &str| {
@@ -344,7 +346,7 @@ fn bp_mcp_print_config_passes_every_flag_on() {
     assert_eq!(
         rest,
         "mcp --launch --headless --deny navigation --deny-tool browser.tabs.close \
-         --allow-eval --client-name 'my agent' --lease-ttl-ms 30000 --full-size-images"
+         --allow-eval --client-name 'my agent' --lease-ttl-ms 30000 --upload-root /tmp --full-size-images"
     );
     // Cursor and VS Code: JSON with the same command and arguments.
     for (host, key) in [("cursor", "mcpServers"), ("vscode", "servers")] {

@@ -239,12 +239,20 @@ pub enum Command {
     },
     /// Print the current tab to a PDF file.
     Pdf { path: PathBuf },
-    /// Put a local file on a file input, by ref.
+    /// Put local files on a file input, or on the button or label that
+    /// opens its file chooser, by ref.
     Upload {
         #[arg(value_name = "REF")]
         reference: String,
-        path: PathBuf,
+        #[arg(value_name = "FILE", required = true, num_args = 1..)]
+        paths: Vec<PathBuf>,
     },
+    /// List this CLI's workspace's artifacts: kind, name, size, time and,
+    /// for downloads, the URL they came from.
+    Artifacts,
+    /// Print this CLI's workspace's event journal (downloads,
+    /// navigations, dialogs...); --follow keeps printing until Ctrl-C.
+    Events(crate::events_command::EventsArgs),
     /// Artifacts (screenshots, PDFs, imported files) of this CLI's workspace.
     Artifact {
         #[command(subcommand)]

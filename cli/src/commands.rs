@@ -191,6 +191,11 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
     match command {
         // It holds a session only for each of its calls.
         Command::Console(a) => return crate::console_command::console(s, a, json).await,
+        Command::Events(a) => {
+            drop(s);
+            return crate::events_command::events(a, json).await;
+        }
+        Command::Artifacts => crate::artifacts_command::artifacts(&mut s, json).await?,
         Command::Connect {
             launch,
             headless,
@@ -352,9 +357,9 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let (v, text) = crate::file_commands::pdf(&mut s, path).await?;
             emit(json, &v, |_| text);
         }
-        Command::Upload { reference, path } => {
+        Command::Upload { reference, paths } => {
             let r = parse_ref(&reference)?;
-            let (v, text) = crate::file_commands::upload(&mut s, &reference, r, path).await?;
+            let (v, text) = crate::file_commands::upload(&mut s, &reference, r, paths).await?;
             emit(json, &v, |_| text);
         }
         Command::Artifact { command } => {

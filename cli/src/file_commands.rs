@@ -77,24 +77,42 @@ pub(crate) async fn upload(
     s: &mut Session,
     reference: &str,
     r: u64,
-    path: PathBuf,
+    paths: Vec<PathBuf>,
 ) -> BpResult<(Value, String)> {
-    let path = absolute(path)?;
+    let paths: Vec<PathBuf> = paths.into_iter().map(absolute).collect::<BpResult<_>>()?;
     let ids = s.ids().await?;
-    let imported = s
-        .request(
-            "artifacts/import",
-            json!({"workspaceId": ids.0, "leaseId": ids.1, "path": path}),
-        )
-        .await?;
-    let args = json!({"ref": r, "artifactIds": [imported["artifactId"]]});
-    let v = s.tool("browser.upload", args).await?;
+    let mut artifacts = Vec::with_capacity(paths.len());
+    for path in paths {
+        let imported = s
+            .request(
+                "artifacts/import",
+                json!({"workspaceId": ids.0, "leaseId": ids.1, "path": path}),
+            )
+            .await?;
+        artifacts.push(imported["artifactId"].clone());
+    }
+    let args = json!({"ref": r, "artifactIds": artifacts});
+    let v = match s.tool("browser.upload", args).await {
+        Ok(v) => v,
+        Err(e) => {
+            // A refused upload leaves nothing behind in the store.
+            for id in &artifacts {
+                let _ = s
+                    .request("artifacts/release", json!({"artifactId": id}))
+                    .await;
+            }
+            return Err(e);
+        }
+    };
     let e = &v["evidence"];
-    let line = format!(
+    let mut line = format!(
         "uploaded to [{reference}]: {} ({} file(s))",
         e["status"].as_str().unwrap_or(""),
         e["fileCount"]
     );
+    if e["via"] == "file_chooser" {
+        line.push_str(" through its file chooser");
+    }
     Ok((v, line))
 }
 

@@ -3,6 +3,7 @@
 
 mod about;
 mod args;
+mod artifacts_command;
 mod bridge;
 mod bridge_wire;
 mod broker_commands;
@@ -14,6 +15,7 @@ mod console_command;
 mod dialog_commands;
 mod doctor;
 mod drag_command;
+mod events_command;
 mod file_commands;
 mod fill_command;
 mod guide;

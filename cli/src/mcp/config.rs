@@ -46,6 +46,11 @@ fn passed_args(a: &McpArgs) -> Vec<String> {
     if a.lease_ttl_ms != super::DEFAULT_LEASE_TTL_MS {
         out.extend(["--lease-ttl-ms".to_string(), a.lease_ttl_ms.to_string()]);
     }
+    // Absolute: the host starts the server in a directory of its own.
+    for r in &a.upload_roots {
+        let r = std::path::absolute(r).unwrap_or_else(|_| r.clone());
+        out.extend(["--upload-root".to_string(), r.display().to_string()]);
+    }
     if a.full_size_images {
         out.push("--full-size-images".into());
     }

@@ -9,6 +9,7 @@ mod results;
 mod server;
 mod session;
 mod tools;
+mod uploads;
 mod wire;
 
 use browser_pilot_host::runtime::policy::Policy;
@@ -64,6 +65,10 @@ pub struct McpArgs {
     /// Send full screenshots instead of the bounded preview.
     #[arg(long)]
     pub full_size_images: bool,
+    /// browser_upload may take file paths under this directory
+    /// (repeatable; the client's MCP roots count too).
+    #[arg(long = "upload-root", value_name = "DIR")]
+    pub upload_roots: Vec<std::path::PathBuf>,
     /// For test harnesses: bp_session_info also gives the workspace's
     /// resume secret.
     #[arg(long, hide = true)]
@@ -77,6 +82,7 @@ pub async fn run(args: McpArgs) -> BpResult<()> {
     }
     // The same names the broker's policy takes, checked the same way.
     Policy::load(None, &args.deny, &args.deny_tools)?;
+    let upload_roots = uploads::roots_from_args(&args.upload_roots)?;
     // From here on SIGINT and SIGTERM end the server in order, even while
     // it is still starting (a `--launch` can take seconds).
     let mut stop = Stop::new()?;
@@ -96,7 +102,7 @@ pub async fn run(args: McpArgs) -> BpResult<()> {
         session::Session::start(link, &args.client_name, args.lease_ttl_ms, &grants).await?,
     );
     let served = tokio::select! {
-        served = serve(&session, &args) => served,
+        served = serve(&session, &args, upload_roots) => served,
         () = stop.signalled() => Ok(()),
     };
     // Whatever ended it (stdin closed, a signal, a failure), the session's
@@ -131,7 +137,11 @@ impl Stop {
     }
 }
 
-async fn serve(session: &Arc<session::Session>, args: &McpArgs) -> BpResult<()> {
+async fn serve(
+    session: &Arc<session::Session>,
+    args: &McpArgs,
+    upload_roots: Vec<std::path::PathBuf>,
+) -> BpResult<()> {
     let listed = session.tools().await?;
     let deny = server::Deny::new(&args.deny, &args.deny_tools, &listed)?;
     connect(session, args).await;
@@ -139,6 +149,7 @@ async fn serve(session: &Arc<session::Session>, args: &McpArgs) -> BpResult<()> 
         full_size_images: args.full_size_images,
         expose_resume_secret: args.expose_resume_secret,
         consequential: args.allow_consequential,
+        upload_roots,
         deny,
     };
     let offered: Vec<Value> = listed

@@ -7,6 +7,7 @@
 use super::results;
 use super::session::Session;
 use super::tools::{self, EVENTS_TOOL, META, SESSION_TOOL};
+use super::uploads;
 use browser_pilot_host::granter::{Denial, Granter, Removal};
 use browser_pilot_host::{BpError, BpResult};
 use rmcp::model::{
@@ -34,6 +35,8 @@ pub struct Options {
     pub expose_resume_secret: bool,
     /// The session asked for `page.consequential`.
     pub consequential: bool,
+    /// `--upload-root`s, canonical.
+    pub upload_roots: Vec<std::path::PathBuf>,
     pub deny: Deny,
 }
 
@@ -297,7 +300,13 @@ impl ServerHandler for Server {
         let mut all: Vec<Value> = listed
             .iter()
             .filter(|t| deny.allows(t))
-            .map(|t| tools::to_mcp(t, self.options.consequential))
+            .map(|t| {
+                let mut entry = tools::to_mcp(t, self.options.consequential);
+                if t["name"] == "browser.upload" {
+                    entry["inputSchema"] = uploads::mcp_schema(&entry["inputSchema"]);
+                }
+                entry
+            })
             .collect();
         if let Ok(mut last) = self.listed.lock() {
             *last = listed;
@@ -324,14 +333,27 @@ impl ServerHandler for Server {
                 let judged = std::iter::once(broker.as_str())
                     .chain(Granter::nested_calls(&broker, &args).iter().copied())
                     .try_for_each(|name| self.judged(name));
-                if let Err(denial) = judged {
-                    results::failure(&denial.error(), &Value::Null)
-                } else {
-                    let out = self.broker_call(&broker, args, &meta, &context).await;
-                    if broker == "browser.connect" || broker == "browser.disconnect" {
-                        self.tell_if_tools_changed(&context).await;
+                let args = match judged {
+                    Err(denial) => Err(denial.error()),
+                    Ok(()) if broker == "browser.upload" => {
+                        let roots = &self.options.upload_roots;
+                        uploads::import_paths(&self.session, &context, roots, args).await
                     }
-                    out
+                    Ok(()) => Ok((args, Vec::new())),
+                };
+                match args {
+                    Err(e) => results::failure(&e, &Value::Null),
+                    Ok((args, imported)) => {
+                        let out = self.broker_call(&broker, args, &meta, &context).await;
+                        if out["isError"] == true {
+                            // A failed upload keeps nothing it imported.
+                            uploads::release(&self.session, &imported).await;
+                        }
+                        if broker == "browser.connect" || broker == "browser.disconnect" {
+                            self.tell_if_tools_changed(&context).await;
+                        }
+                        out
+                    }
                 }
             }
         };

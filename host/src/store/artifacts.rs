@@ -59,6 +59,8 @@ struct Entry {
     expires: Option<Instant>,
     preview_of: Option<String>,
     file: String,
+    /// Where a download came from.
+    source_url: Option<String>,
 }
 
 #[derive(Default)]
@@ -128,6 +130,7 @@ impl ArtifactStore {
         for (k, val) in [
             ("filename", e.filename.clone().map(Value::from)),
             ("previewOf", e.preview_of.clone().map(Value::from)),
+            ("sourceUrl", e.source_url.clone().map(Value::from)),
         ] {
             if let Some(val) = val {
                 v[k] = val;
@@ -210,6 +213,7 @@ impl ArtifactStore {
             expires: Some(Instant::now() + self.limits.ttl),
             preview_of: a.preview_of,
             file,
+            source_url: None,
         };
         let d = self.descriptor(&entry);
         inner.items.insert(id, entry);
@@ -283,6 +287,27 @@ impl ArtifactStore {
         let mut inner = self.lock();
         let e = self.find(&mut inner, id, owns)?;
         Ok(self.descriptor(e))
+    }
+
+    /// Record the URL a download came from.
+    pub fn set_source(&self, id: &str, url: &str) {
+        if let Some(e) = self.lock().items.get_mut(id) {
+            e.source_url = Some(url.to_string());
+        }
+    }
+
+    /// The descriptors of a workspace's live artifacts, oldest first.
+    pub fn list(&self, workspace_id: &str) -> Vec<Value> {
+        let inner = self.lock();
+        let now = Instant::now();
+        let mut live: Vec<&Entry> = inner
+            .items
+            .values()
+            .filter(|e| e.workspace_id == workspace_id)
+            .filter(|e| e.expires.is_none_or(|t| t > now))
+            .collect();
+        live.sort_by(|a, b| (a.created_ms, &a.id).cmp(&(b.created_ms, &b.id)));
+        live.into_iter().map(|e| self.descriptor(e)).collect()
     }
 
     /// Keep the artifact until released (no TTL).

@@ -126,6 +126,11 @@ pub fn click(mut args: Args) -> Result<Value, ToolError> {
     if !part.is_empty() {
         evidence["hit"] = json!(part);
     }
+    // A link's click may start a download the browser announces a moment
+    // later; the broker waits briefly for it when nothing else changed.
+    if before.node.as_ref().is_some_and(|n| n.tag == "a") {
+        evidence["link"] = json!(true);
+    }
     evidence::settle_into(&mut evidence, settle)?;
     Ok(json!({
         "evidence": evidence,

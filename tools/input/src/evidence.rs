@@ -157,6 +157,13 @@ pub fn schema() -> Value {
             "target": {
                 "type": "object",
                 "properties": {"role": {"type": "string"}, "name": {"type": "string"}, "tag": {"type": "string"}}
+            },
+            "link": {"type": "boolean", "description": "A click on a link (`<a>`)."},
+            "download": {
+                "type": "object",
+                "description": "Added by the broker when the action started a download: completed with its artifactId, or still started.",
+                "properties": {"state": {"type": "string"}, "filename": {"type": "string"}, "artifactId": {"type": "string"},
+                               "bytes": {"type": "integer"}, "url": {"type": "string"}}
             }
         }
     })

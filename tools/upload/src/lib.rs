@@ -9,7 +9,7 @@ wit_bindgen::generate!({
 });
 
 use bp_sdk::spec::{target_id_schema, with_common};
-use bp_sdk::{invalid, not_verified, Args, CallContext, Component, ToolError, ToolSpec};
+use bp_sdk::{invalid, Args, CallContext, Component, ToolError, ToolSpec};
 use browser_pilot::tools::{artifacts, page_read, upload};
 use serde_json::{json, Map, Value};
 
@@ -23,11 +23,12 @@ fn spec() -> ToolSpec {
     props.insert(
         "evidence".into(),
         json!({"type": "object", "required": ["status", "fileCount", "filenamesMatch"], "properties": {
-            "status": {"enum": ["verified", "mismatch"]}, "fileCount": {"type": "integer"}, "filenamesMatch": {"type": "boolean"}}}),
+            "status": {"enum": ["verified", "mismatch"]}, "fileCount": {"type": "integer"}, "filenamesMatch": {"type": "boolean"},
+            "via": {"enum": ["input", "file_chooser"]}, "names": {"type": "array", "items": {"type": "string"}}}}),
     );
     ToolSpec::mutating(
         "browser.upload",
-        "Set imported upload files (artifacts/import) on an observed file input.",
+        "Set imported upload files (artifacts/import) on an observed file input, or on the button or label that opens its file chooser (clicked, the chooser answered).",
         &["page-read", "artifacts", "upload"],
     )
     .schemas(
@@ -74,10 +75,14 @@ impl Component for Upload {
             .collect::<Result<_, _>>()?;
         let node = page_read::resolve_ref(&observation, reference)?;
         let state = page_read::read_node(node)?;
-        if state.tag != "input" || state.input_type.as_deref() != Some("file") {
-            return Err(not_verified("not_a_file_input"));
-        }
-        let readback = upload::set_files(node, &ids)?;
+        // A file input takes the files; anything else (a styled button, a
+        // label) is clicked and the file chooser it opens is answered.
+        let direct = state.tag == "input" && state.input_type.as_deref() == Some("file");
+        let readback = if direct {
+            upload::set_files(node, &ids)?
+        } else {
+            upload::choose_files(node, &ids)?
+        };
         let expected: Vec<&str> = files.iter().map(|f| f.filename.as_str()).collect();
         let names_match = readback
             .names
@@ -89,6 +94,8 @@ impl Component for Upload {
             "status": if verified { "verified" } else { "mismatch" },
             "fileCount": readback.file_count,
             "filenamesMatch": names_match,
+            "via": if direct { "input" } else { "file_chooser" },
+            "names": readback.names,
         }}))
     }
 }

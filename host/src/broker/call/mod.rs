@@ -14,6 +14,7 @@
 
 mod authorise;
 mod decode;
+mod downloads;
 mod execute;
 mod finish;
 mod record;
@@ -119,8 +120,13 @@ async fn steps(
 ) -> Result<(Value, bool), types::Failed> {
     let entry = authorise::check(&broker.runtime, scope, name, &mut args).map_err(types::fail)?;
     let mut bound = scope::resolve(broker, scope, entry, &mut args, dispatched, nested).await?;
+    let before = downloads::Before::take(broker, scope, &bound);
     let ran = execute::run(broker, scope, entry, &mut bound, &args, dispatched).await;
-    finish::complete(broker, scope, name, &bound, ran)
+    let (mut value, sent) = finish::complete(broker, scope, name, &bound, ran)?;
+    if let Some(before) = before {
+        before.attach(broker, scope, name, &bound, &mut value).await;
+    }
+    Ok((value, sent))
 }
 
 /// A component tool run from inside another call (no command record of

@@ -178,6 +178,11 @@ pub async fn handle_initialized(
                 .artifacts
                 .import(ws, std::path::Path::new(str_param(p, "path")?))
         }
+        "artifacts/list" => {
+            let ws = str_param(p, "workspaceId")?;
+            broker.state().workspace(principal, ws)?;
+            Ok(json!({"artifacts": broker.artifacts.list(ws)}))
+        }
         "artifacts/get" | "artifacts/export" | "artifacts/retain" | "artifacts/release" => {
             artifact_method(broker, principal, method, p)
         }

@@ -129,15 +129,20 @@ fn publish(broker: &Broker, st: &mut State, signal: Signal) {
         Signal::Download {
             raw,
             filename,
+            url,
             dir,
             state,
         } => {
             let controller = st.controller_of(&raw);
             let staged = staged_file(&dir, &filename);
-            let payload = match (&controller, state.as_str(), &staged) {
+            let mut payload = match (&controller, state.as_str(), &staged) {
                 (Some((_, ws)), "completed", Some(path)) => ingest(broker, ws, &filename, path),
                 _ => json!({"state": state, "filename": filename}),
             };
+            if let Some(id) = payload["artifactId"].as_str() {
+                broker.artifacts.set_source(id, &url);
+            }
+            payload["url"] = json!(url);
             if let Some(path) = staged {
                 let _ = std::fs::remove_file(path);
             }

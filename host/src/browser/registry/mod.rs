@@ -254,6 +254,8 @@ pub enum Signal {
     Download {
         raw: String,
         filename: String,
+        /// The URL it was fetched from.
+        url: String,
         /// The staging directory it was saved in.
         dir: std::path::PathBuf,
         /// `completed`, `canceled` or `interrupted`.
@@ -399,6 +401,8 @@ struct Inner {
 pub(crate) struct InFlight {
     pub raw: String,
     pub filename: String,
+    /// The URL it is fetched from.
+    pub url: String,
     /// Bytes received so far (the larger of received and announced total).
     pub bytes: u64,
 }

@@ -233,6 +233,7 @@ impl Registry {
             let item = super::InFlight {
                 raw,
                 filename,
+                url: s(p, "url").unwrap_or_default(),
                 bytes: 0,
             };
             self.lock().downloads.insert(guid, item);
@@ -249,10 +250,17 @@ impl Registry {
         }
         let entry = self.lock().downloads.remove(&guid);
         let dir = self.with(raw, |t| t.download_dir.clone()).flatten();
-        if let (Some(super::InFlight { raw, filename, .. }), Some(dir)) = (entry, dir) {
+        if let (
+            Some(super::InFlight {
+                raw, filename, url, ..
+            }),
+            Some(dir),
+        ) = (entry, dir)
+        {
             self.signal(Signal::Download {
                 raw,
                 filename,
+                url,
                 dir,
                 state,
             });

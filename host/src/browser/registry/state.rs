@@ -105,6 +105,16 @@ impl Registry {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Downloads of `raw` the browser is still writing: GUID and name.
+    pub fn downloads_of(&self, raw: &str) -> Vec<(String, String)> {
+        self.lock()
+            .downloads
+            .iter()
+            .filter(|(_, d)| d.raw == raw)
+            .map(|(guid, d)| (guid.clone(), d.filename.clone()))
+            .collect()
+    }
+
     /// Run `f` on the target's state.
     pub fn with<R>(&self, raw_id: &str, f: impl FnOnce(&TargetState) -> R) -> Option<R> {
         self.lock().targets.get(raw_id).map(f)

@@ -84,6 +84,16 @@ impl TargetCall {
                     .2,
             );
         }
+        let multiple = self
+            .call_on(
+                handle,
+                "function() { return !!this.multiple; }",
+                json!([]),
+                true,
+            )
+            .await?["value"]
+            == true;
+        super::chooser::check_count(multiple, paths.len())?;
         let backend = self.backend(handle)?;
         self.mark_dispatched();
         self.send_for(
@@ -92,18 +102,9 @@ impl TargetCall {
             json!({"files": paths, "backendNodeId": backend}),
         )
         .await?;
-        let read = "function() { const f = Array.from(this.files || []); return {count: f.length, names: f.map(x => x.name)}; }";
+        let read = super::chooser::READ_FILES;
         let v = self.call_on(handle, read, json!([]), true).await?["value"].clone();
-        Ok(UploadReadback {
-            file_count: v["count"].as_u64().unwrap_or(0) as u32,
-            names: v["names"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect(),
-        })
+        Ok(super::chooser::readback(&v))
     }
 }
 

@@ -134,6 +134,18 @@ impl upload::Host for TargetView<'_> {
             .await
             .map(Into::into)
     }
+
+    async fn choose_files(
+        &mut self,
+        node: NodeHandle,
+        artifact_ids: Vec<String>,
+    ) -> BpResult<UploadReadback> {
+        self.settled()
+            .await?
+            .choose_files(node, &artifact_ids)
+            .await
+            .map(Into::into)
+    }
 }
 
 impl cookies_read::Host for TargetView<'_> {
