@@ -178,11 +178,23 @@ fn bad_pace_values_are_refused_and_nothing_changes() {
     let size: u64 = find_ref(&obs, "combobox", "Size").parse().unwrap();
     let volume: u64 = find_ref(&obs, "slider", "Volume").parse().unwrap();
     let cases = [
-        ("browser.select", json!({"ref": size, "labels": ["Large"], "settle": "later"})),
-        ("browser.select", json!({"ref": size, "labels": ["Large"], "waitMs": 20000})),
+        (
+            "browser.select",
+            json!({"ref": size, "labels": ["Large"], "settle": "later"}),
+        ),
+        (
+            "browser.select",
+            json!({"ref": size, "labels": ["Large"], "waitMs": 20000}),
+        ),
         ("browser.hover", json!({"ref": size, "settle": "soon"})),
-        ("browser.drag", json!({"from": volume, "by": {"dx": 50, "dy": 0}, "waitMs": -1})),
-        ("browser.fill_form", json!({"fields": [{"ref": size, "value": "Large"}], "settle": 3})),
+        (
+            "browser.drag",
+            json!({"from": volume, "by": {"dx": 50, "dy": 0}, "waitMs": -1}),
+        ),
+        (
+            "browser.fill_form",
+            json!({"fields": [{"ref": size, "value": "Large"}], "settle": 3}),
+        ),
     ];
     for (tool, input) in cases {
         let (code, run) = env.err(&["tool", "call", tool, "--input", &input.to_string()]);

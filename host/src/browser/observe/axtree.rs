@@ -112,7 +112,10 @@ impl TargetCall {
             extras: Extras::new(),
         };
         if extras {
-            let document = tree.nodes.get(tree.root()).and_then(|n| n["backendDOMNodeId"].as_i64());
+            let document = tree
+                .nodes
+                .get(tree.root())
+                .and_then(|n| n["backendDOMNodeId"].as_i64());
             let session = tree.session.clone();
             tree.extras = self.frame_extras(&session, document).await;
         }

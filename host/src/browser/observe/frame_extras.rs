@@ -89,7 +89,10 @@ impl TargetCall {
             "serializationOptions": {"serialization": "deep", "maxDepth": 1,
                 "additionalParameters": {"maxNodeDepth": 0, "includeShadowTree": "none"}},
         });
-        match self.send_on(session, "Runtime.callFunctionOn", params).await {
+        match self
+            .send_on(session, "Runtime.callFunctionOn", params)
+            .await
+        {
             Ok(reply) if reply.get("exceptionDetails").is_none() => parse(&reply["result"]),
             _ => Extras::new(),
         }
