@@ -222,3 +222,41 @@ fn the_snapshot_text_shows_states_compactly() {
         assert!(text.contains(line), "{line:?} not in:\n{text}");
     }
 }
+
+/// On a page with frames (read with the full accessibility tree), the
+/// elements the default path lists by themselves are listed too, in the
+/// main document, a same-origin frame and an out-of-process one: a
+/// pointer box with no role is `clickable` (its ref clicks it) and a
+/// scroll container `scrollable` (its ref scrolls it).
+#[test]
+fn clickables_and_scroll_containers_in_frames_are_listed() {
+    let env = Env::new();
+    let other = support::FixtureServer::start();
+    env.launch();
+    env.open(&format!("framed-extras.html?x={}", other.port));
+    let obs = support::poll_for(
+        std::time::Duration::from_secs(10),
+        "the cross frame's elements",
+        || {
+            let obs = env.snapshot(None);
+            has(&obs, "clickable", "Framed box (cross)").then_some(obs)
+        },
+    );
+    element(&obs, "clickable", "Main box");
+    for side in ["same", "cross"] {
+        element(&obs, "clickable", &format!("Framed box ({side})"));
+        element(&obs, "scrollable", &format!("Framed feed ({side})"));
+    }
+    let framed = find_ref(&obs, "clickable", "Framed box (same)");
+    env.ok(&["click", &framed]);
+    let text = env.ok(&[
+        "eval",
+        "document.getElementById('same').contentDocument.getElementById('where').textContent",
+    ]);
+    assert!(text.contains("Framed box clicked (same)"), "{text}");
+    let obs = env.snapshot(None);
+    let feed = find_ref(&obs, "scrollable", "Framed feed (cross)");
+    let input = json!({"ref": feed.parse::<u32>().unwrap(), "direction": "down", "amount": 40});
+    let v = env.tool_call("browser.scroll", &input);
+    assert!(v["after"]["y"].as_f64().unwrap() > 0.0, "{v}");
+}

@@ -23,6 +23,8 @@ pub struct DragArgs {
     /// Moves between the press and the release (1 to 50).
     #[arg(long)]
     pub steps: Option<u32>,
+    #[command(flatten)]
+    pub pace: crate::pace_args::PaceArgs,
 }
 
 fn arguments(a: &DragArgs) -> BpResult<Value> {
@@ -38,6 +40,7 @@ fn arguments(a: &DragArgs) -> BpResult<Value> {
     if let Some(n) = a.steps {
         args["steps"] = json!(n);
     }
+    a.pace.apply(&mut args);
     Ok(args)
 }
 
@@ -58,5 +61,6 @@ pub(crate) async fn drag(s: &mut Session, a: DragArgs) -> BpResult<(Value, Strin
     if let Some(value) = v["value"].as_str() {
         text.push_str(&format!("; value {value}"));
     }
+    text.push_str(&crate::pace_args::note(&v["settle"]));
     Ok((v, text))
 }

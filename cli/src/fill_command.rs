@@ -16,6 +16,8 @@ pub struct FillArgs {
     /// number for a range input.
     #[arg(value_name = "REF=VALUE", required = true)]
     pub fields: Vec<String>,
+    #[command(flatten)]
+    pub pace: crate::pace_args::PaceArgs,
 }
 
 /// The `fields` of `browser.fill_form` from the command line's pairs.
@@ -55,16 +57,17 @@ fn stopped(v: &Value) -> BpError {
 }
 
 pub(crate) async fn fill(s: &mut Session, a: FillArgs) -> BpResult<(Value, String)> {
-    let v = s
-        .tool("browser.fill_form", json!({"fields": fields(&a.fields)?}))
-        .await?;
+    let mut args = json!({"fields": fields(&a.fields)?});
+    a.pace.apply(&mut args);
+    let v = s.tool("browser.fill_form", args).await?;
     if v["completed"] != true {
         return Err(stopped(&v));
     }
     let text = format!(
-        "filled {} field{} (value_matches)",
+        "filled {} field{} (value_matches){}",
         v["filled"],
-        if v["filled"] == 1 { "" } else { "s" }
+        if v["filled"] == 1 { "" } else { "s" },
+        crate::pace_args::note(&v["evidence"]["settle"])
     );
     Ok((v, text))
 }

@@ -17,6 +17,8 @@ pub struct HoverArgs {
     /// A viewport point in CSS pixels, as in a screenshot.
     #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
     pub at: Option<String>,
+    #[command(flatten)]
+    pub pace: crate::pace_args::PaceArgs,
 }
 
 /// Two numbers written `A,B`.
@@ -28,14 +30,16 @@ pub(crate) fn parse_pair(text: &str, what: &str) -> BpResult<(f64, f64)> {
 }
 
 fn arguments(a: &HoverArgs) -> BpResult<Value> {
-    match (&a.reference, &a.at) {
-        (Some(r), _) => Ok(json!({"ref": parse_ref(r)?})),
+    let mut args = match (&a.reference, &a.at) {
+        (Some(r), _) => json!({"ref": parse_ref(r)?}),
         (None, Some(at)) => {
             let (x, y) = parse_pair(at, "a point")?;
-            Ok(json!({"at": {"x": x, "y": y}}))
+            json!({"at": {"x": x, "y": y}})
         }
-        (None, None) => Err(BpError::invalid("name a REF or --at X,Y")),
-    }
+        (None, None) => return Err(BpError::invalid("name a REF or --at X,Y")),
+    };
+    a.pace.apply(&mut args);
+    Ok(args)
 }
 
 pub(crate) async fn hover(s: &mut Session, a: HoverArgs) -> BpResult<(Value, String)> {
@@ -64,5 +68,6 @@ pub(crate) async fn hover(s: &mut Session, a: HoverArgs) -> BpResult<(Value, Str
             v["expanded"].as_str().unwrap_or("unset")
         ));
     }
+    text.push_str(&crate::pace_args::note(&v["settle"]));
     Ok((v, text))
 }

@@ -24,6 +24,7 @@ mod hover_command;
 mod mcp;
 mod net_commands;
 mod output;
+mod pace_args;
 mod page_tool_commands;
 mod progress;
 mod resume;

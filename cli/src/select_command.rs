@@ -20,6 +20,8 @@ pub struct SelectArgs {
     /// Name the options by their visible label (default) or their value.
     #[arg(long, value_parser = ["label", "value"], default_value = "label")]
     pub by: String,
+    #[command(flatten)]
+    pub pace: crate::pace_args::PaceArgs,
 }
 
 /// The `browser.select` arguments of the command line.
@@ -27,6 +29,7 @@ fn arguments(a: &SelectArgs) -> BpResult<Value> {
     let key = if a.by == "value" { "values" } else { "labels" };
     let mut args = json!({"ref": parse_ref(&a.reference)?});
     args[key] = json!(a.values);
+    a.pace.apply(&mut args);
     Ok(args)
 }
 
@@ -51,6 +54,6 @@ fn line(reference: &str, v: &Value) -> String {
 
 pub(crate) async fn select(s: &mut Session, a: SelectArgs) -> BpResult<(Value, String)> {
     let v = s.tool("browser.select", arguments(&a)?).await?;
-    let text = line(&a.reference, &v);
+    let text = line(&a.reference, &v) + &crate::pace_args::note(&v["evidence"]["settle"]);
     Ok((v, text))
 }

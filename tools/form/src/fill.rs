@@ -5,7 +5,9 @@
 
 use crate::browser_pilot::tools::input::{self as host_input, Modifiers, MouseButton};
 use crate::browser_pilot::tools::page_read;
-use crate::browser_pilot::tools::page_select::{self, Attempt, MatchBy, UnknownOptions};
+use crate::browser_pilot::tools::page_select::{
+    self, Attempt, MatchBy, Pace, SettleMode, UnknownOptions,
+};
 use crate::plan::{Field, Kind, Wanted};
 use bp_sdk::typing::{type_steps, typed_matches, Read};
 use bp_sdk::{invalid, not_verified, NotVerified, ToolError};
@@ -42,19 +44,20 @@ fn verdict(ok: bool, mut evidence: Value) -> Result<Value, Failure> {
     }
 }
 
-/// Fill `field` (of observation `observation`).
-pub fn fill(observation: &str, field: &Field) -> Result<Value, Failure> {
+/// Fill `field` (of observation `observation`), waiting up to `wait` ms
+/// for it to be ready for input.
+pub fn fill(observation: &str, field: &Field, wait: u32) -> Result<Value, Failure> {
     let base = json!({"ref": field.reference, "kind": field.kind.name()});
     match (field.kind, &field.wanted) {
-        (Kind::Text, Wanted::Text(t)) => text(observation, field, t, base),
-        (Kind::Text, Wanted::Number(n)) => text(observation, field, &n.to_string(), base),
-        (Kind::Checkbox | Kind::Radio, Wanted::Flag(on)) => toggle(field, *on, base),
+        (Kind::Text, Wanted::Text(t)) => text(observation, field, t, wait, base),
+        (Kind::Text, Wanted::Number(n)) => text(observation, field, &n.to_string(), wait, base),
+        (Kind::Checkbox | Kind::Radio, Wanted::Flag(on)) => toggle(field, *on, wait, base),
         (Kind::Checkbox | Kind::Radio, Wanted::Text(t)) => match crate::plan::flag(t) {
-            Some(on) => toggle(field, on, base),
+            Some(on) => toggle(field, on, wait, base),
             None => Err(invalid("a checkbox or radio button takes true or false").into()),
         },
-        (Kind::Select, Wanted::Text(t)) => select(field, std::slice::from_ref(t), base),
-        (Kind::Select, Wanted::Labels(l)) => select(field, l, base),
+        (Kind::Select, Wanted::Text(t)) => select(field, std::slice::from_ref(t), wait, base),
+        (Kind::Select, Wanted::Labels(l)) => select(field, l, wait, base),
         (Kind::Range, Wanted::Number(n)) => range(field, *n, base),
         (Kind::Range, Wanted::Text(t)) => match t.trim().parse::<f64>() {
             Ok(n) => range(field, n, base),
@@ -66,13 +69,15 @@ pub fn fill(observation: &str, field: &Field) -> Result<Value, Failure> {
 
 /// Type `text` in place of the field's content, and read it back. The
 /// steps and the read-back rule are the input family's (`bp_sdk::typing`).
-fn text(observation: &str, field: &Field, text: &str, base: Value) -> Result<Value, Failure> {
-    let (node, before, selected) = host_input::focus_editable(
-        observation,
-        field.reference,
-        true,
-        bp_sdk::typing::READY_WAIT_MS,
-    )?;
+fn text(
+    observation: &str,
+    field: &Field,
+    text: &str,
+    wait: u32,
+    base: Value,
+) -> Result<Value, Failure> {
+    let (node, before, selected) =
+        host_input::focus_editable(observation, field.reference, true, wait)?;
     if !before.editable {
         return Err(not_verified("not_editable").into());
     }
@@ -101,12 +106,13 @@ fn text(observation: &str, field: &Field, text: &str, base: Value) -> Result<Val
 }
 
 /// Click a checkbox or radio with real input when its state is not `on`.
-fn toggle(field: &Field, on: bool, mut base: Value) -> Result<Value, Failure> {
+fn toggle(field: &Field, on: bool, wait: u32, mut base: Value) -> Result<Value, Failure> {
     if field.state.checked == Some(on) {
         base["checked"] = json!(on);
         base["clicked"] = json!(false);
         return verdict(true, base);
     }
+    host_input::actionable(field.node, wait)?;
     let (at, hit) = host_input::aim(field.node)?;
     if !hit.on_target {
         return Err(Failure::Error(ToolError::ActionNotVerified(NotVerified {
@@ -122,9 +128,14 @@ fn toggle(field: &Field, on: bool, mut base: Value) -> Result<Value, Failure> {
     verdict(after.checked == Some(on), base)
 }
 
-/// Choose `labels` through `page-select`.
-fn select(field: &Field, labels: &[String], mut base: Value) -> Result<Value, Failure> {
-    match page_select::try_select(field.node, MatchBy::Label, labels)? {
+/// Choose `labels` through `page-select` (the fill settles once, at its
+/// end).
+fn select(field: &Field, labels: &[String], wait: u32, mut base: Value) -> Result<Value, Failure> {
+    let pace = Pace {
+        wait_ms: wait,
+        settle: SettleMode::None,
+    };
+    match page_select::try_select(field.node, MatchBy::Label, labels, pace)? {
         Attempt::Chosen(s) => {
             base["selected"] = Value::Array(
                 s.selected

@@ -17,11 +17,16 @@ mod fill;
 mod plan;
 mod report;
 
+use bp_sdk::pace::{self, Settle};
 use bp_sdk::spec::{target_id_schema, with_common};
+use browser_pilot::tools::input::{self as host_input, SettleMode};
 use bp_sdk::{invalid, Args, CallContext, Component, ToolError, ToolSpec};
 use serde_json::{json, Map, Value};
 
 struct Form;
+
+/// The longest settle after a fill, as a click's.
+const SETTLE_MS: u32 = 2_000;
 
 fn spec() -> ToolSpec {
     let mut out = Map::new();
@@ -35,7 +40,7 @@ fn spec() -> ToolSpec {
     out.insert("evidence".into(), json!({"type": "object"}));
     ToolSpec::mutating(
         "browser.fill_form",
-        "Fill several observed form fields in order: text fields (string), checkboxes and radios (true/false), selects (option label, or a list for a multiple select), range inputs (number). Every field is checked first; filling stops at the first field that fails. Returns each field's evidence read back, and the failed field with its code.",
+        "Fill several observed form fields in order: text fields (string), checkboxes and radios (true/false), selects (option label, or a list for a multiple select), range inputs (number). Every field is checked first; filling stops at the first field that fails. Each field is waited for to be ready (up to `waitMs`); the call settles once after the last (`settle`). Returns each field's evidence read back, and the failed field with its code.",
         &["page-read", "input", "page-select"],
     )
     .schemas(
@@ -52,7 +57,9 @@ fn spec() -> ToolSpec {
                         "ref": {"type": "integer", "minimum": 1},
                         "value": {"type": ["string", "boolean", "number", "array"], "x-browser-pilot-sensitivity": ["browser_data", "credential"]}
                     }
-                }}
+                }},
+                "waitMs": pace::wait_schema(),
+                "settle": pace::settle_schema()
             }
         }),
         json!({"type": "object", "required": ["completed", "filled", "fields", "evidence"], "properties": Value::Object(with_common(out))}),
@@ -76,16 +83,35 @@ impl Component for Form {
             Some(_) => return Err(invalid("`fields` must be a list of {ref, value}")),
             None => return Err(invalid("`fields` is required")),
         };
+        let wait = pace::wait_arg(&mut args)?;
+        let settle = match pace::settle_arg(&mut args)? {
+            Settle::None => SettleMode::None,
+            Settle::Dom => SettleMode::Dom,
+            Settle::Network => SettleMode::Network,
+        };
         args.finish()?;
         let planned = plan::plan(&observation, &fields)?;
+        // Armed once for the whole fill: what any field started.
+        if settle != SettleMode::None {
+            host_input::settle_arm(settle)?;
+        }
         let mut done = Vec::new();
+        let mut out = None;
         for (index, field) in planned.iter().enumerate() {
-            match fill::fill(&observation, field) {
+            match fill::fill(&observation, field, wait) {
                 Ok(evidence) => done.push(evidence),
-                Err(failure) => return Ok(report::failed(done, index, field, failure)),
+                Err(failure) => {
+                    out = Some(report::failed(std::mem::take(&mut done), index, field, failure));
+                    break;
+                }
             }
         }
-        Ok(report::completed(done))
+        let mut out = out.unwrap_or_else(|| report::completed(done));
+        if settle != SettleMode::None {
+            let r = host_input::settle(SETTLE_MS)?;
+            out["evidence"]["settle"] = pace::report(r.settled, r.requests, r.waited_ms);
+        }
+        Ok(out)
     }
 }
 

@@ -4,7 +4,8 @@
 
 use crate::browser_pilot::tools::page_read;
 use crate::browser_pilot::tools::pointer::{self, DragRoute, DropAt, Offset};
-use crate::pair;
+use crate::{pace_args, pair, settle_into};
+use bp_sdk::pace;
 use bp_sdk::spec::{target_id_schema, with_common};
 use bp_sdk::{invalid, not_verified, Args, ToolError, ToolSpec};
 use serde_json::{json, Map, Value};
@@ -24,10 +25,11 @@ pub fn spec() -> ToolSpec {
         out.insert(key.into(), json!({"type": "boolean"}));
     }
     out.insert("value".into(), json!({"type": "string", "description": "The source's value after the drag (a slider's), page data."}));
+    out.insert("settle".into(), pace::report_schema());
     out.insert("signals".into(), json!({"type": "array", "items": {"enum": ["moved", "order_changed", "drop_target_changed", "value_changed"]}}));
     ToolSpec::mutating(
         "browser.drag",
-        "Drag an observed element with the real pointer (press at its centre, several moves, release) onto another observed element `to`, or by a distance `by` {dx, dy} in CSS pixels (sliders). Pages that use HTML5 drag and drop get real drag events. Reports the route and whether the source moved, its order among its siblings changed, the drop target's content changed, or its value changed; a drag that changed none of these fails action_not_verified.",
+        "Drag an observed element with the real pointer (press at its centre, several moves, release) onto another observed element `to`, or by a distance `by` {dx, dy} in CSS pixels (sliders). Pages that use HTML5 drag and drop get real drag events. The source is waited for to be visible, stable, enabled and not covered (up to `waitMs`); after the drop the call settles (`settle`). Reports the route and whether the source moved, its order among its siblings changed, the drop target's content changed, or its value changed; a drag that changed none of these fails action_not_verified.",
         &["page-read", "pointer"],
     )
     .schemas(
@@ -43,7 +45,9 @@ pub fn spec() -> ToolSpec {
                 "by": {"type": "object", "additionalProperties": false, "required": ["dx", "dy"],
                     "description": "Drag by this distance in CSS pixels, instead of to a ref.",
                     "properties": {"dx": {"type": "number"}, "dy": {"type": "number"}}},
-                "steps": {"type": "integer", "minimum": 1, "maximum": MAX_STEPS, "default": STEPS}
+                "steps": {"type": "integer", "minimum": 1, "maximum": MAX_STEPS, "default": STEPS},
+                "waitMs": pace::wait_schema(),
+                "settle": pace::settle_schema()
             }
         }),
         json!({"type": "object", "required": ["route", "from", "to", "moved", "orderChanged", "dropTargetChanged", "valueChanged", "signals"], "properties": Value::Object(with_common(out))}),
@@ -57,6 +61,7 @@ pub fn drag(mut args: Args) -> Result<Value, ToolError> {
     let to = args.opt_ref("to")?;
     let by = args.opt_value("by");
     let steps = args.opt_u32("steps", 1, MAX_STEPS)?.unwrap_or(STEPS);
+    let pace = pace_args(&mut args)?;
     args.finish()?;
     let by = match (to, by) {
         (Some(_), None) => None,
@@ -74,7 +79,7 @@ pub fn drag(mut args: Args) -> Result<Value, ToolError> {
         (None, Some((dx, dy))) => DropAt::By(Offset { dx, dy }),
         (None, None) => return Err(invalid("`to` or `by` is required")),
     };
-    let d = pointer::drag(source, target, steps)?;
+    let d = pointer::drag(source, target, steps, pace)?;
     let mut signals = Vec::new();
     for (on, name) in [
         (d.moved, "moved"),
@@ -102,5 +107,6 @@ pub fn drag(mut args: Args) -> Result<Value, ToolError> {
     if let Some(v) = d.value {
         out["value"] = json!(v);
     }
+    settle_into(&mut out, d.settle);
     Ok(out)
 }

@@ -3,7 +3,8 @@
 
 use crate::browser_pilot::tools::page_read;
 use crate::browser_pilot::tools::pointer::{self, HoverTarget, Point};
-use crate::pair;
+use crate::{pace_args, pair, settle_into};
+use bp_sdk::pace;
 use bp_sdk::spec::{target_id_schema, with_common};
 use bp_sdk::{invalid, Args, ToolError, ToolSpec};
 use serde_json::{json, Map, Value};
@@ -20,9 +21,10 @@ pub fn spec() -> ToolSpec {
         "properties": {"count": {"type": "integer"}, "names": {"type": "array", "items": {"type": "string"}}}}));
     out.insert("expandedChanged".into(), json!({"type": "boolean"}));
     out.insert("expanded".into(), json!({"enum": ["true", "false"]}));
+    out.insert("settle".into(), pace::report_schema());
     ToolSpec::mutating(
         "browser.hover",
-        "Move the real mouse pointer onto an observed element (brought into view, refused when covered) or onto a viewport point `at` {x, y} in CSS pixels (as in screenshots), and leave it there, so hover menus open and a following click on a revealed item moves on from there. Reports the element under the pointer, the elements that appeared (count and a few names), and whether aria-expanded changed.",
+        "Move the real mouse pointer onto an observed element (brought into view, refused when covered) or onto a viewport point `at` {x, y} in CSS pixels (as in screenshots), and leave it there, so hover menus open and a following click on a revealed item moves on from there. An element is waited for to be visible, stable and not covered (up to `waitMs`); after the move the call settles (`settle`). Reports the element under the pointer, the elements that appeared (count and a few names), and whether aria-expanded changed.",
         &["page-read", "pointer"],
     )
     .schemas(
@@ -35,7 +37,9 @@ pub fn spec() -> ToolSpec {
                 "ref": {"type": "integer", "minimum": 1, "description": "The element to hover (with observationId)."},
                 "at": {"type": "object", "additionalProperties": false, "required": ["x", "y"],
                     "description": "A viewport point in CSS pixels, instead of a ref.",
-                    "properties": {"x": {"type": "number"}, "y": {"type": "number"}}}
+                    "properties": {"x": {"type": "number"}, "y": {"type": "number"}}},
+                "waitMs": pace::wait_schema(),
+                "settle": pace::settle_schema()
             }
         }),
         json!({"type": "object", "required": ["hovered", "at", "under", "appeared", "expandedChanged"], "properties": Value::Object(with_common(out))}),
@@ -47,6 +51,7 @@ pub fn hover(mut args: Args) -> Result<Value, ToolError> {
     let observation = args.opt_str("observationId")?;
     let reference = args.opt_ref("ref")?;
     let at = args.opt_value("at");
+    let pace = pace_args(&mut args)?;
     args.finish()?;
     let target = match (observation, reference, at) {
         (Some(o), Some(r), None) => HoverTarget::Node(page_read::resolve_ref(&o, r)?),
@@ -70,7 +75,7 @@ pub fn hover(mut args: Args) -> Result<Value, ToolError> {
         HoverTarget::Node(_) => "element",
         HoverTarget::At(_) => "point",
     };
-    let h = pointer::hover(target)?;
+    let h = pointer::hover(target, pace)?;
     let mut out = json!({
         "hovered": what,
         "at": {"x": h.at.x.round(), "y": h.at.y.round()},
@@ -81,5 +86,6 @@ pub fn hover(mut args: Args) -> Result<Value, ToolError> {
     if let Some(e) = h.expanded {
         out["expanded"] = json!(e);
     }
+    settle_into(&mut out, h.settle);
     Ok(out)
 }

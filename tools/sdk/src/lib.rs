@@ -8,6 +8,7 @@
 
 pub mod args;
 pub mod bound;
+pub mod pace;
 pub mod spec;
 pub mod typing;
 

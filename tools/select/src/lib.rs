@@ -10,10 +10,11 @@ wit_bindgen::generate!({
     with: { "browser-pilot:tools/types@0.1.0": bp_sdk::types },
 });
 
+use bp_sdk::pace::{self, Settle};
 use bp_sdk::spec::{target_id_schema, with_common};
 use bp_sdk::{invalid, Args, CallContext, Component, ToolError, ToolSpec};
 use browser_pilot::tools::page_read;
-use browser_pilot::tools::page_select::{self, Chosen, MatchBy, Widget};
+use browser_pilot::tools::page_select::{self, Chosen, MatchBy, Pace, SettleMode, Widget};
 use serde_json::{json, Map, Value};
 
 /// The most options one call may name.
@@ -27,7 +28,10 @@ fn spec() -> ToolSpec {
     let names = json!({"type": "array", "minItems": 1, "maxItems": MAX_OPTIONS,
         "items": {"type": "string", "maxLength": MAX_CHARS}});
     let mut out = Map::new();
-    out.insert("evidence".into(), json!({"type": "object"}));
+    out.insert(
+        "evidence".into(),
+        json!({"type": "object", "properties": {"settle": pace::report_schema()}}),
+    );
     out.insert(
         "selected".into(),
         json!({"type": "array", "items": {"type": "object",
@@ -39,7 +43,7 @@ fn spec() -> ToolSpec {
     );
     ToolSpec::mutating(
         "browser.select",
-        "Choose options in an observed <select> (single or multiple) or ARIA combobox/listbox, by visible label (`labels`) or by value (`values`). Comboboxes are opened with a real click and the option is found wherever the listbox is rendered. Every option is looked up before any is chosen; an unknown one is refused with the options that exist. Evidence reads the selection back: value_matches or mismatch.",
+        "Choose options in an observed <select> (single or multiple) or ARIA combobox/listbox, by visible label (`labels`) or by value (`values`). Comboboxes are opened with a real click and the option is found wherever the listbox is rendered. Every option is looked up before any is chosen; an unknown one is refused with the options that exist. A disabled widget is waited for (up to `waitMs`); after the choice the call settles (`settle`). Evidence reads the selection back: value_matches or mismatch.",
         &["page-read", "page-select"],
     )
     .schemas(
@@ -52,7 +56,9 @@ fn spec() -> ToolSpec {
                 "observationId": {"type": "string"},
                 "ref": {"type": "integer", "minimum": 1},
                 "labels": names.clone(),
-                "values": names
+                "values": names,
+                "waitMs": pace::wait_schema(),
+                "settle": pace::settle_schema()
             }
         }),
         json!({"type": "object", "required": ["evidence", "selected"], "properties": Value::Object(with_common(out))}),
@@ -86,6 +92,17 @@ fn wanted(args: &mut Args) -> Result<(MatchBy, Vec<String>), ToolError> {
     Ok((by, list))
 }
 
+/// The `waitMs` and `settle` arguments, as a click takes them.
+fn pace_args(args: &mut Args) -> Result<Pace, ToolError> {
+    let wait_ms = pace::wait_arg(args)?;
+    let settle = match pace::settle_arg(args)? {
+        Settle::None => SettleMode::None,
+        Settle::Dom => SettleMode::Dom,
+        Settle::Network => SettleMode::Network,
+    };
+    Ok(Pace { wait_ms, settle })
+}
+
 fn widget(w: Widget) -> &'static str {
     match w {
         Widget::NativeSingle => "native_single",
@@ -116,9 +133,10 @@ impl Component for Select {
         let observation = args.str("observationId")?;
         let reference = args.ref_number("ref")?;
         let (by, list) = wanted(&mut args)?;
+        let pace = pace_args(&mut args)?;
         args.finish()?;
         let node = page_read::resolve_ref(&observation, reference)?;
-        let s = page_select::select(node, by, &list)?;
+        let s = page_select::select(node, by, &list, pace)?;
         let status = if s.matches { "verified" } else { "mismatch" };
         let mut signals = vec![if s.matches {
             "value_matches"
@@ -136,15 +154,19 @@ impl Component for Select {
         } else {
             "dom_event"
         };
+        let mut evidence = json!({
+            "kind": "select",
+            "status": status,
+            "verdict": if s.matches { "value_matches" } else { "mismatch" },
+            "signals": signals,
+            "route": route,
+            "clicks": s.clicks,
+        });
+        if let Some(r) = s.settle {
+            evidence["settle"] = pace::report(r.settled, r.requests, r.waited_ms);
+        }
         Ok(json!({
-            "evidence": {
-                "kind": "select",
-                "status": status,
-                "verdict": if s.matches { "value_matches" } else { "mismatch" },
-                "signals": signals,
-                "route": route,
-                "clicks": s.clicks,
-            },
+            "evidence": evidence,
             "widget": widget(s.widget),
             "selected": chosen(&s.selected),
         }))

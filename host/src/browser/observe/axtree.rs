@@ -2,9 +2,12 @@
 //! of the selected frame (the main frame by default), with each child
 //! frame's tree, same-process or out-of-process, spliced in under its
 //! `<iframe>` element. Open shadow roots are part of the accessibility tree
-//! already.
+//! already. For an observation, each document's elements that take clicks
+//! without an interactive role and its scroll containers are named as the
+//! page walk names them (`observe/frame_extras.rs`).
 
 use crate::browser::call::TargetCall;
+use crate::browser::observe::frame_extras::Extras;
 use crate::browser::observe::walk::normalize_name;
 use crate::browser::types::{AxNode, AxSnapshot};
 use crate::error::{BpError, BpResult, StaleReason};
@@ -23,6 +26,9 @@ struct FrameTree {
     index: HashMap<String, usize>,
     /// `<iframe>` backend node -> the child frame it shows.
     owners: HashMap<i64, String>,
+    /// What the page walk lists by itself in this document (read for
+    /// observations only).
+    extras: Extras,
 }
 
 impl FrameTree {
@@ -50,7 +56,7 @@ fn as_str(v: &Value) -> String {
 impl TargetCall {
     /// The accessibility nodes of `frame` and which child frame each
     /// `<iframe>` element shows.
-    async fn frame_tree(&mut self, frame: Option<String>) -> BpResult<FrameTree> {
+    async fn frame_tree(&mut self, frame: Option<String>, extras: bool) -> BpResult<FrameTree> {
         let (session, own_session, children, loader) = self
             .registry
             .with(&self.raw_id, |t| {
@@ -97,13 +103,23 @@ impl TargetCall {
                 owners.insert(b, child);
             }
         }
-        Ok(FrameTree {
+        let mut tree = FrameTree {
             frame: frame.map(|f| (f, loader)),
             session,
             nodes,
             index,
             owners,
-        })
+            extras: Extras::new(),
+        };
+        if extras {
+            let document = tree
+                .nodes
+                .get(tree.root())
+                .and_then(|n| n["backendDOMNodeId"].as_i64());
+            let session = tree.session.clone();
+            tree.extras = self.frame_extras(&session, document).await;
+        }
+        Ok(tree)
     }
 
     /// The selected frame (`None`: the main frame). A selected frame that
@@ -130,19 +146,37 @@ impl TargetCall {
         max_depth: u32,
         max_nodes: u32,
     ) -> BpResult<AxSnapshot> {
-        let snapshot = self.read_tree(max_depth, max_nodes).await;
+        let snapshot = self.read_tree(max_depth, max_nodes, false).await;
         // The raw trees are gone now; hand their memory back to the system
         // so one large page does not leave the broker hundreds of MB big.
         crate::system::heap::trim();
         snapshot
     }
 
-    async fn read_tree(&mut self, max_depth: u32, max_nodes: u32) -> BpResult<AxSnapshot> {
+    /// [`Self::accessibility_tree`] for an observation: elements that take
+    /// clicks without an interactive role and scroll containers are listed
+    /// as `clickable` and `scrollable`, named as the page walk names them.
+    pub(in crate::browser) async fn observed_tree(
+        &mut self,
+        max_depth: u32,
+        max_nodes: u32,
+    ) -> BpResult<AxSnapshot> {
+        let snapshot = self.read_tree(max_depth, max_nodes, true).await;
+        crate::system::heap::trim();
+        snapshot
+    }
+
+    async fn read_tree(
+        &mut self,
+        max_depth: u32,
+        max_nodes: u32,
+        extras: bool,
+    ) -> BpResult<AxSnapshot> {
         self.check()?;
         let info = self.current_page().await?;
         let (doc_gen, loader, ..) = self.doc();
         let scope = self.selected_frame()?;
-        let mut trees = vec![self.frame_tree(scope.clone()).await?];
+        let mut trees = vec![self.frame_tree(scope.clone(), extras).await?];
         let mut out = Vec::new();
         let (mut depth_limited, mut node_limited) = (false, false);
         let mut stack = vec![(0usize, trees[0].root(), 0u32)];
@@ -154,13 +188,21 @@ impl TargetCall {
                 depth_limited = true;
                 continue;
             }
-            if !n["ignored"].as_bool().unwrap_or(false) {
+            let extra = n["backendDOMNodeId"]
+                .as_i64()
+                .and_then(|b| trees[ti].extras.get(&b).cloned());
+            if extra.is_some() || !n["ignored"].as_bool().unwrap_or(false) {
                 if out.len() >= max_nodes as usize {
                     node_limited = true;
                     break;
                 }
                 let (frame, session) = (trees[ti].frame.clone(), trees[ti].session.clone());
-                out.push(self.ax_node(n, depth, frame, session));
+                let mut node = self.ax_node(n, depth, frame, session);
+                if let Some((kind, name)) = extra {
+                    node.role = kind;
+                    node.name = normalize_name(&name);
+                }
+                out.push(node);
             }
             if let Some(children) = n["childIds"].as_array() {
                 for c in children.iter().rev() {
@@ -177,7 +219,7 @@ impl TargetCall {
                 // A frame that went away meanwhile is simply left out.
                 if depth + 1 > max_depth {
                     depth_limited = true;
-                } else if let Ok(tree) = self.frame_tree(Some(child)).await {
+                } else if let Ok(tree) = self.frame_tree(Some(child), extras).await {
                     let root = tree.root();
                     trees.push(tree);
                     stack.push((trees.len() - 1, root, depth + 1));

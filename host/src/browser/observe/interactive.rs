@@ -76,7 +76,7 @@ impl TargetCall {
                 }
             }
         }
-        let mut snapshot = self.accessibility_tree(max_depth, max_nodes).await?;
+        let mut snapshot = self.observed_tree(max_depth, max_nodes).await?;
         crate::browser::observe::walk_facts::drop_table_rows(&mut snapshot.nodes);
         Ok(snapshot)
     }

@@ -4,12 +4,11 @@
 //! (Escape) if still open, and the widget's selection is read back.
 
 use super::plan::{self, Opt};
-use super::probe;
+use super::{pace, probe};
 use crate::browser::types::Point;
-use crate::browser::DEFAULT_WAIT_MS;
 use crate::error::{BpError, BpResult, Code};
 use crate::tab::Tab;
-use crate::wit::page_select::{Chosen, MatchBy, Selection, Widget};
+use crate::wit::page_select::{Chosen, MatchBy, Pace, Selection, Widget};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -77,10 +76,11 @@ fn not_clickable(v: &Value, what: &str) -> BpError {
 
 /// Open the popup with a real click on the widget, and wait (bounded)
 /// until it shows with options.
-async fn open(tab: &mut Tab<'_>, node: u32, clicks: &mut u32) -> BpResult<Popup> {
+async fn open(tab: &mut Tab<'_>, node: u32, wait_ms: u32, clicks: &mut u32) -> BpResult<Popup> {
     // The widget ready first (attached, visible, stable, enabled), waited
-    // for as a click waits; the point clicked may be its wrapper's.
-    tab.actionable(node, DEFAULT_WAIT_MS, false).await?;
+    // for as a click waits (up to `wait_ms`); the point clicked may be its
+    // wrapper's.
+    tab.actionable(node, wait_ms, false).await?;
     probe::run(tab, node, "prepare", &Value::Null).await?;
     let v = probe::run(tab, node, "open-point", &Value::Null).await?;
     let at = point(&v).ok_or_else(|| not_clickable(&v, "widget"))?;
@@ -134,7 +134,8 @@ async fn readback(tab: &mut Tab<'_>, node: u32, known: &[Opt]) -> BpResult<Vec<C
 }
 
 /// Choose `wanted` in the ARIA widget `node`, whose `inspect` reply is
-/// `info`.
+/// `info`; settled as `pace` says (armed before the first click) before
+/// the selection is read back.
 pub async fn select(
     tab: &mut Tab<'_>,
     node: u32,
@@ -142,6 +143,7 @@ pub async fn select(
     widget: Widget,
     by: MatchBy,
     wanted: &[String],
+    pace: Pace,
 ) -> BpResult<Selection> {
     if info["disabled"].as_bool().unwrap_or(false) {
         return Err(plan::disabled(match widget {
@@ -152,8 +154,9 @@ pub async fn select(
     let mut clicks = 0;
     let is_combobox = widget == Widget::Combobox;
     let already_open = probe::run(tab, node, "prepare", &Value::Null).await? == true;
+    pace::arm(tab, pace).await?;
     let first = if is_combobox && !already_open {
-        open(tab, node, &mut clicks).await?
+        open(tab, node, pace.wait_ms, &mut clicks).await?
     } else {
         popup(tab, node).await?
     };
@@ -176,10 +179,11 @@ pub async fn select(
         if multiple && before.iter().any(|b| b.label == w.label) {
             continue;
         }
-        choose(tab, node, is_combobox, w, by, &mut clicks).await?;
+        choose(tab, node, is_combobox, w, by, pace.wait_ms, &mut clicks).await?;
         wait_shown(tab, node, &first.options, w).await?;
     }
     let closed = is_combobox && close(tab, node).await?;
+    let settle = pace::settle(tab, pace).await?;
     let selected = readback(tab, node, &first.options).await?;
     Ok(Selection {
         widget,
@@ -188,6 +192,7 @@ pub async fn select(
         selected,
         clicks,
         closed_with_escape: closed,
+        settle,
     })
 }
 
@@ -221,10 +226,11 @@ async fn choose(
     is_combobox: bool,
     w: &Chosen,
     by: MatchBy,
+    wait_ms: u32,
     clicks: &mut u32,
 ) -> BpResult<()> {
     if is_combobox && !popup(tab, node).await?.open {
-        open(tab, node, clicks).await?;
+        open(tab, node, wait_ms, clicks).await?;
     }
     let key = match by {
         MatchBy::Value => json!({"by": "value", "want": w.value}),

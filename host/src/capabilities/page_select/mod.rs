@@ -10,6 +10,7 @@
 mod aria;
 mod host;
 mod native;
+mod pace;
 mod plan;
 mod probe;
 #[cfg(test)]

@@ -3,14 +3,14 @@
 //! events), and the selection is read back.
 
 use super::plan::{self, Opt};
-use super::probe;
+use super::{pace, probe};
 use crate::error::BpResult;
 use crate::tab::Tab;
-use crate::wit::page_select::{Chosen, MatchBy, Selection, Widget};
+use crate::wit::page_select::{Chosen, MatchBy, Pace, Selection, Widget};
 use serde_json::{json, Value};
 
 /// Choose `wanted` in the native select `node`, whose `inspect` reply is
-/// `info`.
+/// `info`; settled as `pace` says before the selection is read back.
 pub async fn select(
     tab: &mut Tab<'_>,
     node: u32,
@@ -18,12 +18,15 @@ pub async fn select(
     widget: Widget,
     by: MatchBy,
     wanted: &[String],
+    pace: Pace,
 ) -> BpResult<Selection> {
     let multiple = widget == Widget::NativeMultiple;
     let options = plan::options(&info["options"]);
     let indices = check(info, &options, multiple, by, wanted)?;
     let want: Vec<Chosen> = indices.iter().map(|i| options[*i].chosen()).collect();
+    pace::arm(tab, pace).await?;
     let set = probe::run(tab, node, "native-set", &json!(indices)).await?;
+    let settle = pace::settle(tab, pace).await?;
     // Read again: a `change` handler may have changed it back.
     let read = probe::run(tab, node, "native-read", &Value::Null).await?;
     let selected = plan::chosen(&read["selected"]);
@@ -34,6 +37,7 @@ pub async fn select(
         changed: set["changed"].as_bool().unwrap_or(false),
         clicks: 0,
         closed_with_escape: false,
+        settle,
     })
 }
 

@@ -6,15 +6,15 @@
 //! change place or value, did the drop target's content change.
 
 use super::hover::{covered, in_viewport};
+use super::pace;
 use super::position::{last, path, remember};
 use super::probes::{Change, Source, CONTENT, SOURCE};
 use crate::browser::input::pointer::{DragStage, Mouse};
 use crate::browser::types::Point;
-use crate::browser::DEFAULT_WAIT_MS;
 use crate::cdp::CdpEvent;
 use crate::error::{BpError, BpResult};
 use crate::tab::Tab;
-use crate::wit::pointer::{self as wit, DragRoute, Dragged, DropAt};
+use crate::wit::pointer::{self as wit, DragRoute, Dragged, DropAt, Pace};
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -31,7 +31,13 @@ const HOLD: Duration = Duration::from_millis(120);
 const READ_WAIT: Duration = Duration::from_millis(600);
 const TICK: Duration = Duration::from_millis(40);
 
-pub async fn drag(tab: &mut Tab<'_>, source: u32, target: DropAt, steps: u32) -> BpResult<Dragged> {
+pub async fn drag(
+    tab: &mut Tab<'_>,
+    source: u32,
+    target: DropAt,
+    steps: u32,
+    pace: Pace,
+) -> BpResult<Dragged> {
     let steps = steps.clamp(1, MAX_STEPS);
     let to_node = match target {
         DropAt::Node(n) => Some(n),
@@ -41,8 +47,8 @@ pub async fn drag(tab: &mut Tab<'_>, source: u32, target: DropAt, steps: u32) ->
         tab.scroll_into_view(n).await?;
     }
     // The source ready first (attached, visible, stable, enabled, not
-    // covered), waited for as a click waits.
-    tab.actionable(source, DEFAULT_WAIT_MS, true).await?;
+    // covered), waited for as a click waits (up to `pace.wait_ms`).
+    tab.actionable(source, pace.wait_ms, true).await?;
     let (start, hit) = tab.aim(source).await?;
     if !hit.on_target {
         return Err(covered(&hit.role, &hit.name));
@@ -61,6 +67,7 @@ pub async fn drag(tab: &mut Tab<'_>, source: u32, target: DropAt, steps: u32) ->
         None => None,
     };
     let mut events = tab.watch_events();
+    pace::arm(tab, pace).await?;
     tab.intercept_drags(true).await?;
     let route = gesture(tab, &mut events, start, end, steps).await;
     // Always restored, whatever the gesture met.
@@ -73,6 +80,7 @@ pub async fn drag(tab: &mut Tab<'_>, source: u32, target: DropAt, steps: u32) ->
         }
     };
     restored?;
+    let settle = pace::settle(tab, pace).await?;
     let (after, change, dropped) =
         read_back(tab, source, to_node, &before, &content_before).await?;
     Ok(Dragged {
@@ -87,6 +95,7 @@ pub async fn drag(tab: &mut Tab<'_>, source: u32, target: DropAt, steps: u32) ->
         drop_target_changed: dropped,
         value_changed: change.value_changed,
         value: after.value.map(|v| crate::sanitize::invisible::clean(&v)),
+        settle,
     })
 }
 

@@ -1,25 +1,27 @@
-//! The hover: aim (a node as a click aims, refused when covered; a point
-//! checked against the viewport), keep the set of shown elements, move the
-//! pointer there in a few steps from where it was left, leave it, and
-//! read back, bounded, what appeared and whether `aria-expanded` changed.
+//! The hover: aim (a node as a click aims, waited for as `pace` says and
+//! refused when covered; a point checked against the viewport), keep the
+//! set of shown elements, move the pointer there in a few steps from where
+//! it was left, leave it, settle as `pace` says, and read back what
+//! appeared and whether `aria-expanded` changed.
+//!
+//! What a hover reveals shows by the page's next frames (a CSS `:hover`
+//! rule, a `mouseenter` handler) or once the requests it started have
+//! answered: two frames are waited for, then the settle (the requests,
+//! then a DOM quiet), then one read. A hover that reveals nothing costs
+//! the two frames, no polling.
 
+use super::pace;
 use super::position::{inside, last, path, remember};
 use super::probes::{self, NODE_EXPANDED, VIEWPORT};
 use crate::browser::input::pointer::Mouse;
 use crate::browser::types::Point;
-use crate::browser::DEFAULT_WAIT_MS;
 use crate::error::{BpError, BpResult, Code};
 use crate::tab::Tab;
-use crate::wit::pointer::{self as wit, Element, HoverTarget, Hovered};
+use crate::wit::pointer::{self as wit, Element, HoverTarget, Hovered, Pace};
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
 
 /// Moves of a hover from where the pointer was.
 const STEPS: u32 = 5;
-/// How long what a hover reveals is waited for.
-const REVEAL_WAIT: Duration = Duration::from_millis(400);
-/// The pause between reads.
-const TICK: Duration = Duration::from_millis(40);
 
 /// What the page showed at one read.
 struct Seen {
@@ -28,19 +30,22 @@ struct Seen {
     expanded: Option<String>,
 }
 
-pub async fn hover(tab: &mut Tab<'_>, target: HoverTarget) -> BpResult<Hovered> {
+pub async fn hover(tab: &mut Tab<'_>, target: HoverTarget, pace: Pace) -> BpResult<Hovered> {
     let (to, node) = match target {
-        HoverTarget::Node(n) => (aim(tab, n).await?, Some(n)),
+        HoverTarget::Node(n) => (aim(tab, n, pace.wait_ms).await?, Some(n)),
         HoverTarget::At(p) => (in_viewport(tab, Point { x: p.x, y: p.y }).await?, None),
     };
     let shown = tab.hold(&probes::visible_set()).await?;
     let expanded_before = expanded(tab, node, to).await?;
     let key = tab.key();
+    pace::arm(tab, pace).await?;
     for p in path(last(&key), to, STEPS) {
         tab.mouse(Mouse::Moved(false), p).await?;
         remember(&key, p);
     }
-    let seen = reveal(tab, &shown, node, to, &expanded_before).await?;
+    tab.after_frames().await?;
+    let settle = pace::settle(tab, pace).await?;
+    let seen = reveal(tab, &shown, node, to).await?;
     let under = under(tab, to).await?;
     Ok(Hovered {
         at: wit::Point { x: to.x, y: to.y },
@@ -49,14 +54,16 @@ pub async fn hover(tab: &mut Tab<'_>, target: HoverTarget) -> BpResult<Hovered> 
         appeared: seen.names,
         expanded_changed: seen.expanded != expanded_before,
         expanded: seen.expanded,
+        settle,
     })
 }
 
 /// The node's centre, brought into view; refused when something covers it.
-async fn aim(tab: &mut Tab<'_>, node: u32) -> BpResult<Point> {
+async fn aim(tab: &mut Tab<'_>, node: u32, wait_ms: u32) -> BpResult<Point> {
     // Ready first: attached, visible, stable and not covered, waited for
-    // (bounded) as a click waits; a disabled control can be hovered.
-    tab.pointer_ready(node, DEFAULT_WAIT_MS).await?;
+    // (bounded by `wait_ms`) as a click waits; a disabled control can be
+    // hovered.
+    tab.pointer_ready(node, wait_ms).await?;
     let (at, hit) = tab.aim(node).await?;
     if !hit.on_target {
         return Err(covered(&hit.role, &hit.name));
@@ -97,29 +104,15 @@ async fn expanded(tab: &mut Tab<'_>, node: Option<u32>, at: Point) -> BpResult<O
     Ok(v.as_str().map(str::to_string))
 }
 
-/// Read until something appeared or `aria-expanded` changed, or the bound
-/// passes: the last read.
-async fn reveal(
-    tab: &mut Tab<'_>,
-    shown: &str,
-    node: Option<u32>,
-    at: Point,
-    expanded_before: &Option<String>,
-) -> BpResult<Seen> {
-    let start = Instant::now();
-    let appeared = probes::appeared();
-    loop {
-        let v = tab.call_held(shown, &appeared, json!([])).await?;
-        let seen = Seen {
-            count: count_of(&v),
-            names: probes::names(&v),
-            expanded: expanded(tab, node, at).await?,
-        };
-        if seen.count > 0 || &seen.expanded != expanded_before || start.elapsed() >= REVEAL_WAIT {
-            return Ok(seen);
-        }
-        tokio::time::sleep(TICK).await;
-    }
+/// One read, once the page drew and settled: what appeared, and the
+/// `aria-expanded` now.
+async fn reveal(tab: &mut Tab<'_>, shown: &str, node: Option<u32>, at: Point) -> BpResult<Seen> {
+    let v = tab.call_held(shown, &probes::appeared(), json!([])).await?;
+    Ok(Seen {
+        count: count_of(&v),
+        names: probes::names(&v),
+        expanded: expanded(tab, node, at).await?,
+    })
 }
 
 /// The element under the pointer at `at`.

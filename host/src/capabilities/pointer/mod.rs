@@ -10,6 +10,7 @@
 mod drag;
 mod host;
 mod hover;
+mod pace;
 mod position;
 mod probes;
 #[cfg(test)]
