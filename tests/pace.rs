@@ -135,7 +135,10 @@ fn a_drag_with_settle_none_does_not_wait_for_the_request_it_started() {
     let v = env.json(&["drag", &volume, "--by", "40,0"]);
     assert_eq!(v["valueChanged"], true, "{v}");
     assert_eq!(v["settle"]["state"], "settled", "{v}");
-    assert!(waited(&v["settle"]) >= 1000, "{v}");
+    // How long the settle itself waited depends on how long the drag's
+    // moves took (the save is answered 1.5 s after the release); that the
+    // page shows this drag's value saved at once is the proof it waited.
+    assert!(waited(&v["settle"]) > 0, "{v}");
     let out = eval(&env, "document.getElementById('volume-out').textContent");
     let value = v["value"].as_str().unwrap();
     assert_eq!(out, format!("saved volume {value}"), "{v}");
