@@ -349,6 +349,11 @@ impl Runtime {
         self.policy.limits
     }
 
+    /// The policy's launch list of allowed origins.
+    pub fn allowed_origins(&self) -> Option<crate::scope::Scope> {
+        self.policy.scope.clone()
+    }
+
     /// Milliseconds a call may run.
     pub fn call_budget_ms(&self) -> u64 {
         self.policy.limits.call_timeout_ms

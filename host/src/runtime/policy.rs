@@ -95,6 +95,9 @@ struct PolicyFile {
     /// `read-only`, `write` (the default) or `all`.
     #[serde(default, rename = "page-tools")]
     page_tools: Option<String>,
+    /// The origins the tabs the broker controls may reach (none: any).
+    #[serde(default, rename = "allowed-origins")]
+    allowed_origins: Vec<String>,
 }
 
 /// A validated policy: what it removes and the page-tools level (asked
@@ -103,6 +106,9 @@ struct PolicyFile {
 pub struct Policy {
     granter: Granter,
     pub limits: Limits,
+    /// The launch list of allowed origins (`allowed-origins`,
+    /// `--allowed-origin`); `None`: no origin scope.
+    pub scope: Option<crate::scope::Scope>,
 }
 
 impl Policy {
@@ -163,7 +169,16 @@ impl Policy {
         Ok(Policy {
             granter: Granter::new(Removal::parse(&deny, &deny_tools)?, level),
             limits,
+            scope: crate::scope::Scope::parse_list(&parsed.allowed_origins)?,
         })
+    }
+
+    /// Add the `--allowed-origin` flags to the launch list.
+    pub fn with_allowed_origins(mut self, flags: &[String]) -> BpResult<Self> {
+        let mut all = self.scope.as_ref().map(|s| s.names()).unwrap_or_default();
+        all.extend(flags.iter().cloned());
+        self.scope = crate::scope::Scope::parse_list(&all)?;
+        Ok(self)
     }
 
     fn parse_file(text: &str) -> BpResult<PolicyFile> {

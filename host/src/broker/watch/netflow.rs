@@ -32,14 +32,34 @@ pub async fn handle(broker: &Broker, raw: String, session: String, event: NetEve
             network_id,
             url,
             headers,
+            resource_type,
+            frame_id,
+            redirect,
         } => {
+            let request = super::scopeflow::PausedRequest {
+                fetch_id: &fetch_id,
+                url: &url,
+                resource_type: &resource_type,
+                frame_id: frame_id.as_deref(),
+                redirect,
+            };
+            let conn = broker.browser().await.ok();
+            let refused = super::scopeflow::judge_paused(broker, conn.as_ref(), &raw, &request);
             let paused = Paused {
                 fetch_id,
                 network_id,
                 url,
                 headers,
             };
-            Some(answer_paused(&broker.network, ws, &raw, paused))
+            Some(match refused {
+                Some(answer) => answer,
+                // The browser-wide pass (no session) only judges the scope.
+                None if session.is_empty() => (
+                    "Fetch.continueRequest",
+                    json!({"requestId": paused.fetch_id}),
+                ),
+                None => answer_paused(&broker.network, ws, &raw, paused),
+            })
         }
         NetEvent::Auth { fetch_id, url } => {
             Some(answer_auth(&broker.network, ws, &raw, fetch_id, &url))
@@ -76,7 +96,8 @@ pub async fn handle(broker: &Broker, raw: String, session: String, event: NetEve
     if let (Some((method, params)), Ok(conn)) = (reply, broker.browser().await) {
         // Never wait on the page here; a paused request must not stall the pump.
         tokio::spawn(async move {
-            let _ = conn.cdp.call(method, Some(&session), params).await;
+            let session = Some(session.as_str()).filter(|s| !s.is_empty());
+            let _ = conn.cdp.call(method, session, params).await;
         });
     }
 }
