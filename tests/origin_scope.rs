@@ -85,7 +85,11 @@ fn answer(conn: TcpStream, other: Option<u16>, hits: &Mutex<Vec<String>>) {
             String::new(),
         ),
         (Some(o), "/") => ("200 OK", String::new(), page(o)),
-        _ => ("200 OK", String::new(), "<title>Other</title><p>other".into()),
+        _ => (
+            "200 OK",
+            String::new(),
+            "<title>Other</title><p>other".into(),
+        ),
     };
     let reply = format!(
         "HTTP/1.1 {status}\r\n{extra}Content-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
@@ -151,10 +155,23 @@ fn a_launch_scope_keeps_every_request_of_the_tab_inside_it() {
     let inside = Site::start(Some(outside.port));
     let mut env = Env::new();
     env.serve(&["--allowed-origin", &inside.origin()]);
+    let status = env.status();
+    assert_eq!(
+        status["runtime"]["allowedOrigins"],
+        json!([inside.origin()]),
+        "{status}"
+    );
     env.launch();
     let (mut b, s) = session(&env);
-    let tab = b.tool_ok(&s, "browser.tabs.open", json!({"url": inside.origin() + "/"}));
-    assert!(tab["url"].as_str().unwrap().starts_with(&inside.origin()), "{tab}");
+    let tab = b.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": inside.origin() + "/"}),
+    );
+    assert!(
+        tab["url"].as_str().unwrap().starts_with(&inside.origin()),
+        "{tab}"
+    );
     // The image and the fetch were refused at the request.
     poll_until(Duration::from_secs(10), "fetch refused", || {
         b.tool_ok(&s, "browser.observe", json!({}))["title"] == "fetch refused"
@@ -170,8 +187,14 @@ fn a_launch_scope_keeps_every_request_of_the_tab_inside_it() {
     click(&mut b, &s, "button", "Open popup");
     // A navigation and a new tab out of scope: refused before sending.
     for (tool, args) in [
-        ("browser.navigate", json!({"url": outside.origin() + "/nav"})),
-        ("browser.tabs.open", json!({"url": outside.origin() + "/tab"})),
+        (
+            "browser.navigate",
+            json!({"url": outside.origin() + "/nav"}),
+        ),
+        (
+            "browser.tabs.open",
+            json!({"url": outside.origin() + "/tab"}),
+        ),
     ] {
         let r = b.tool(&s, tool, args);
         assert_eq!(r["error"]["code"], "capability_denied", "{tool}: {r}");
@@ -193,8 +216,16 @@ fn a_launch_scope_keeps_every_request_of_the_tab_inside_it() {
     poll_until(Duration::from_secs(10), "popup closed", || {
         tab_count(&mut b, &s) == before
     });
-    assert!(inside.hits().iter().any(|p| p == "/go"), "{:?}", inside.hits());
-    assert_eq!(outside.hits(), Vec::<String>::new(), "the outside server was reached");
+    assert!(
+        inside.hits().iter().any(|p| p == "/go"),
+        "{:?}",
+        inside.hits()
+    );
+    assert_eq!(
+        outside.hits(),
+        Vec::<String>::new(),
+        "the outside server was reached"
+    );
     // A workspace may not widen the launch list.
     let e = b.call_err(
         "workspaces/create",
@@ -213,7 +244,12 @@ fn a_workspace_list_scopes_that_workspace_only() {
     let mut b = Bridge::start(&env);
     b.initialize("scoped");
     // Bad lists change nothing.
-    for bad in [json!(["not an origin"]), json!([]), json!("x"), json!(["https://a.test/path"])] {
+    for bad in [
+        json!(["not an origin"]),
+        json!([]),
+        json!("x"),
+        json!(["https://a.test/path"]),
+    ] {
         let e = b.call_err("workspaces/create", json!({"allowedOrigins": bad}));
         assert_eq!(e["code"], "invalid_argument", "{bad}: {e}");
     }
@@ -223,14 +259,25 @@ fn a_workspace_list_scopes_that_workspace_only() {
     );
     assert_eq!(ws["allowedOrigins"], json!([inside.origin()]), "{ws}");
     let workspace = ws["workspaceId"].as_str().unwrap().to_string();
-    let lease = b.call("leases/create", json!({"workspaceId": workspace, "ttlMs": 60_000}));
+    let lease = b.call(
+        "leases/create",
+        json!({"workspaceId": workspace, "ttlMs": 60_000}),
+    );
     let s = Session {
         workspace,
         lease: lease["leaseId"].as_str().unwrap().to_string(),
         cursor: ws["eventCursor"].as_str().unwrap().to_string(),
     };
-    b.tool_ok(&s, "browser.tabs.open", json!({"url": inside.origin() + "/"}));
-    let r = b.tool(&s, "browser.navigate", json!({"url": outside.origin() + "/nav"}));
+    b.tool_ok(
+        &s,
+        "browser.tabs.open",
+        json!({"url": inside.origin() + "/"}),
+    );
+    let r = b.tool(
+        &s,
+        "browser.navigate",
+        json!({"url": outside.origin() + "/nav"}),
+    );
     assert_eq!(r["error"]["context"]["reason"], "origin_not_allowed", "{r}");
     poll_until(Duration::from_secs(10), "fetch refused", || {
         b.tool_ok(&s, "browser.observe", json!({}))["title"] == "fetch refused"
@@ -243,7 +290,13 @@ fn a_workspace_list_scopes_that_workspace_only() {
         outside.hits().iter().any(|p| p == "/api")
     });
     // `bp connect --allowed-origin` scopes the CLI's workspace.
-    env.ok(&["connect", "--launch", "--headless", "--allowed-origin", &inside.origin()]);
+    env.ok(&[
+        "connect",
+        "--launch",
+        "--headless",
+        "--allowed-origin",
+        &inside.origin(),
+    ]);
     let (code, run) = env.err(&["open", &(outside.origin() + "/cli")]);
     assert_eq!(code, "capability_denied", "{}", run.stderr());
     assert!(!outside.hits().iter().any(|p| p == "/cli"));

@@ -153,8 +153,8 @@ async fn serve_broker(
     // included) is touched.
     let claim = Claim::acquire(&paths).await?;
     crate::broker_log::init(&paths);
-    let policy =
-        Policy::load(policy.as_deref(), &deny, &deny_tools)?.with_allowed_origins(&allowed_origins)?;
+    let policy = Policy::load(policy.as_deref(), &deny, &deny_tools)?
+        .with_allowed_origins(&allowed_origins)?;
     let sources = match dir {
         Some(d) => components::from_dir(&d)?,
         None => components::embedded(),

@@ -7,9 +7,9 @@ mod commands;
 pub mod connect;
 pub mod native;
 pub mod rpc;
+mod scope_args;
 pub mod state;
 pub mod watch;
-mod scope_args;
 mod workspaces;
 
 use crate::browser::connection::BrowserConn;

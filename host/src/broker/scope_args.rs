@@ -13,7 +13,11 @@ pub(super) fn allowed_origins(broker: &Broker, p: &Value) -> BpResult<Option<Sco
     let list = match p.get("allowedOrigins") {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Array(list)) => list,
-        Some(_) => return Err(BpError::invalid("`allowedOrigins` must be an array of origins")),
+        Some(_) => {
+            return Err(BpError::invalid(
+                "`allowedOrigins` must be an array of origins",
+            ))
+        }
     };
     let texts = list
         .iter()
@@ -31,7 +35,10 @@ pub(super) fn allowed_origins(broker: &Broker, p: &Value) -> BpResult<Option<Sco
 /// Put `own` in force for the workspace named in `reply`, and report the
 /// workspace's scope there (`allowedOrigins`, null when none).
 pub(super) async fn apply(broker: &Broker, reply: &mut Value, own: Option<Scope>) {
-    let ws = reply["workspaceId"].as_str().unwrap_or_default().to_string();
+    let ws = reply["workspaceId"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     if let Some(own) = own {
         broker.scopes.set(&ws, own);
         if let Ok(conn) = broker.browser().await {

@@ -389,6 +389,7 @@ impl Runtime {
                "instanceSlots": {"total": self::pool::slots::INSTANCES, "free": self.slots.free(),
                                  "pooled": self.pooled},
                "deniedCapabilities": self.policy.denied(),
+               "allowedOrigins": self.policy.scope.as_ref().map(|s| s.names()),
                "deniedTools": self.policy.denied_tools(), "limits": {
             "callTimeoutMs": self.policy.limits.call_timeout_ms, "memoryMb": self.policy.limits.memory_mb}})
     }

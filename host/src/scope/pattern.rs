@@ -50,7 +50,8 @@ impl OriginPattern {
         if host_part.is_empty() || host_part.contains(['/', '?', '#', '@', '*', '\\']) {
             return Err(bad("an origin has no path, query, user or other wildcard"));
         }
-        let url = Url::parse(&format!("{scheme}://{host_part}/")).map_err(|e| bad(&e.to_string()))?;
+        let url =
+            Url::parse(&format!("{scheme}://{host_part}/")).map_err(|e| bad(&e.to_string()))?;
         let port = url.port_or_known_default().ok_or_else(|| bad("no port"))?;
         let host = match (url.host(), wildcard) {
             (Some(Host::Domain(d)), true) => {

@@ -51,12 +51,23 @@ impl Scopes {
 
     /// Whether any scope is in force.
     pub fn any(&self) -> bool {
-        self.launch.is_some() || !self.own.lock().unwrap_or_else(|p| p.into_inner()).is_empty()
+        self.launch.is_some()
+            || !self
+                .own
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .is_empty()
     }
 
     pub fn remove_workspace(&self, ws: &str) {
-        self.own.lock().unwrap_or_else(|p| p.into_inner()).remove(ws);
-        self.gates.lock().unwrap_or_else(|p| p.into_inner()).remove(ws);
+        self.own
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(ws);
+        self.gates
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(ws);
     }
 
     /// One more `scope.blocked` event for `ws` now: `None` when over the

@@ -30,7 +30,10 @@ pub(super) async fn bind(
     }
     // A navigation out of the workspace's origin scope is refused before
     // the tab is even taken.
-    if let (true, Some(url)) = (name == "browser.navigate", args.get("url").and_then(Value::as_str)) {
+    if let (true, Some(url)) = (
+        name == "browser.navigate",
+        args.get("url").and_then(Value::as_str),
+    ) {
         refuse_url(broker, &scope.workspace_id, None, url).map_err(fail)?;
     }
     let (public, raw) = take_target(broker, scope, args, &conn).map_err(fail)?;
