@@ -300,6 +300,24 @@ fn a_workspace_list_scopes_that_workspace_only() {
     let (code, run) = env.err(&["open", &(outside.origin() + "/cli")]);
     assert_eq!(code, "capability_denied", "{}", run.stderr());
     assert!(!outside.hits().iter().any(|p| p == "/cli"));
+    // The network rules answer what the scope lets through, and never
+    // what it refuses: the scope is judged first, in the same handler.
+    let html = "Content-Type:text/html";
+    let mocked = "<title>Mocked</title>";
+    env.ok(&[
+        "net", "mock", "*/mocked", "--body", mocked, "--header", html,
+    ]);
+    let api = outside.origin() + "/api";
+    let cors = "Access-Control-Allow-Origin:*";
+    env.ok(&["net", "mock", &api, "--body", "{}", "--header", cors]);
+    let before = outside.hits().len();
+    let v = env.json(&["open", &(inside.origin() + "/mocked")]);
+    assert_eq!(v["title"], "Mocked", "{v}");
+    env.ok(&["open", &(inside.origin() + "/")]);
+    poll_until(Duration::from_secs(10), "scoped fetch refused", || {
+        env.json(&["snapshot"])["title"] == "fetch refused"
+    });
+    assert_eq!(outside.hits().len(), before, "{:?}", outside.hits());
 }
 
 #[test]
