@@ -109,6 +109,7 @@ fn page(other: u16) -> String {
 <script>fetch("{o}/api").then(() => document.title = "fetched", () => document.title = "fetch refused");</script>
 <a href="{o}/link">Out link</a>
 <a href="/go">Redirect link</a>
+<a href="{o}/blank" target="_blank">New window link</a>
 <button onclick="window.open('{o}/popup')">Open popup</button>"#
     )
 }
@@ -185,6 +186,7 @@ fn a_launch_scope_keeps_every_request_of_the_tab_inside_it() {
     b.tool_ok(&s, "browser.navigate", home);
     let before = tab_count(&mut b, &s);
     click(&mut b, &s, "button", "Open popup");
+    click(&mut b, &s, "link", "New window link");
     // A navigation and a new tab out of scope: refused before sending.
     for (tool, args) in [
         (
@@ -203,9 +205,12 @@ fn a_launch_scope_keeps_every_request_of_the_tab_inside_it() {
     }
     poll_until(Duration::from_secs(10), "every refusal reported", || {
         let k = kinds(&blocked(&mut b, &s));
-        ["subresource", "navigation", "redirect", "popup", "navigate"]
+        // Two popups: the script's window and the new-window link's.
+        let popups = k.iter().filter(|got| *got == "popup").count();
+        ["subresource", "navigation", "redirect", "navigate"]
             .iter()
             .all(|want| k.iter().any(|got| got == want))
+            && popups == 2
     });
     let events = blocked(&mut b, &s);
     assert!(
