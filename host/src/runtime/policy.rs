@@ -279,4 +279,26 @@ mod tests {
         assert!(bad.message.contains("not a tool name"), "{}", bad.message);
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    #[test]
+    fn allowed_origins_join_the_file_and_the_flags() {
+        let dir = std::env::temp_dir().join(format!("bp-policy-scope-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("p.toml");
+        std::fs::write(&file, "allowed-origins = [\"https://*.example.com\"]\n").unwrap();
+        let p = Policy::load(Some(&file), &[], &[]).unwrap();
+        let p = p
+            .with_allowed_origins(&["http://127.0.0.1:8123".into()])
+            .unwrap();
+        let names = p.scope.as_ref().map(|s| s.names()).unwrap_or_default();
+        assert_eq!(names, ["https://*.example.com", "http://127.0.0.1:8123"]);
+        // None anywhere: no scope.
+        assert!(Policy::load(None, &[], &[]).unwrap().scope.is_none());
+        std::fs::write(&file, "allowed-origins = [\"ftp://x\"]\n").unwrap();
+        let bad = Policy::load(Some(&file), &[], &[]).unwrap_err();
+        assert_eq!(bad.code.as_str(), "invalid_argument");
+        let bad = Policy::default().with_allowed_origins(&["https://*".into()]);
+        assert!(bad.is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
