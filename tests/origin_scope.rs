@@ -99,13 +99,14 @@ fn answer(conn: TcpStream, other: Option<u16>, hits: &Mutex<Vec<String>>) {
     let _ = conn.write_all(reply.as_bytes());
 }
 
-/// The page on the first origin: an image and a fetch of the second, a
-/// link to it, a link that redirects to it and a popup opener.
+/// The page on the first origin: an image, a frame and a fetch of the
+/// second, a link to it, a link that redirects to it and a popup opener.
 fn page(other: u16) -> String {
     let o = format!("http://127.0.0.1:{other}");
     format!(
         r#"<!doctype html><title>Scoped</title>
 <img src="{o}/image.png" alt="remote image">
+<iframe src="{o}/frame" title="remote frame"></iframe>
 <script>fetch("{o}/api").then(() => document.title = "fetched", () => document.title = "fetch refused");</script>
 <a href="{o}/link">Out link</a>
 <a href="/go">Redirect link</a>
