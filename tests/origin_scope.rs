@@ -39,7 +39,7 @@ impl Site {
                 }
                 if let Ok(conn) = conn {
                     let h = h.clone();
-                    std::thread::spawn(move || answer(conn, other, &h));
+                    std::thread::spawn(move || answer(conn, port, other, &h));
                 }
             }
         });
@@ -62,7 +62,7 @@ impl Drop for Site {
     }
 }
 
-fn answer(conn: TcpStream, other: Option<u16>, hits: &Mutex<Vec<String>>) {
+fn answer(conn: TcpStream, own: u16, other: Option<u16>, hits: &Mutex<Vec<String>>) {
     let _ = conn.set_read_timeout(Some(Duration::from_secs(5)));
     let mut reader = BufReader::new(&conn);
     let mut first = String::new();
@@ -84,7 +84,8 @@ fn answer(conn: TcpStream, other: Option<u16>, hits: &Mutex<Vec<String>>) {
             format!("Location: http://127.0.0.1:{o}/redirected\r\n"),
             String::new(),
         ),
-        (Some(o), "/") => ("200 OK", String::new(), page(o)),
+        (Some(o), "/") => ("200 OK", String::new(), page(o, own)),
+        (Some(o), "/inner") => ("200 OK", String::new(), inner(o)),
         _ => (
             "200 OK",
             String::new(),
@@ -101,10 +102,11 @@ fn answer(conn: TcpStream, other: Option<u16>, hits: &Mutex<Vec<String>>) {
 
 /// The page on the first origin: an image, a frame and a fetch of the
 /// second, a link to it, a link that redirects to it and a popup opener.
-fn page(other: u16) -> String {
+fn page(other: u16, own: u16) -> String {
     let o = format!("http://127.0.0.1:{other}");
     format!(
         r#"<!doctype html><title>Scoped</title>
+<iframe src="http://localhost:{own}/inner" title="own frame"></iframe>
 <img src="{o}/image.png" alt="remote image">
 <iframe src="{o}/frame" title="remote frame"></iframe>
 <script>fetch("{o}/api").then(() => document.title = "fetched", () => document.title = "fetch refused");</script>
@@ -112,6 +114,15 @@ fn page(other: u16) -> String {
 <a href="/go">Redirect link</a>
 <a href="{o}/blank" target="_blank">New window link</a>
 <button onclick="window.open('{o}/popup')">Open popup</button>"#
+    )
+}
+
+/// A page for an out-of-process frame (another site of the scope) that
+/// reaches for the outside server itself.
+fn inner(other: u16) -> String {
+    format!(
+        r#"<!doctype html><title>Inner</title><img src="http://127.0.0.1:{other}/inner-image.png">
+<script>fetch("http://127.0.0.1:{other}/inner-api").catch(() => {{}});</script>"#
     )
 }
 
@@ -156,13 +167,18 @@ fn a_launch_scope_keeps_every_request_of_the_tab_inside_it() {
     let outside = Site::start(None);
     let inside = Site::start(Some(outside.port));
     let mut env = Env::new();
-    env.serve(&["--allowed-origin", &inside.origin()]);
+    // Two sites of the scope: the page's, and its frame's (localhost is
+    // another site, so the frame runs out of process).
+    let frame_origin = format!("http://localhost:{}", inside.port);
+    env.serve(&[
+        "--allowed-origin",
+        &inside.origin(),
+        "--allowed-origin",
+        &frame_origin,
+    ]);
     let status = env.status();
-    assert_eq!(
-        status["runtime"]["allowedOrigins"],
-        json!([inside.origin()]),
-        "{status}"
-    );
+    let scope = json!([inside.origin(), frame_origin]);
+    assert_eq!(status["runtime"]["allowedOrigins"], scope, "{status}");
     env.launch();
     let (mut b, s) = session(&env);
     let tab = b.tool_ok(
@@ -222,10 +238,11 @@ fn a_launch_scope_keeps_every_request_of_the_tab_inside_it() {
     poll_until(Duration::from_secs(10), "popup closed", || {
         tab_count(&mut b, &s) == before
     });
+    let hits = inside.hits();
+    assert!(hits.iter().any(|p| p == "/go"), "{hits:?}");
     assert!(
-        inside.hits().iter().any(|p| p == "/go"),
-        "{:?}",
-        inside.hits()
+        hits.iter().any(|p| p == "/inner"),
+        "the frame did not load: {hits:?}"
     );
     assert_eq!(
         outside.hits(),
