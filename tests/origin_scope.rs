@@ -344,6 +344,36 @@ fn a_workspace_list_scopes_that_workspace_only() {
 }
 
 #[test]
+fn a_popup_of_a_controlled_user_tab_is_held_too() {
+    let outside = Site::start(None);
+    let inside = Site::start(Some(outside.port));
+    let mut env = Env::new();
+    env.serve(&["--allowed-origin", &inside.origin()]);
+    env.launch();
+    let (mut b, s) = session(&env);
+    // The launched browser's first tab is a user tab, not a managed one.
+    let tabs = b.tool_ok(&s, "browser.tabs.list", json!({}));
+    let user = tabs["tabs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["origin"] == "user_tab")
+        .unwrap_or_else(|| panic!("no user tab: {tabs}"))["targetId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    b.tool_ok(&s, "browser.tabs.acquire", json!({"targetId": user}));
+    let home = json!({"targetId": user, "url": inside.origin() + "/"});
+    b.tool_ok(&s, "browser.navigate", home);
+    click(&mut b, &s, "button", "Open popup");
+    poll_until(Duration::from_secs(10), "the popup refused", || {
+        kinds(&blocked(&mut b, &s)).iter().any(|k| k == "popup")
+    });
+    let hits = outside.hits();
+    assert!(!hits.iter().any(|p| p == "/popup"), "{hits:?}");
+}
+
+#[test]
 fn a_bad_launch_pattern_is_refused_at_start() {
     let env = Env::new();
     let (code, run) = env.err(&["broker", "serve", "--allowed-origin", "https://*"]);

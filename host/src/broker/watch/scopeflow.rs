@@ -24,6 +24,7 @@ pub struct PausedRequest<'a> {
 
 /// The workspace whose scope covers tab `raw`: the one whose lease
 /// controls it, else the one whose managed tabs (popups included) hold it.
+/// (A tab held by neither is judged by its opener's, in `judge_paused`.)
 fn owner(st: &State, raw: &str) -> Option<String> {
     if let Some((_, ws)) = st.controller_of(raw) {
         return Some(ws);
@@ -46,7 +47,13 @@ pub fn judge_paused(
         return None;
     }
     let mut st = broker.state();
-    let ws = owner(&st, raw)?;
+    // A tab nobody holds that a held tab opened (a popup of a user tab a
+    // workspace controls) is under its opener's scope.
+    let opener = || conn?.registry.with(raw, |t| t.opener.clone()).flatten();
+    let (ws, via_opener) = match owner(&st, raw) {
+        Some(ws) => (ws, false),
+        None => (owner(&st, &opener()?)?, true),
+    };
     let scope = broker.scopes.of(&ws)?;
     let Verdict::Refused(origin) = scope.judge(r.url) else {
         return None;
@@ -57,7 +64,7 @@ pub fn judge_paused(
         .get(&ws)
         .is_some_and(|w| w.popups.contains(raw))
         && st.controller_of(raw).is_none();
-    let kind = match (r.redirect, main_document, uncontrolled_popup) {
+    let kind = match (r.redirect, main_document, uncontrolled_popup || via_opener) {
         (true, _, _) => "redirect",
         (false, true, true) => "popup",
         (false, _, _) if r.resource_type == "Document" => "navigation",
@@ -65,7 +72,8 @@ pub fn judge_paused(
     };
     publish(broker, &mut st, &ws, Some(raw), &origin, kind);
     drop(st);
-    // A popup of the workspace that opened out of scope is closed.
+    // A popup of the workspace's ManagedTabSet that opened out of scope is
+    // closed (one of a user tab is the user's: only its request fails).
     if let (true, true, Some(conn)) = (main_document, uncontrolled_popup, conn) {
         let (conn, raw) = (conn.clone(), raw.to_string());
         tokio::spawn(async move {
