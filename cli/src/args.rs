@@ -86,6 +86,10 @@ pub enum Command {
         /// A browser ID from `bp browsers`; remembered as the preference.
         #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "window_size", "endpoint"])]
         browser: Option<String>,
+        /// Keep this CLI's tabs on these origins only (http://127.0.0.1:8123,
+        /// https://*.example.com); repeatable; within the broker's own list.
+        #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+        allowed_origins: Vec<String>,
     },
     /// Release this CLI's workspace and close its tabs; the browser
     /// connection ends too unless other clients still hold live leases.
@@ -545,6 +549,10 @@ pub enum BrokerCommand {
         /// browser.tabs.close); repeatable.
         #[arg(long = "deny-tool", value_name = "TOOL")]
         deny_tools: Vec<String>,
+        /// Keep the tabs the broker controls on these origins only
+        /// (http://127.0.0.1:8123, https://*.example.com); repeatable.
+        #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+        allowed_origins: Vec<String>,
         /// Load tool components from this directory instead of the embedded set.
         #[arg(long)]
         components: Option<PathBuf>,

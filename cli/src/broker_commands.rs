@@ -23,8 +23,9 @@ pub async fn broker(command: BrokerCommand, json: bool) -> BpResult<ExitCode> {
             policy,
             deny,
             deny_tools,
+            allowed_origins,
             components,
-        } => serve_broker(policy, deny, deny_tools, components).await?,
+        } => serve_broker(policy, (deny, deny_tools), allowed_origins, components).await?,
         BrokerCommand::Status => return status(json).await,
         BrokerCommand::Stop { force } => stop(force, json).await?,
         BrokerCommand::Logs { follow, lines } => {
@@ -143,8 +144,8 @@ fn stopped_text(ended: &Value) -> String {
 
 async fn serve_broker(
     policy: Option<PathBuf>,
-    deny: Vec<String>,
-    deny_tools: Vec<String>,
+    (deny, deny_tools): (Vec<String>, Vec<String>),
+    allowed_origins: Vec<String>,
     dir: Option<PathBuf>,
 ) -> BpResult<()> {
     let paths = Paths::from_env()?;
@@ -152,7 +153,8 @@ async fn serve_broker(
     // included) is touched.
     let claim = Claim::acquire(&paths).await?;
     crate::broker_log::init(&paths);
-    let policy = Policy::load(policy.as_deref(), &deny, &deny_tools)?;
+    let policy = Policy::load(policy.as_deref(), &deny, &deny_tools)?
+        .with_allowed_origins(&allowed_origins)?;
     let sources = match dir {
         Some(d) => components::from_dir(&d)?,
         None => components::embedded(),

@@ -203,8 +203,14 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             window_size,
             endpoint,
             browser,
+            allowed_origins,
         } => {
             let args = connect_args(launch, headless, executable, window_size, endpoint, browser)?;
+            if !allowed_origins.is_empty() {
+                let ws = s.workspace_id().await?;
+                let scope = json!({"workspaceId": ws, "allowedOrigins": allowed_origins});
+                s.request("workspaces/configure", scope).await?;
+            }
             let v = s.tool("browser.connect", args).await?;
             emit(json, &v, output::connected);
         }

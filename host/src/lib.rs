@@ -15,6 +15,7 @@ pub mod ids;
 mod layering_tests;
 pub mod runtime;
 pub mod sanitize;
+pub mod scope;
 pub mod store;
 pub mod system;
 pub mod tab;

@@ -7,6 +7,7 @@ mod commands;
 pub mod connect;
 pub mod native;
 pub mod rpc;
+mod scope_args;
 pub mod state;
 pub mod watch;
 mod workspaces;
@@ -53,6 +54,8 @@ pub struct Broker {
     pub network: Arc<crate::store::network::Network>,
     /// Console messages and page errors per workspace.
     pub console: Arc<crate::store::console::Console>,
+    /// The origin scopes in force (launch list, per-workspace lists).
+    pub scopes: Arc<crate::store::scope::Scopes>,
     /// No-progress streaks per lease and tab.
     pub progress: self::rpc::progress::Progress,
     /// Sign-in surfaces last observed per workspace and tab.
@@ -89,6 +92,7 @@ impl Broker {
             state: Mutex::new(State::new(events.clone(), network.clone())),
             network,
             console: Arc::default(),
+            scopes: Arc::new(crate::store::scope::Scopes::new(runtime.allowed_origins())),
             artifacts,
             creation: tokio::sync::Mutex::new(()),
             events,

@@ -16,11 +16,15 @@ pub(super) async fn method(
     match method {
         "workspaces/create" => {
             let label = opt_str(p, "label").map(str::to_string);
-            let mut st = broker.state();
-            let ws = st.create_workspace(principal, opt_str(p, "key"), label)?;
-            Ok(
-                json!({"workspaceId": ws.id, "eventCursor": st.cursor(&ws.id), "resumeSecret": ws.resume_secret}),
-            )
+            // Checked before anything is created.
+            let own = crate::broker::scope_args::allowed_origins(broker, p)?;
+            let mut reply = {
+                let mut st = broker.state();
+                let ws = st.create_workspace(principal, opt_str(p, "key"), label)?;
+                json!({"workspaceId": ws.id, "eventCursor": st.cursor(&ws.id), "resumeSecret": ws.resume_secret})
+            };
+            crate::broker::scope_args::apply(broker, &mut reply, own).await;
+            Ok(reply)
         }
         "workspaces/resume" => {
             let id = str_param(p, "workspaceId")?;
@@ -45,6 +49,7 @@ pub(super) async fn method(
         "workspaces/configure" => {
             let id = str_param(p, "workspaceId")?;
             broker.state().workspace(principal, id)?;
+            let own = crate::broker::scope_args::allowed_origins(broker, p)?;
             if let Some(v) = p.get("networkEvents") {
                 let on = v
                     .as_bool()
@@ -57,10 +62,10 @@ pub(super) async fn method(
                     .ok_or_else(|| BpError::invalid("`consoleEvents` must be a boolean"))?;
                 broker.console.set_events(id, on);
             }
-            Ok(
-                json!({"workspaceId": id, "networkEvents": broker.network.events_on(id),
-                      "consoleEvents": broker.console.events_on(id)}),
-            )
+            let mut reply = json!({"workspaceId": id, "networkEvents": broker.network.events_on(id),
+                                   "consoleEvents": broker.console.events_on(id)});
+            crate::broker::scope_args::apply(broker, &mut reply, own).await;
+            Ok(reply)
         }
         "workspaces/release" => release(broker, principal, str_param(p, "workspaceId")?).await,
         other => Err(BpError::invalid(format!("unknown method `{other}`"))),
@@ -89,6 +94,7 @@ pub(super) async fn release(broker: &Broker, principal: &str, id: &str) -> BpRes
     let managed = broker.state().release_workspace(principal, id)?;
     broker.observations.remove_workspace(id);
     broker.console.remove_workspace(id);
+    broker.scopes.remove_workspace(id);
     broker.frames.remove_workspace(id);
     broker.artifacts.remove_workspace(id);
     broker.progress.reset_workspace(id);

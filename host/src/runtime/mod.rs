@@ -349,6 +349,11 @@ impl Runtime {
         self.policy.limits
     }
 
+    /// The policy's launch list of allowed origins.
+    pub fn allowed_origins(&self) -> Option<crate::scope::Scope> {
+        self.policy.scope.clone()
+    }
+
     /// Milliseconds a call may run.
     pub fn call_budget_ms(&self) -> u64 {
         self.policy.limits.call_timeout_ms
@@ -384,6 +389,7 @@ impl Runtime {
                "instanceSlots": {"total": self::pool::slots::INSTANCES, "free": self.slots.free(),
                                  "pooled": self.pooled},
                "deniedCapabilities": self.policy.denied(),
+               "allowedOrigins": self.policy.scope.as_ref().map(|s| s.names()),
                "deniedTools": self.policy.denied_tools(), "limits": {
             "callTimeoutMs": self.policy.limits.call_timeout_ms, "memoryMb": self.policy.limits.memory_mb}})
     }

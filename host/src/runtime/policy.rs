@@ -95,6 +95,9 @@ struct PolicyFile {
     /// `read-only`, `write` (the default) or `all`.
     #[serde(default, rename = "page-tools")]
     page_tools: Option<String>,
+    /// The origins the tabs the broker controls may reach (none: any).
+    #[serde(default, rename = "allowed-origins")]
+    allowed_origins: Vec<String>,
 }
 
 /// A validated policy: what it removes and the page-tools level (asked
@@ -103,6 +106,9 @@ struct PolicyFile {
 pub struct Policy {
     granter: Granter,
     pub limits: Limits,
+    /// The launch list of allowed origins (`allowed-origins`,
+    /// `--allowed-origin`); `None`: no origin scope.
+    pub scope: Option<crate::scope::Scope>,
 }
 
 impl Policy {
@@ -163,7 +169,16 @@ impl Policy {
         Ok(Policy {
             granter: Granter::new(Removal::parse(&deny, &deny_tools)?, level),
             limits,
+            scope: crate::scope::Scope::parse_list(&parsed.allowed_origins)?,
         })
+    }
+
+    /// Add the `--allowed-origin` flags to the launch list.
+    pub fn with_allowed_origins(mut self, flags: &[String]) -> BpResult<Self> {
+        let mut all = self.scope.as_ref().map(|s| s.names()).unwrap_or_default();
+        all.extend(flags.iter().cloned());
+        self.scope = crate::scope::Scope::parse_list(&all)?;
+        Ok(self)
     }
 
     fn parse_file(text: &str) -> BpResult<PolicyFile> {
@@ -262,6 +277,28 @@ mod tests {
         );
         let bad = Policy::load(None, &[], &["tabs".into()]).unwrap_err();
         assert!(bad.message.contains("not a tool name"), "{}", bad.message);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn allowed_origins_join_the_file_and_the_flags() {
+        let dir = std::env::temp_dir().join(format!("bp-policy-scope-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("p.toml");
+        std::fs::write(&file, "allowed-origins = [\"https://*.example.com\"]\n").unwrap();
+        let p = Policy::load(Some(&file), &[], &[]).unwrap();
+        let p = p
+            .with_allowed_origins(&["http://127.0.0.1:8123".into()])
+            .unwrap();
+        let names = p.scope.as_ref().map(|s| s.names()).unwrap_or_default();
+        assert_eq!(names, ["https://*.example.com", "http://127.0.0.1:8123"]);
+        // None anywhere: no scope.
+        assert!(Policy::load(None, &[], &[]).unwrap().scope.is_none());
+        std::fs::write(&file, "allowed-origins = [\"ftp://x\"]\n").unwrap();
+        let bad = Policy::load(Some(&file), &[], &[]).unwrap_err();
+        assert_eq!(bad.code.as_str(), "invalid_argument");
+        let bad = Policy::default().with_allowed_origins(&["https://*".into()]);
+        assert!(bad.is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -4,3 +4,4 @@ pub mod artifacts;
 pub mod console;
 pub mod event_gate;
 pub mod network;
+pub mod scope;

@@ -5,6 +5,7 @@
 
 use super::scope_workspace::workspace_call;
 use super::types::{fail, raw_target, Bound, CallScope, Failed, NestedCall};
+use crate::broker::watch::scopeflow::{arm, refuse_url};
 use crate::broker::Broker;
 use crate::browser::call::{CallSetup, Caller, LeaseGuard, TargetCall};
 use crate::browser::connection::BrowserConn;
@@ -26,6 +27,14 @@ pub(super) async fn bind(
 ) -> Result<Bound, Failed> {
     if let Some(e) = retired_ref(broker, scope, args) {
         return Err(fail(e));
+    }
+    // A navigation out of the workspace's origin scope is refused before
+    // the tab is even taken.
+    if let (true, Some(url)) = (
+        name == "browser.navigate",
+        args.get("url").and_then(Value::as_str),
+    ) {
+        refuse_url(broker, &scope.workspace_id, None, url).map_err(fail)?;
     }
     let (public, raw) = take_target(broker, scope, args, &conn).map_err(fail)?;
     let names_ref =
@@ -64,6 +73,12 @@ pub(super) async fn bind(
     // Workspaces with rules or credentials see their requests intercepted.
     if broker.network.wants_interception(&scope.workspace_id) {
         call.ensure_interception().await.map_err(fail)?;
+    }
+    // So do those under an origin scope, and the browser-wide pass that
+    // holds a popup's first request is on.
+    if broker.scopes.of(&scope.workspace_id).is_some() {
+        call.ensure_interception().await.map_err(fail)?;
+        arm(broker, &conn).await;
     }
     Ok(Bound::Target {
         conn,

@@ -121,6 +121,8 @@ async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
         conn.clone(),
         attached.signals,
     ));
+    // Under an origin scope, requests pass the broker from the start.
+    crate::broker::watch::scopeflow::arm(broker, &conn).await;
     Ok(json!({"connection": connection_state(broker, Some(&conn))}))
 }
 

@@ -51,6 +51,10 @@ impl BrokerTabs {
                 _ => {}
             }
         }
+        // A URL out of the workspace's origin scope creates nothing.
+        if let Some(u) = &url {
+            crate::broker::watch::scopeflow::refuse_url(broker, &scope.workspace_id, None, u)?;
+        }
         // Creating the tab and making it the workspace's runs to its end
         // even if the call is dropped (cancel, deadline): a tab half made
         // would be left as nobody's. A call dropped before creation began

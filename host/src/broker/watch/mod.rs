@@ -5,6 +5,7 @@ pub(in crate::broker) mod events;
 pub(in crate::broker) mod hints;
 pub(in crate::broker) mod netflow;
 pub(in crate::broker) mod overrides;
+pub(in crate::broker) mod scopeflow;
 
 use crate::broker::state::State;
 use crate::broker::Broker;

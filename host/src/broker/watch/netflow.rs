@@ -27,19 +27,8 @@ pub async fn handle(broker: &Broker, raw: String, session: String, event: NetEve
     let owner = owner(broker, &raw);
     let ws = owner.as_ref().map(|(ws, _)| ws.as_str());
     let reply = match event {
-        NetEvent::Paused {
-            fetch_id,
-            network_id,
-            url,
-            headers,
-        } => {
-            let paused = Paused {
-                fetch_id,
-                network_id,
-                url,
-                headers,
-            };
-            Some(answer_paused(&broker.network, ws, &raw, paused))
+        event @ NetEvent::Paused { .. } => {
+            paused_answer(broker, ws, &raw, session.is_empty(), event).await
         }
         NetEvent::Auth { fetch_id, url } => {
             Some(answer_auth(&broker.network, ws, &raw, fetch_id, &url))
@@ -76,9 +65,55 @@ pub async fn handle(broker: &Broker, raw: String, session: String, event: NetEve
     if let (Some((method, params)), Ok(conn)) = (reply, broker.browser().await) {
         // Never wait on the page here; a paused request must not stall the pump.
         tokio::spawn(async move {
-            let _ = conn.cdp.call(method, Some(&session), params).await;
+            let session = Some(session.as_str()).filter(|s| !s.is_empty());
+            let _ = conn.cdp.call(method, session, params).await;
         });
     }
+}
+
+/// The answer to a paused request: the scope's refusal, else (on a tab's
+/// own session) the workspace's rules; the browser-wide pass only judges
+/// the scope.
+async fn paused_answer(
+    broker: &Broker,
+    ws: Option<&str>,
+    raw: &str,
+    browser_wide: bool,
+    event: NetEvent,
+) -> Option<(&'static str, Value)> {
+    let NetEvent::Paused {
+        fetch_id,
+        network_id,
+        url,
+        headers,
+        resource_type,
+        frame_id,
+        redirect,
+    } = event
+    else {
+        return None;
+    };
+    let request = super::scopeflow::PausedRequest {
+        fetch_id: &fetch_id,
+        url: &url,
+        resource_type: &resource_type,
+        frame_id: frame_id.as_deref(),
+        redirect,
+    };
+    let conn = broker.browser().await.ok();
+    if let Some(refusal) = super::scopeflow::judge_paused(broker, conn.as_ref(), raw, &request) {
+        return Some(refusal);
+    }
+    if browser_wide {
+        return Some(("Fetch.continueRequest", json!({"requestId": fetch_id})));
+    }
+    let paused = Paused {
+        fetch_id,
+        network_id,
+        url,
+        headers,
+    };
+    Some(answer_paused(&broker.network, ws, raw, paused))
 }
 
 /// A `network.request` or `network.response` event from the journal entry

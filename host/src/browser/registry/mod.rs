@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::watch;
 
+mod browser_fetch;
 mod console_events;
 mod in_flight;
 mod page_events;
@@ -334,6 +335,12 @@ pub enum NetEvent {
         network_id: Option<String>,
         url: String,
         headers: Value,
+        /// Its resource type (`Document`, `Image`, ...).
+        resource_type: String,
+        /// The frame that asked for it.
+        frame_id: Option<String>,
+        /// A redirect's next hop.
+        redirect: bool,
     },
     /// `Fetch.authRequired`.
     Auth {

@@ -19,6 +19,7 @@ impl Registry {
     /// Apply an event of a page or frame session.
     pub(super) fn on_session_event(&self, ev: &CdpEvent) {
         let Some(session) = ev.session_id.as_deref() else {
+            self.browser_fetch_event(ev);
             return;
         };
         let Some((raw, child)) = self.session_owner(session) else {
@@ -360,6 +361,9 @@ pub(super) fn net_event(method: &str, p: &Value) -> Option<NetEvent> {
             network_id: s(p, "networkId"),
             url: url_of(&p["request"], "url")?,
             headers: p["request"]["headers"].clone(),
+            resource_type: s(p, "resourceType").unwrap_or_default(),
+            frame_id: s(p, "frameId"),
+            redirect: p.get("redirectedRequestId").is_some(),
         },
         "Fetch.authRequired" => NetEvent::Auth {
             fetch_id: id()?,
