@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use support::bridge::{Bridge, Session};
+use support::mcp::Mcp;
 use support::{find_ref, poll_until, Env};
 
 /// A loopback HTTP server that counts the requests it gets. Page `/` of
@@ -378,4 +379,33 @@ fn a_bad_launch_pattern_is_refused_at_start() {
     let env = Env::new();
     let (code, run) = env.err(&["broker", "serve", "--allowed-origin", "https://*"]);
     assert_eq!(code, "invalid_argument", "{}", run.stderr());
+}
+
+#[test]
+fn a_bp_mcp_session_keeps_to_its_allowed_origins() {
+    let outside = Site::start(None);
+    let inside = Site::start(Some(outside.port));
+    let env = Env::new();
+    let inside_origin = inside.origin();
+    let mut mcp = Mcp::start(
+        &env,
+        &["--launch", "--headless", "--allowed-origin", &inside_origin],
+        Vec::new(),
+    );
+    let opened = mcp.call("browser_tabs_open", json!({"url": inside.origin() + "/"}));
+    assert!(opened["targetId"].is_string(), "{opened}");
+    let refused = mcp.request(
+        "tools/call",
+        json!({"name": "browser_navigate", "arguments": {"url": outside.origin() + "/"}}),
+    );
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert!(
+        refused.to_string().contains("origin_not_allowed"),
+        "{refused}"
+    );
+    // The page's image, fetch and frame aimed at the outside server never
+    // reached it (the observation waits for the page to have loaded).
+    let obs = mcp.call("browser_observe", json!({}));
+    assert!(obs["observationId"].is_string(), "{obs}");
+    assert!(outside.hits().is_empty(), "{:?}", outside.hits());
 }

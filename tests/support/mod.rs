@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod bridge;
+pub mod mcp;
 pub mod user_browser;
 
 use serde_json::Value;

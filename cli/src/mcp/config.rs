@@ -51,6 +51,9 @@ fn passed_args(a: &McpArgs) -> Vec<String> {
         let r = std::path::absolute(r).unwrap_or_else(|_| r.clone());
         out.extend(["--upload-root".to_string(), r.display().to_string()]);
     }
+    for o in &a.allowed_origins {
+        out.extend(["--allowed-origin".to_string(), o.clone()]);
+    }
     if a.full_size_images {
         out.push("--full-size-images".into());
     }

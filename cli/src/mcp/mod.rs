@@ -69,6 +69,11 @@ pub struct McpArgs {
     /// (repeatable; the client's MCP roots count too).
     #[arg(long = "upload-root", value_name = "DIR")]
     pub upload_roots: Vec<std::path::PathBuf>,
+    /// Keep this session's workspace on these origins (repeatable; within
+    /// the broker's own list, if it has one): navigations, redirects,
+    /// popups and subresources elsewhere are refused.
+    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+    pub allowed_origins: Vec<String>,
     /// For test harnesses: bp_session_info also gives the workspace's
     /// resume secret.
     #[arg(long, hide = true)]
@@ -99,7 +104,14 @@ pub async fn run(args: McpArgs) -> BpResult<()> {
     // Not raced against a signal: a half-made session could not be
     // released. A signal that came meanwhile is waiting in `stop`.
     let session = Arc::new(
-        session::Session::start(link, &args.client_name, args.lease_ttl_ms, &grants).await?,
+        session::Session::start(
+            link,
+            &args.client_name,
+            args.lease_ttl_ms,
+            &grants,
+            &args.allowed_origins,
+        )
+        .await?,
     );
     let served = tokio::select! {
         served = serve(&session, &args, upload_roots) => served,

@@ -46,12 +46,14 @@ pub struct Session {
 }
 
 impl Session {
-    /// Initialize as `client_name`, then make the workspace and the lease.
+    /// Initialize as `client_name`, then make the workspace (kept on
+    /// `allowed_origins` when there are any) and the lease.
     pub async fn start(
         link: Arc<Link>,
         client_name: &str,
         lease_ttl_ms: u64,
         capabilities: &[String],
+        allowed_origins: &[String],
     ) -> BpResult<Self> {
         let init = link
             .request(
@@ -61,9 +63,11 @@ impl Session {
                        "protocol": {"min": "1.0", "max": "1.1"}, "capabilities": capabilities}),
             )
             .await?;
-        let ws = link
-            .request("workspaces/create", json!({"label": "mcp"}))
-            .await?;
+        let mut create = json!({"label": "mcp"});
+        if !allowed_origins.is_empty() {
+            create["allowedOrigins"] = json!(allowed_origins);
+        }
+        let ws = link.request("workspaces/create", create).await?;
         let workspace_id = str_of(&ws, "workspaceId")?;
         let prefix = format!("mcp-{}", &browser_pilot_host::ids::random_hex(4));
         let lease = link
