@@ -170,3 +170,57 @@ fn a_refused_second_broker_leaves_the_running_ones_files_alone() {
     assert!(staged.is_dir(), "staged download removed");
     assert!(profile.is_dir(), "profile removed");
 }
+
+/// A broker that is stopping: it holds the socket and the locator, takes
+/// one connection and closes it unanswered (as a broker does whose accept
+/// loop had just ended), then ends half a second later, leaving its files.
+const STOPPING_BROKER: &str = r#"
+import json, os, socket, sys, time
+home = sys.argv[1]
+run = os.path.join(home, "run")
+os.makedirs(run, mode=0o700, exist_ok=True)
+path = os.path.join(run, "broker.sock")
+s = socket.socket(socket.AF_UNIX)
+s.bind(path)
+os.chmod(path, 0o600)
+s.listen(8)
+loc = os.path.join(home, "broker.json")
+fd = os.open(loc, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+os.write(fd, json.dumps({"locatorVersion": 1, "pid": os.getpid(), "socket": path,
+    "startedAtMs": int(time.time() * 1000), "serviceVersion": "0.1.0",
+    "executable": "stopping", "protocolMin": "1.0", "protocolMax": "1.1"}).encode())
+os.close(fd)
+print("ready", flush=True)
+c, _ = s.accept()
+c.recv(65536)
+c.close()
+s.close()
+time.sleep(0.5)
+"#;
+
+#[test]
+fn a_command_that_reaches_a_stopping_broker_waits_for_it_and_goes_on() {
+    use std::io::BufRead;
+    let env = Env::new();
+    std::fs::create_dir_all(&env.home).unwrap();
+    let mut fake = std::process::Command::new("python3")
+        .args(["-c", STOPPING_BROKER])
+        .arg(&env.home)
+        .args(["broker", "serve"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let mut ready = String::new();
+    std::io::BufReader::new(fake.stdout.take().unwrap())
+        .read_line(&mut ready)
+        .unwrap();
+    assert_eq!(ready.trim(), "ready");
+    // The first command's connection is taken and closed unanswered; it
+    // must wait for that broker to end and start its own, not fail.
+    let run = env.run(&["connect", "--launch", "--headless", "--json"]);
+    let _ = fake.kill();
+    let _ = fake.wait();
+    assert!(run.ok(), "{} {}", run.stdout(), run.stderr());
+    let status = env.json(&["broker", "status"]);
+    assert_ne!(status["pid"], json!(fake.id()), "{status}");
+}

@@ -4,7 +4,9 @@
 
 use crate::progress::Progress;
 use browser_pilot_host::broker::{rpc as rpc_principal, VERSION};
-use browser_pilot_host::client::{ensure_broker_unchecked, Client};
+use browser_pilot_host::client::{
+    closed_before_answer, ensure_broker_unchecked, wait_for_stopping_broker, Client,
+};
 use browser_pilot_host::system::paths::Paths;
 use browser_pilot_host::{BpError, BpResult, Code};
 use serde_json::{json, Value};
@@ -92,15 +94,19 @@ impl Session {
             return self.client.request(method, params).await;
         }
         let (secret, lock) = crate::resume::load_or_lock(&self.paths).await?;
-        let init = self
-            .client
-            .send(
-                "initialize",
-                Self::initialize_params(secret.clone(), self.consequential, self.state_load_user),
-            )
-            .await?;
-        let id = self.client.send(method, params).await?;
-        let init = self.client.response_within(init, ANSWER_LIMIT).await?;
+        let (init, id) = match self.initialize_then(method, &params, &secret).await {
+            // A broker that was stopping took the connection and closed
+            // it unanswered, so nothing ran: wait for it to end, start or
+            // reach its successor, and send again (once).
+            Err(e) if closed_before_answer(&e) => {
+                wait_for_stopping_broker(&self.paths).await;
+                self.client =
+                    ensure_broker_unchecked(&self.paths, broker_executable, &["broker", "serve"])
+                        .await?;
+                self.initialize_then(method, &params, &secret).await?
+            }
+            other => other?,
+        };
         if let Some(given) = init["session"]["resumeSecret"].as_str() {
             if secret.as_deref() != Some(given) {
                 crate::resume::store(&self.paths, given)?;
@@ -121,6 +127,27 @@ impl Session {
         };
         self.ids = Some((ws.to_string(), lease.to_string()));
         self.client.response(id).await
+    }
+
+    /// Send `initialize` and `method` behind it; the answer to
+    /// `initialize` and the ID of `method`'s request.
+    async fn initialize_then(
+        &mut self,
+        method: &str,
+        params: &Value,
+        secret: &Option<String>,
+    ) -> BpResult<(Value, u64)> {
+        let grants = (self.consequential, self.state_load_user);
+        let init = self
+            .client
+            .send(
+                "initialize",
+                Self::initialize_params(secret.clone(), grants.0, grants.1),
+            )
+            .await?;
+        let id = self.client.send(method, params.clone()).await?;
+        let init = self.client.response_within(init, ANSWER_LIMIT).await?;
+        Ok((init, id))
     }
 
     /// The CLI's workspace and lease IDs.

@@ -18,6 +18,38 @@ use tokio::net::UnixStream as Stream;
 
 /// How long a client waits for a new broker to become ready.
 const START_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long a client waits for a stopping broker's process to end.
+const STOP_WAIT: Duration = Duration::from_secs(5);
+/// The context reason of a connection the broker closed before answering.
+const CONNECTION_CLOSED: &str = "connection_closed";
+
+/// Whether `e` says the broker closed the connection before answering (a
+/// broker that was stopping when the connection was made does that).
+pub fn closed_before_answer(e: &BpError) -> bool {
+    e.context
+        .as_ref()
+        .is_some_and(|c| c["reason"] == CONNECTION_CLOSED)
+}
+
+/// Wait (bounded) for the locator's broker process to end, when it is a
+/// broker that no longer answers: one that is stopping. Returns whether
+/// no such process is left.
+pub async fn wait_for_stopping_broker(paths: &Paths) -> bool {
+    let Some(loc) = Locator::read(paths) else {
+        return true;
+    };
+    if loc.pid == std::process::id() {
+        return false;
+    }
+    let started = Instant::now();
+    while is_broker_process(loc.pid) {
+        if started.elapsed() > STOP_WAIT {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    true
+}
 
 /// A connection to the broker.
 pub struct Client {
@@ -102,7 +134,8 @@ impl Client {
         loop {
             let mut buf = String::new();
             if self.reader.read_line(&mut buf).await.map_err(io_error)? == 0 {
-                return Err(BpError::internal("the broker closed the connection"));
+                return Err(BpError::internal("the broker closed the connection")
+                    .with_context(json!({"reason": CONNECTION_CLOSED})));
             }
             let msg: Value = serde_json::from_str(&buf)
                 .map_err(|e| BpError::internal(format!("bad reply: {e}")))?;
@@ -126,7 +159,13 @@ impl Client {
 }
 
 fn io_error(e: std::io::Error) -> BpError {
-    BpError::internal(format!("broker connection: {e}"))
+    use std::io::ErrorKind::{BrokenPipe, ConnectionReset, UnexpectedEof};
+    let err = BpError::internal(format!("broker connection: {e}"));
+    if matches!(e.kind(), BrokenPipe | ConnectionReset | UnexpectedEof) {
+        err.with_context(json!({"reason": CONNECTION_CLOSED}))
+    } else {
+        err
+    }
 }
 
 /// An exclusive advisory lock on a file, released on drop (and by the
@@ -214,10 +253,11 @@ async fn start_broker_with(paths: &Paths, exe: &Path, serve_args: &[&str]) -> Bp
         return Ok(c);
     }
     if let Some(loc) = Locator::read(paths) {
-        if loc.pid != std::process::id()
-            && is_broker_process(loc.pid)
-            && std::path::Path::new(&loc.socket).exists()
-        {
+        // A broker that is stopping (its listener closed, its tabs and
+        // browser being let go) ends within moments: wait for it first.
+        let stopping =
+            std::path::Path::new(&loc.socket).exists() && !wait_for_stopping_broker(paths).await;
+        if stopping && loc.pid != std::process::id() && is_broker_process(loc.pid) {
             return Err(BpError::internal(format!(
                 "a broker process (pid {}) exists but does not answer; stop it (`bp broker stop` or kill {}) and retry",
                 loc.pid, loc.pid
