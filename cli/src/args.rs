@@ -80,11 +80,16 @@ pub enum Command {
         /// WIDTH,HEIGHT (default 1280,800).
         #[arg(long, value_name = "W,H")]
         window_size: Option<String>,
+        /// With --launch: a persistent profile of the agent's own, kept
+        /// between launches (sign in once). No value or `default`: the
+        /// one in BROWSER_PILOT_HOME/profiles/default; else an absolute DIR.
+        #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "default")]
+        profile: Option<String>,
         /// A DevTools endpoint on loopback (http://127.0.0.1:9222 or ws://...).
-        #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "window_size"])]
+        #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "window_size", "profile"])]
         endpoint: Option<String>,
         /// A browser ID from `bp browsers`; remembered as the preference.
-        #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "window_size", "endpoint"])]
+        #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "window_size", "profile", "endpoint"])]
         browser: Option<String>,
     },
     /// Release this CLI's workspace and close its tabs; the browser

@@ -160,6 +160,7 @@ fn connect_args(
     headless: bool,
     executable: Option<PathBuf>,
     window_size: Option<String>,
+    profile: Option<String>,
     endpoint: Option<String>,
     browser: Option<String>,
 ) -> BpResult<Value> {
@@ -175,15 +176,32 @@ fn connect_args(
                 let size = WindowSize::parse(&text)?;
                 opts["windowSize"] = json!({"width": size.width, "height": size.height});
             }
+            if let Some(dir) = profile {
+                opts["profile"] = json!(absolute_profile(&dir)?);
+            }
             json!({"launch": opts})
         }
-        (None, None) if headless || executable.is_some() || window_size.is_some() => {
+        (None, None)
+            if headless || executable.is_some() || window_size.is_some() || profile.is_some() =>
+        {
             return Err(BpError::invalid(
-                "--headless, --executable and --window-size need --launch",
+                "--headless, --executable, --window-size and --profile need --launch",
             ))
         }
         (None, None) => json!({}),
     })
+}
+
+/// `--profile DIR` as the broker takes it: `default`, or DIR made
+/// absolute against this command's working directory (the broker's is
+/// not the caller's).
+fn absolute_profile(dir: &str) -> BpResult<String> {
+    if dir == "default" || std::path::Path::new(dir).is_absolute() {
+        return Ok(dir.to_string());
+    }
+    let cwd = std::env::current_dir()
+        .map_err(|e| BpError::internal(format!("cannot read the working directory: {e}")))?;
+    Ok(cwd.join(dir).display().to_string())
 }
 
 async fn browser(command: Command, json: bool) -> BpResult<()> {
@@ -196,10 +214,19 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             headless,
             executable,
             window_size,
+            profile,
             endpoint,
             browser,
         } => {
-            let args = connect_args(launch, headless, executable, window_size, endpoint, browser)?;
+            let args = connect_args(
+                launch,
+                headless,
+                executable,
+                window_size,
+                profile,
+                endpoint,
+                browser,
+            )?;
             let v = s.tool("browser.connect", args).await?;
             emit(json, &v, output::connected);
         }

@@ -214,6 +214,7 @@ impl Broker {
         let old = self.browser.write().await.take();
         match old {
             Some(b) => {
+                close_persistent(&b).await;
                 self.retire(&b);
                 if let Some(launched) = &b.launched {
                     launched.end().await;
@@ -251,5 +252,18 @@ impl Broker {
                 let _ = conn.close_target(&raw).await;
             }
         }
+    }
+}
+
+/// A browser on a persistent profile is asked to close (`Browser.close`)
+/// before it is ended: it writes its cookies to disk on a clean close
+/// only, and a signal does not give one.
+async fn close_persistent(b: &BrowserConn) {
+    if b.launched.as_ref().is_some_and(|l| l.persistent) {
+        let wait = std::time::Duration::from_secs(2);
+        let _ = b
+            .cdp
+            .call_timeout("Browser.close", None, serde_json::json!({}), wait)
+            .await;
     }
 }

@@ -26,6 +26,7 @@ fn connection_state(broker: &Broker, conn: Option<&BrowserConn>) -> Value {
             }),
             "launched": c.launched.is_some(),
             "browserPid": c.launched.as_ref().and_then(|l| l.pid()),
+            "profile": c.launched.as_ref().filter(|l| l.persistent).map(|l| l.profile_dir()),
             "browser": (c.launched.is_none())
                 .then(|| broker.selection().map(|s| s.candidate_id))
                 .flatten(),
@@ -89,6 +90,7 @@ async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
         );
     }
     let next_gen = broker.generation() + 1;
+    end_gone_persistent(broker).await;
     let attached = crate::broker::connect::attach(broker, request, next_gen).await?;
     // From here on nothing awaits before the new generation is complete,
     // so a deadline cannot leave it half installed.
@@ -122,6 +124,18 @@ async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
         attached.signals,
     ));
     Ok(json!({"connection": connection_state(broker, Some(&conn))}))
+}
+
+/// A launched browser on a persistent profile that went away still holds
+/// the profile's lock: end it first, so a relaunch on the same profile
+/// can take it (the slot's connection is already unusable here).
+async fn end_gone_persistent(broker: &Broker) {
+    let old = broker.browser.read().await.clone();
+    if let Some(launched) = old.as_ref().and_then(|c| c.launched.as_ref()) {
+        if launched.persistent {
+            launched.end().await;
+        }
+    }
 }
 
 /// Close the browser connection for the caller. Other workspaces holding

@@ -61,6 +61,7 @@ pub fn rows() -> Vec<ToolInfo> {
             json!({"type": "object", "additionalProperties": false, "properties": {
                 "launch": {"type": "object", "additionalProperties": false, "properties": {
                     "headless": {"type": "boolean", "default": true}, "executable": {"type": "string"},
+                    "profile": {"type": "string", "description": "a persistent profile kept between launches: `default` (in the platform data directory) or an absolute directory; one broker at a time"},
                     "windowSize": {"type": "object", "additionalProperties": false, "required": ["width", "height"],
                         "description": "the page area of its windows in CSS px (default 1280x800)",
                         "properties": {"width": {"type": "integer", "minimum": 1, "maximum": 10000},
