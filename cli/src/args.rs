@@ -192,6 +192,14 @@ pub enum Command {
     /// optionally --scale F and --mobile), or remove that with --reset.
     /// Reports the size the page reads back.
     Viewport(crate::viewport_command::ViewportArgs),
+    /// Hand the current tab to a person: its window comes to the front, a
+    /// takeover.requested event carries REASON, and the command waits
+    /// until `bp takeover done` (from any shell of yours), --until-url
+    /// GLOB or --until-text TEXT is reached, or --timeout MS passes.
+    Takeover(crate::takeover_command::TakeoverArgs),
+    /// Read the state of the current tab's browser window, or set it:
+    /// minimized, normal or maximized (read back from the browser).
+    Window(crate::takeover_command::WindowArgs),
     /// Print the console messages and page errors of the tabs this CLI's
     /// workspace controls (--errors: only errors), or --follow them until
     /// Ctrl-C or --timeout MS.

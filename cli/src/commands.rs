@@ -324,6 +324,18 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let (v, text) = crate::viewport_command::viewport(&mut s, a).await?;
             emit(json, &v, |_| text);
         }
+        Command::Takeover(a) if crate::takeover_command::is_done(&a) => {
+            let (v, text) = crate::takeover_command::done(&mut s, &a).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::Takeover(a) => {
+            let (v, text) = crate::takeover_command::takeover(&mut s, a).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::Window(a) => {
+            let (v, text) = crate::takeover_command::window(&mut s, a).await?;
+            emit(json, &v, |_| text);
+        }
         Command::Emulate(a) => {
             let (v, text) = crate::viewport_command::emulate(&mut s, a).await?;
             emit(json, &v, |_| text);

@@ -28,6 +28,7 @@ mod resume;
 mod scroll_command;
 mod select_command;
 mod session;
+mod takeover_command;
 mod viewport_command;
 mod wait_command;
 

@@ -57,6 +57,8 @@ pub struct Broker {
     pub progress: self::rpc::progress::Progress,
     /// Sign-in surfaces last observed per workspace and tab.
     pub auth_states: self::watch::hints::AuthStates,
+    /// Takeovers waiting for a person (`browser.takeover`).
+    pub takeovers: self::native::takeover::Takeovers,
     pub started: Instant,
     pub shutdown: Notify,
     connections: AtomicU64,
@@ -101,6 +103,7 @@ impl Broker {
             frames: Arc::default(),
             progress: self::rpc::progress::Progress::default(),
             auth_states: self::watch::hints::AuthStates::default(),
+            takeovers: self::native::takeover::Takeovers::default(),
             started: Instant::now(),
             shutdown: Notify::new(),
             connections: AtomicU64::new(0),

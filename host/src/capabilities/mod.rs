@@ -61,6 +61,11 @@ pub enum Capability {
     PageSelect,
     Emulation,
     Console,
+    /// The browser window of the call's tab and handing it to a person
+    /// (`browser.window`, `browser.takeover`): broker-native tools, so no
+    /// WIT interface (a takeover waits up to 10 minutes, longer than a
+    /// component call may run).
+    Window,
 }
 
 /// One row of the registry: what the capability is called, what its
@@ -79,7 +84,7 @@ pub struct Row {
 
 impl Capability {
     /// Every capability, in WIT order.
-    pub const ALL: [Capability; 20] = [
+    pub const ALL: [Capability; 21] = [
         Capability::PageRead,
         Capability::Navigation,
         Capability::Input,
@@ -100,6 +105,7 @@ impl Capability {
         Capability::PageSelect,
         Capability::Emulation,
         Capability::Console,
+        Capability::Window,
     ];
 
     /// This capability's row.
@@ -138,6 +144,7 @@ impl Capability {
             Capability::PageSelect => row("page-select", Target),
             Capability::Emulation => row("emulation", Target),
             Capability::Console => row("console", Workspace),
+            Capability::Window => row("window", Target),
         }
     }
 

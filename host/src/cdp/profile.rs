@@ -97,9 +97,15 @@ mod tests {
     fn default_and_absolute_paths_resolve_and_relative_ones_are_refused() {
         let base = Path::new("/h/profiles");
         assert_eq!(resolve(base, None).unwrap(), base.join("default"));
-        assert_eq!(resolve(base, Some("default")).unwrap(), base.join("default"));
+        assert_eq!(
+            resolve(base, Some("default")).unwrap(),
+            base.join("default")
+        );
         assert_eq!(resolve(base, Some("/x/p")).unwrap(), PathBuf::from("/x/p"));
-        assert_eq!(resolve(base, Some("rel/p")).unwrap_err().code.as_str(), "invalid_argument");
+        assert_eq!(
+            resolve(base, Some("rel/p")).unwrap_err().code.as_str(),
+            "invalid_argument"
+        );
     }
 
     #[test]

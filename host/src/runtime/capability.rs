@@ -67,6 +67,8 @@ pub fn link(cap: Capability) -> (Reach, LinkFn) {
         C::Console => (Reach::Workspace, |l| {
             crate::capabilities::console::add_to_linker(l, HostState::console_view)
         }),
+        // Only broker-native tools use it: nothing to link.
+        C::Window => (Reach::Target, |_| Ok(())),
     }
 }
 

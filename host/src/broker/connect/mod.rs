@@ -269,9 +269,14 @@ pub async fn attach(broker: &Arc<Broker>, request: Request, generation: u64) -> 
                 Some(text) => Some(crate::cdp::profile::resolve(profiles, Some(&text))?),
                 None => None,
             };
-            let launched =
-                launch::launch(executable, headless, window, profiles, persistent.as_deref())
-                    .await?;
+            let launched = launch::launch(
+                executable,
+                headless,
+                window,
+                profiles,
+                persistent.as_deref(),
+            )
+            .await?;
             (launched.ws_url.clone(), Some(launched), None, None)
         }
         Route::Endpoint(endpoint) => {

@@ -5,6 +5,8 @@
 
 pub mod rows;
 pub(in crate::broker) mod tabs;
+pub mod takeover;
+mod window;
 
 use crate::broker::args::{bool_arg, no_args, object_args, only_keys, str_arg};
 use crate::broker::call::types::{raw_target, CallScope};
@@ -51,6 +53,8 @@ pub async fn call(
                       "connection": connection_state(broker, conn.as_deref())}))
         }
         "browser.connect" => connect(broker, args).await,
+        "browser.window" => window::call(broker, scope, args).await,
+        "browser.takeover" => takeover::call(broker, scope, args).await,
         "browser.disconnect" => disconnect(broker, scope, args).await,
         "browser.tabs.list" => {
             no_args(args)?;
