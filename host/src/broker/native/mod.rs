@@ -3,6 +3,7 @@
 //! they touch; their registry rows are in `native/rows.rs`, and the call
 //! pipeline (`call/`) reaches them through its execute step only.
 
+mod pilot;
 pub mod rows;
 pub(in crate::broker) mod tabs;
 pub mod takeover;
