@@ -248,7 +248,12 @@ impl Broker {
             .state()
             .workspaces
             .values_mut()
-            .flat_map(|ws| ws.managed.drain().collect::<Vec<_>>())
+            .flat_map(|ws| {
+                ws.managed
+                    .drain()
+                    .chain(ws.pilot.take())
+                    .collect::<Vec<_>>()
+            })
             .collect();
         if let Ok(conn) = self.browser().await {
             for raw in managed {

@@ -178,8 +178,16 @@ async fn disconnect(broker: &Arc<Broker>, scope: &CallScope, args: &Value) -> Bp
             .flat_map(|ws| ws.managed.drain().collect::<Vec<_>>())
             .collect()
     };
+    // Their Pilot tabs close too, and are not counted as tabs.
+    let pilots: Vec<String> = broker
+        .state()
+        .workspaces
+        .values_mut()
+        .filter(|ws| !keeping || ws.id == scope.workspace_id)
+        .filter_map(|ws| ws.pilot.take())
+        .collect();
     if let Ok(conn) = broker.browser().await {
-        for raw in &managed {
+        for raw in managed.iter().chain(&pilots) {
             let _ = conn.close_target(raw).await;
         }
     }

@@ -1,5 +1,5 @@
-//! The Pilot window (spec BR-7): a browser the broker launched shows
-//! which client controls a workspace's window without touching any page's
+//! The Pilot window (spec BR-7): the browser (launched or the user's own)
+//! shows which client controls a workspace's window without touching any page's
 //! DOM. Each new window a workspace's managed tabs open in gets a tab of
 //! the broker's own beside them, in the background: a `data:` page titled
 //! with the client's name and the workspace. It lives as long as the workspace and
@@ -16,13 +16,10 @@ use crate::browser::connection::BrowserConn;
 const MAX_NAME: usize = 80;
 
 /// Open the workspace's Pilot tab beside `tab`, the first tab of a new
-/// window of a launched browser, and close the one it had (its window
+/// window, and close the one it had (its window
 /// was left when its tabs closed). Best effort: a Pilot tab that cannot
 /// be made, or that the browser put in another window, is not kept.
 pub(super) async fn open_beside(broker: &Broker, scope: &CallScope, conn: &BrowserConn, tab: &str) {
-    if conn.launched.is_none() {
-        return;
-    }
     let Ok(title) = broker
         .state()
         .workspace(&scope.principal, &scope.workspace_id)
@@ -42,6 +39,10 @@ pub(super) async fn open_beside(broker: &Broker, scope: &CallScope, conn: &Brows
         tracing::info!("the Pilot tab opened in another window; closed");
         let _ = conn.close_target(&pilot).await;
         return;
+    }
+    // In a user's browser the janitor closes it if the broker dies.
+    if let Some(janitor) = &conn.janitor {
+        janitor.track(&pilot);
     }
     let old = match broker
         .state()
