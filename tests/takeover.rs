@@ -2,8 +2,9 @@
 //! headless Chromium: the window's state is set and read back from the
 //! browser; a takeover emits `takeover.requested` and ends when a person
 //! runs `bp takeover done` from another process, when the page reaches
-//! `until` (a URL, a text), at its deadline, or on a cancel; bad input
-//! changes nothing; `--deny window` and `--deny-tool` remove the tools.
+//! `until` (a URL, a text), at its deadline, on a cancel, or when its
+//! client goes away; bad input changes nothing; `--deny window` and
+//! `--deny-tool` remove the tools.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
@@ -188,4 +189,23 @@ fn denying_window_removes_both_tools_and_deny_tool_one() {
     assert!(names.iter().any(|n| n == "browser.window"), "{names:?}");
     let (code, _) = env.err(&["takeover", "x"]);
     assert_eq!(code, "capability_denied");
+}
+
+#[test]
+fn a_takeover_whose_client_went_away_stops_waiting() {
+    let env = Env::new();
+    env.launch();
+    let (mut b, s, tab) = client_with_tab(&env, "index.html");
+    b.send_tool(
+        &s,
+        "browser.takeover",
+        json!({"targetId": tab, "reason": "sign in", "timeoutMs": 60000}),
+        json!({}),
+    );
+    b.wait_event(&s.workspace, &s.cursor, "takeover.requested");
+    b.kill();
+    // The wait looks every 250 ms; its workspace is orphaned at once.
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let out = env.ok(&["takeover", "done"]);
+    assert!(out.contains("no takeover was waiting"), "{out}");
 }

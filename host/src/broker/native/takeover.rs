@@ -210,6 +210,9 @@ pub(super) async fn call(broker: &Arc<Broker>, scope: &CallScope, args: &Value) 
     // Set once the answer channel has completed, so it is not polled again.
     let mut answered = false;
     ending.how = loop {
+        if abandoned(broker, &scope.workspace_id) {
+            break "abandoned";
+        }
         if reached(&conn, &raw, ask.until.as_ref()).await {
             break "until";
         }
@@ -230,6 +233,17 @@ pub(super) async fn call(broker: &Arc<Broker>, scope: &CallScope, args: &Value) 
         json!({"targetId": public, "takeoverId": id, "ended": ending.how,
               "waitedMs": started.elapsed().as_millis() as u64, "url": url, "window": window}),
     )
+}
+
+/// Whether nobody is left to hear the answer: the workspace is gone, or
+/// no connection holds it (its client went away, a `bp takeover` ended
+/// with Ctrl-C).
+fn abandoned(broker: &Broker, workspace: &str) -> bool {
+    broker
+        .state()
+        .workspaces
+        .get(workspace)
+        .is_none_or(|w| w.orphaned_at.is_some())
 }
 
 /// Whether the page is where `until` asks (false while it cannot be read).
