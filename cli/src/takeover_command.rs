@@ -87,6 +87,13 @@ pub(crate) async fn takeover(s: &mut Session, a: TakeoverArgs) -> BpResult<(Valu
             "the page reached the goal after {waited} ms ({})",
             v["url"].as_str().unwrap_or("")
         ),
+        "abandoned" => {
+            return Err(BpError::new(
+                Code::CommandCancelled,
+                "the takeover was abandoned: its connection closed",
+            )
+            .with_context(v))
+        }
         _ => {
             return Err(BpError::new(
                 Code::Timeout,

@@ -40,44 +40,68 @@ pub enum Until {
     Text(String),
 }
 
+/// A takeover waiting: the connection principal that asked, and where
+/// its ending goes.
+type Pending = (String, oneshot::Sender<&'static str>);
+
 /// The takeovers waiting for a person, broker-wide: `takeover/done` ends
-/// the one it names, or all of them.
+/// the one it names, or all of them; a client that goes away abandons
+/// its own.
 #[derive(Default)]
 pub struct Takeovers {
     next: AtomicU64,
-    pending: Mutex<HashMap<u64, oneshot::Sender<()>>>,
+    pending: Mutex<HashMap<u64, Pending>>,
 }
 
 impl Takeovers {
-    fn begin(&self) -> (u64, oneshot::Receiver<()>) {
+    fn begin(&self, principal: &str) -> (u64, oneshot::Receiver<&'static str>) {
         let id = self.next.fetch_add(1, Ordering::SeqCst) + 1;
         let (tx, rx) = oneshot::channel();
-        self.lock().insert(id, tx);
+        self.lock().insert(id, (principal.to_string(), tx));
         (id, rx)
+    }
+
+    /// The connection of `principal` closed: its takeovers end
+    /// `abandoned` (nobody would hear the answer).
+    pub fn client_gone(&self, principal: &str) {
+        let gone: Vec<u64> = self
+            .lock()
+            .iter()
+            .filter(|(_, (p, _))| p == principal)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in gone {
+            self.end(Some(id), "abandoned");
+        }
     }
 
     fn forget(&self, id: u64) {
         self.lock().remove(&id);
     }
 
-    /// End the takeover `id`, or every pending one; how many ended.
+    /// End the takeover `id`, or every pending one, as the person's
+    /// answer; how many ended.
     pub fn done(&self, id: Option<u64>) -> usize {
-        let ended: Vec<oneshot::Sender<()>> = {
+        self.end(id, "done")
+    }
+
+    fn end(&self, id: Option<u64>, how: &'static str) -> usize {
+        let ended: Vec<oneshot::Sender<&'static str>> = {
             let mut pending = self.lock();
             match id {
-                Some(id) => pending.remove(&id).into_iter().collect(),
-                None => pending.drain().map(|(_, tx)| tx).collect(),
+                Some(id) => pending.remove(&id).into_iter().map(|(_, tx)| tx).collect(),
+                None => pending.drain().map(|(_, (_, tx))| tx).collect(),
             }
         };
         ended
             .into_iter()
             .filter(|tx| !tx.is_closed())
-            .map(|tx| tx.send(()))
+            .map(|tx| tx.send(how))
             .filter(Result::is_ok)
             .count()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, oneshot::Sender<()>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Pending>> {
         self.pending
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -184,7 +208,7 @@ pub(super) async fn call(broker: &Arc<Broker>, scope: &CallScope, args: &Value) 
     let conn = broker.browser().await?;
     scope.same_generation(conn.generation)?;
     let window = window::bring_to_front(&conn, &raw).await?;
-    let (id, mut done) = broker.takeovers.begin();
+    let (id, mut done) = broker.takeovers.begin(&scope.principal);
     let mut ending = Ending {
         broker: broker.clone(),
         id,
@@ -210,9 +234,6 @@ pub(super) async fn call(broker: &Arc<Broker>, scope: &CallScope, args: &Value) 
     // Set once the answer channel has completed, so it is not polled again.
     let mut answered = false;
     ending.how = loop {
-        if abandoned(broker, &scope.workspace_id) {
-            break "abandoned";
-        }
         if reached(&conn, &raw, ask.until.as_ref()).await {
             break "until";
         }
@@ -222,7 +243,7 @@ pub(super) async fn call(broker: &Arc<Broker>, scope: &CallScope, args: &Value) 
         }
         tokio::select! {
             r = &mut done, if !answered => match r {
-                Ok(()) => break "done",
+                Ok(how) => break how,
                 Err(_) => answered = true,
             },
             () = tokio::time::sleep(POLL.min(deadline - now)) => {}
@@ -233,17 +254,6 @@ pub(super) async fn call(broker: &Arc<Broker>, scope: &CallScope, args: &Value) 
         json!({"targetId": public, "takeoverId": id, "ended": ending.how,
               "waitedMs": started.elapsed().as_millis() as u64, "url": url, "window": window}),
     )
-}
-
-/// Whether nobody is left to hear the answer: the workspace is gone, or
-/// no connection holds it (its client went away, a `bp takeover` ended
-/// with Ctrl-C).
-fn abandoned(broker: &Broker, workspace: &str) -> bool {
-    broker
-        .state()
-        .workspaces
-        .get(workspace)
-        .is_none_or(|w| w.orphaned_at.is_some())
 }
 
 /// Whether the page is where `until` asks (false while it cannot be read).
@@ -320,14 +330,18 @@ mod tests {
     #[test]
     fn done_ends_the_named_takeover_or_all() {
         let t = Takeovers::default();
-        let (a, mut ra) = t.begin();
-        let (_b, mut rb) = t.begin();
+        let (a, mut ra) = t.begin("one#1");
+        let (_b, mut rb) = t.begin("two#2");
+        let (_c, mut rc) = t.begin("two#2");
         assert_eq!(t.done(Some(a)), 1);
-        assert!(ra.try_recv().is_ok());
+        assert_eq!(ra.try_recv(), Ok("done"));
         assert!(rb.try_recv().is_err());
         assert_eq!(t.done(Some(a)), 0);
-        assert_eq!(t.done(None), 1);
-        assert!(rb.try_recv().is_ok());
+        t.client_gone("one#1");
+        assert!(rb.try_recv().is_err());
+        t.client_gone("two#2");
+        assert_eq!(rb.try_recv(), Ok("abandoned"));
+        assert_eq!(rc.try_recv(), Ok("abandoned"));
         assert_eq!(t.done(None), 0);
     }
 }
