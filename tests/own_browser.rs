@@ -382,8 +382,15 @@ fn broker_stop_or_sigkill_closes_its_tabs_and_never_the_users() {
     env.ok(&["connect"]);
     env.open("index.html");
     assert!(user.page_urls().iter().any(|u| u.ends_with("index.html")));
+    // The window bp opened names its client with a Pilot tab (BR-7).
+    let pilot = |urls: &[String]| urls.iter().any(|u| u.starts_with("data:text/html"));
+    assert!(pilot(&user.page_urls()), "no Pilot tab");
     env.ok(&["broker", "stop", "--force"]);
     assert!(!user.page_urls().iter().any(|u| u.ends_with("index.html")));
+    assert!(
+        !pilot(&user.page_urls()),
+        "the Pilot tab outlived the broker"
+    );
 
     env.ok(&["connect"]);
     env.open("next.html");
@@ -398,7 +405,10 @@ fn broker_stop_or_sigkill_closes_its_tabs_and_never_the_users() {
     poll_until(
         POLL_LIMIT,
         "the managed tab closed after the broker",
-        || !user.page_urls().iter().any(|u| u.ends_with("next.html")),
+        || {
+            let urls = user.page_urls();
+            !urls.iter().any(|u| u.ends_with("next.html")) && !pilot(&urls)
+        },
     );
     let urls = user.page_urls();
     assert!(

@@ -80,11 +80,16 @@ pub enum Command {
         /// WIDTH,HEIGHT (default 1280,800).
         #[arg(long, value_name = "W,H")]
         window_size: Option<String>,
+        /// With --launch: a persistent profile of the agent's own, kept
+        /// between launches (sign in once). No value or `default`: the
+        /// one in BROWSER_PILOT_HOME/profiles/default; else an absolute DIR.
+        #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "default")]
+        profile: Option<String>,
         /// A DevTools endpoint on loopback (http://127.0.0.1:9222 or ws://...).
-        #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "window_size"])]
+        #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "window_size", "profile"])]
         endpoint: Option<String>,
         /// A browser ID from `bp browsers`; remembered as the preference.
-        #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "window_size", "endpoint"])]
+        #[arg(long, conflicts_with_all = ["launch", "headless", "executable", "window_size", "profile", "endpoint"])]
         browser: Option<String>,
         /// Keep this CLI's tabs on these origins only (http://127.0.0.1:8123,
         /// https://*.example.com); repeatable; within the broker's own list.
@@ -191,6 +196,14 @@ pub enum Command {
     /// optionally --scale F and --mobile), or remove that with --reset.
     /// Reports the size the page reads back.
     Viewport(crate::viewport_command::ViewportArgs),
+    /// Hand the current tab to a person: its window comes to the front, a
+    /// takeover.requested event carries REASON, and the command waits
+    /// until `bp takeover done` (from any shell of yours), --until-url
+    /// GLOB or --until-text TEXT is reached, or --timeout MS passes.
+    Takeover(crate::takeover_command::TakeoverArgs),
+    /// Read the state of the current tab's browser window, or set it:
+    /// minimized, normal or maximized (read back from the browser).
+    Window(crate::takeover_command::WindowArgs),
     /// Print the console messages and page errors of the tabs this CLI's
     /// workspace controls (--errors: only errors), or --follow them until
     /// Ctrl-C or --timeout MS.

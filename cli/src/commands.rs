@@ -160,6 +160,7 @@ fn connect_args(
     headless: bool,
     executable: Option<PathBuf>,
     window_size: Option<String>,
+    profile: Option<String>,
     endpoint: Option<String>,
     browser: Option<String>,
 ) -> BpResult<Value> {
@@ -175,15 +176,32 @@ fn connect_args(
                 let size = WindowSize::parse(&text)?;
                 opts["windowSize"] = json!({"width": size.width, "height": size.height});
             }
+            if let Some(dir) = profile {
+                opts["profile"] = json!(absolute_profile(&dir)?);
+            }
             json!({"launch": opts})
         }
-        (None, None) if headless || executable.is_some() || window_size.is_some() => {
+        (None, None)
+            if headless || executable.is_some() || window_size.is_some() || profile.is_some() =>
+        {
             return Err(BpError::invalid(
-                "--headless, --executable and --window-size need --launch",
+                "--headless, --executable, --window-size and --profile need --launch",
             ))
         }
         (None, None) => json!({}),
     })
+}
+
+/// `--profile DIR` as the broker takes it: `default`, or DIR made
+/// absolute against this command's working directory (the broker's is
+/// not the caller's).
+fn absolute_profile(dir: &str) -> BpResult<String> {
+    if dir == "default" || std::path::Path::new(dir).is_absolute() {
+        return Ok(dir.to_string());
+    }
+    let cwd = std::env::current_dir()
+        .map_err(|e| BpError::internal(format!("cannot read the working directory: {e}")))?;
+    Ok(cwd.join(dir).display().to_string())
 }
 
 async fn browser(command: Command, json: bool) -> BpResult<()> {
@@ -201,11 +219,20 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             headless,
             executable,
             window_size,
+            profile,
             endpoint,
             browser,
             allowed_origins,
         } => {
-            let args = connect_args(launch, headless, executable, window_size, endpoint, browser)?;
+            let args = connect_args(
+                launch,
+                headless,
+                executable,
+                window_size,
+                profile,
+                endpoint,
+                browser,
+            )?;
             if !allowed_origins.is_empty() {
                 let ws = s.workspace_id().await?;
                 let scope = json!({"workspaceId": ws, "allowedOrigins": allowed_origins});
@@ -306,6 +333,18 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
         }
         Command::Viewport(a) => {
             let (v, text) = crate::viewport_command::viewport(&mut s, a).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::Takeover(a) if crate::takeover_command::is_done(&a) => {
+            let (v, text) = crate::takeover_command::done(&mut s, &a).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::Takeover(a) => {
+            let (v, text) = crate::takeover_command::takeover(&mut s, a).await?;
+            emit(json, &v, |_| text);
+        }
+        Command::Window(a) => {
+            let (v, text) = crate::takeover_command::window(&mut s, a).await?;
             emit(json, &v, |_| text);
         }
         Command::Emulate(a) => {

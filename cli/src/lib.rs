@@ -33,6 +33,7 @@ mod select_command;
 mod session;
 mod state_command;
 mod storage_command;
+mod takeover_command;
 mod viewport_command;
 mod wait_command;
 

@@ -263,12 +263,19 @@ pub fn connected(v: &Value) -> String {
         .as_str()
         .map(|b| format!(" to {b}"))
         .unwrap_or_default();
+    let profile = c["profile"]
+        .as_str()
+        .map(|p| format!(", profile {p}"))
+        .unwrap_or_default();
     let already = if v["alreadyConnected"] == true {
         "already connected"
     } else {
         "connected"
     };
-    format!("{already}{browser} (generation {}{pid})", c["generation"])
+    format!(
+        "{already}{browser} (generation {}{pid}{profile})",
+        c["generation"]
+    )
 }
 
 /// `bp disconnect`.

@@ -429,6 +429,7 @@ pub(crate) async fn raw_target(
         true,
         browser_pilot_host::cdp::window_size::WindowSize::default(),
         &home.join(profiles),
+        None,
     )
     .await?;
     let cdp = Cdp::connect(&browser.ws_url, Arc::new(|_| {})).await?;

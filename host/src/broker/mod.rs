@@ -60,6 +60,8 @@ pub struct Broker {
     pub progress: self::rpc::progress::Progress,
     /// Sign-in surfaces last observed per workspace and tab.
     pub auth_states: self::watch::hints::AuthStates,
+    /// Takeovers waiting for a person (`browser.takeover`).
+    pub takeovers: self::native::takeover::Takeovers,
     pub started: Instant,
     pub shutdown: Notify,
     connections: AtomicU64,
@@ -105,6 +107,7 @@ impl Broker {
             frames: Arc::default(),
             progress: self::rpc::progress::Progress::default(),
             auth_states: self::watch::hints::AuthStates::default(),
+            takeovers: self::native::takeover::Takeovers::default(),
             started: Instant::now(),
             shutdown: Notify::new(),
             connections: AtomicU64::new(0),
@@ -218,6 +221,7 @@ impl Broker {
         let old = self.browser.write().await.take();
         match old {
             Some(b) => {
+                close_persistent(&b).await;
                 self.retire(&b);
                 if let Some(launched) = &b.launched {
                     launched.end().await;
@@ -248,12 +252,30 @@ impl Broker {
             .state()
             .workspaces
             .values_mut()
-            .flat_map(|ws| ws.managed.drain().collect::<Vec<_>>())
+            .flat_map(|ws| {
+                ws.managed
+                    .drain()
+                    .chain(ws.pilot.take())
+                    .collect::<Vec<_>>()
+            })
             .collect();
         if let Ok(conn) = self.browser().await {
             for raw in managed {
                 let _ = conn.close_target(&raw).await;
             }
         }
+    }
+}
+
+/// A browser on a persistent profile is asked to close (`Browser.close`)
+/// before it is ended: it writes its cookies to disk on a clean close
+/// only, and a signal does not give one.
+async fn close_persistent(b: &BrowserConn) {
+    if b.launched.as_ref().is_some_and(|l| l.persistent) {
+        let wait = std::time::Duration::from_secs(2);
+        let _ = b
+            .cdp
+            .call_timeout("Browser.close", None, serde_json::json!({}), wait)
+            .await;
     }
 }

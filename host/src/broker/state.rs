@@ -43,6 +43,8 @@ pub struct Workspace {
     pub managed: HashSet<String>,
     /// The members of `managed` that joined as popups.
     pub popups: HashSet<String>,
+    /// The raw ID of its Pilot tab (BR-7), kept while the workspace lives.
+    pub pilot: Option<String>,
 }
 
 impl Workspace {
@@ -224,8 +226,9 @@ impl State {
         }
         self.commands.remove_workspace(id);
         let ws = self.workspaces.remove(id);
+        // Its Pilot tab closes with the tabs it created.
         Ok(ws
-            .map(|w| w.managed.into_iter().collect())
+            .map(|w| w.managed.into_iter().chain(w.pilot).collect())
             .unwrap_or_default())
     }
 

@@ -292,6 +292,25 @@ impl BrowserConn {
         Ok(raw)
     }
 
+    /// Open the broker's Pilot tab (BR-7) at `url`, in the background of
+    /// the browser's last active window (the one just made for a
+    /// workspace), marked so that it is never an agent's tab. Returns its
+    /// raw ID.
+    pub async fn create_pilot_tab(&self, url: &str) -> BpResult<String> {
+        let params = json!({"url": url, "newWindow": false, "background": true});
+        let reply = self.cdp.call("Target.createTarget", None, params).await?;
+        let raw = reply
+            .get("targetId")
+            .and_then(Value::as_str)
+            .ok_or_else(|| BpError::internal("createTarget returned no target"))?
+            .to_string();
+        self.registry.update(&raw, |t| {
+            t.pilot = true;
+            t.kind = "page".into();
+        });
+        Ok(raw)
+    }
+
     /// Give a launched browser's new window the page area it was launched
     /// with: `--window-size` sizes the whole window, and a headless window
     /// keeps part of it for a browser frame it does not draw. Best effort:

@@ -69,6 +69,11 @@ pub enum Capability {
     StorageWrite,
     StateSave,
     StateLoad,
+    /// The browser window of the call's tab and handing it to a person
+    /// (`browser.window`, `browser.takeover`): broker-native tools, so no
+    /// WIT interface (a takeover waits up to 10 minutes, longer than a
+    /// component call may run).
+    Window,
 }
 
 /// One row of the registry: what the capability is called, what its
@@ -87,7 +92,7 @@ pub struct Row {
 
 impl Capability {
     /// Every capability, in WIT order.
-    pub const ALL: [Capability; 24] = [
+    pub const ALL: [Capability; 25] = [
         Capability::PageRead,
         Capability::Navigation,
         Capability::Input,
@@ -112,6 +117,7 @@ impl Capability {
         Capability::StorageWrite,
         Capability::StateSave,
         Capability::StateLoad,
+        Capability::Window,
     ];
 
     /// This capability's row.
@@ -154,6 +160,7 @@ impl Capability {
             Capability::StorageWrite => row("storage-write", Target),
             Capability::StateSave => row("state-save", Workspace),
             Capability::StateLoad => row("state-load", Workspace),
+            Capability::Window => row("window", Target),
         }
     }
 

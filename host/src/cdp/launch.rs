@@ -1,5 +1,7 @@
-//! Starting a broker-owned Chromium with an isolated temporary profile.
+//! Starting a broker-owned Chromium with an isolated temporary profile,
+//! or on a persistent profile of the agent's own (see [`super::profile`]).
 
+use super::profile::HeldProfile;
 use super::window_size::WindowSize;
 use crate::error::{BpError, BpResult, Code};
 use std::path::{Path, PathBuf};
@@ -79,12 +81,19 @@ const EXECUTABLES: &[&str] = &[
 ];
 
 /// A running broker-owned browser. [`LaunchedBrowser::end`] (or dropping
-/// it) kills the process group and removes the temporary profile.
+/// it) kills the process group and removes the temporary profile; a
+/// persistent profile stays, and its lock is let go once the browser is
+/// gone.
 pub struct LaunchedBrowser {
     /// `None` once ended.
     child: std::sync::Mutex<Option<Child>>,
     pid: Option<u32>,
     profile: PathBuf,
+    /// The persistent profile's lock (`None` for a temporary profile, or
+    /// once ended).
+    held: std::sync::Mutex<Option<HeldProfile>>,
+    /// Whether the profile is persistent (kept when the browser ends).
+    pub persistent: bool,
     pub ws_url: String,
     pub executable: PathBuf,
     /// The page area its windows are given.
@@ -112,7 +121,20 @@ impl LaunchedBrowser {
         let Some(child) = self.take_child() else {
             return;
         };
-        finish_off_executor(child, self.profile.clone()).await;
+        let held = self.take_held();
+        finish_off_executor(child, self.profile.clone(), held).await;
+    }
+
+    /// The profile directory the browser runs on.
+    pub fn profile_dir(&self) -> &Path {
+        &self.profile
+    }
+
+    fn take_held(&self) -> Option<HeldProfile> {
+        self.held
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
     }
 
     fn take_child(&self) -> Option<Child> {
@@ -132,29 +154,73 @@ impl Drop for LaunchedBrowser {
             return;
         };
         let profile = std::mem::take(&mut self.profile);
+        let held = self.take_held();
         match tokio::runtime::Handle::try_current() {
-            Ok(runtime) => drop(runtime.spawn_blocking(move || finish(child, &profile))),
-            Err(_) => finish(child, &profile),
+            Ok(runtime) => drop(runtime.spawn_blocking(move || finish(child, &profile, held))),
+            Err(_) => finish(child, &profile, held),
         }
     }
 }
 
 /// Kill the browser's process group, wait (briefly) for it to exit, then
-/// remove its profile. Blocks.
-fn finish(mut child: Child, profile: &Path) {
-    kill_group(&mut child);
-    let started = Instant::now();
-    while matches!(child.try_wait(), Ok(None)) && started.elapsed() < EXIT_WAIT {
-        std::thread::sleep(Duration::from_millis(5));
+/// remove its profile, or, for a persistent one, let go of its lock.
+/// Blocks.
+fn finish(mut child: Child, profile: &Path, held: Option<HeldProfile>) {
+    if held.is_some() {
+        // A persistent profile is worth a clean exit: the browser writes
+        // its cookies and session to disk when asked to stop, not when
+        // killed.
+        terminate_and_wait(&mut child);
     }
-    remove_profile(profile);
+    kill_group(&mut child);
+    wait_exit(&mut child, EXIT_WAIT);
+    match held {
+        Some(held) => drop(held),
+        None => {
+            remove_profile(profile);
+        }
+    }
 }
 
 /// [`finish`] on a blocking thread of its own, so the wait and the
 /// removal run to completion even if the awaiting future is dropped (a
 /// call's deadline passing mid-disconnect) and no executor thread is held.
-async fn finish_off_executor(child: Child, profile: PathBuf) {
-    let _ = tokio::task::spawn_blocking(move || finish(child, &profile)).await;
+async fn finish_off_executor(child: Child, profile: PathBuf, held: Option<HeldProfile>) {
+    let _ = tokio::task::spawn_blocking(move || finish(child, &profile, held)).await;
+}
+
+/// Longest wait for a browser on a persistent profile to stop by itself.
+const TERM_WAIT: Duration = Duration::from_secs(5);
+
+/// Give a browser that was asked to close (`Browser.close`) at most
+/// [`TERM_WAIT`] to exit, with its helper processes (the network service
+/// writes the cookies), before anything is killed; one still running
+/// then is sent SIGTERM first.
+fn terminate_and_wait(child: &mut Child) {
+    let Some(pid) = child.id().and_then(|pid| i32::try_from(pid).ok()) else {
+        return;
+    };
+    wait_exit(child, TERM_WAIT);
+    if matches!(child.try_wait(), Ok(None)) {
+        // SAFETY: signalling the browser process this broker started.
+        unsafe {
+            libc::kill(pid, libc::SIGTERM);
+        }
+        wait_exit(child, TERM_WAIT);
+    }
+    let started = Instant::now();
+    // SAFETY: probing (signal 0) the process group this broker started.
+    while unsafe { libc::kill(-pid, 0) } == 0 && started.elapsed() < TERM_WAIT {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Wait, at most `limit`, for `child` to exit.
+fn wait_exit(child: &mut Child, limit: Duration) {
+    let started = Instant::now();
+    while matches!(child.try_wait(), Ok(None)) && started.elapsed() < limit {
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// SIGKILL the browser's process group (it leads one of its own).
@@ -287,18 +353,36 @@ async fn devtools_url(child: &mut Child, profile: &Path) -> BpResult<String> {
     }
 }
 
+/// A browser that exits at once on a persistent profile most often found
+/// the profile open in another browser (not launched by Browser Pilot),
+/// and handed its window to it.
+fn in_use_hint(e: BpError, persistent: bool) -> BpError {
+    if !persistent || !e.message.contains("exited during start-up") {
+        return e;
+    }
+    BpError::new(
+        e.code,
+        format!(
+            "{}; is the profile open in another browser? Close it and try again",
+            e.message
+        ),
+    )
+}
+
 fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions and cannot fail.
     unsafe { libc::geteuid() == 0 }
 }
 
-/// Launch Chromium with a fresh profile under `profiles_dir`, its
+/// Launch Chromium with a fresh profile under `profiles_dir` (or on the
+/// persistent profile `persistent`, held for the browser's life), its
 /// windows' page area `window`.
 pub async fn launch(
     executable: Option<PathBuf>,
     headless: bool,
     window: WindowSize,
     profiles_dir: &Path,
+    persistent: Option<&Path>,
 ) -> BpResult<LaunchedBrowser> {
     let executable = match executable {
         Some(p) if p.is_file() => p,
@@ -311,24 +395,36 @@ pub async fn launch(
         None => find_executable()?,
     };
     crate::system::paths::ensure_private_dir(profiles_dir)?;
-    let profile = profiles_dir.join(format!(
-        "profile-{}-{}",
-        std::process::id(),
-        crate::ids::random_hex(6)
-    ));
-    crate::system::paths::ensure_private_dir(&profile)?;
+    let (profile, held) = match persistent {
+        Some(dir) => {
+            let held = super::profile::hold(dir)?;
+            (held.dir.clone(), Some(held))
+        }
+        None => {
+            let profile = profiles_dir.join(format!(
+                "profile-{}-{}",
+                std::process::id(),
+                crate::ids::random_hex(6)
+            ));
+            crate::system::paths::ensure_private_dir(&profile)?;
+            (profile, None)
+        }
+    };
+    let persistent = held.is_some();
     let mut child = spawn_owned(&executable, &profile, headless, window)?;
     let ws_url = match devtools_url(&mut child, &profile).await {
         Ok(url) => url,
         Err(e) => {
-            finish_off_executor(child, profile).await;
-            return Err(e);
+            finish_off_executor(child, profile, held).await;
+            return Err(in_use_hint(e, persistent));
         }
     };
     Ok(LaunchedBrowser {
         pid: child.id(),
         child: std::sync::Mutex::new(Some(child)),
         profile,
+        held: std::sync::Mutex::new(held),
+        persistent,
         ws_url,
         executable,
         window,

@@ -10,6 +10,7 @@ pub mod endpoint;
 pub(crate) mod errors;
 pub mod event;
 pub mod launch;
+pub mod profile;
 mod socket;
 #[cfg(test)]
 mod transport_tests;

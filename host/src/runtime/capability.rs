@@ -79,6 +79,8 @@ pub fn link(cap: Capability) -> (Reach, LinkFn) {
         C::StateLoad => (Reach::Workspace, |l| {
             crate::capabilities::state_load::add_to_linker(l, HostState::state_load_view)
         }),
+        // Only broker-native tools use it: nothing to link.
+        C::Window => (Reach::Target, |_| Ok(())),
     }
 }
 

@@ -191,6 +191,7 @@ impl State {
                 current_target: None,
                 managed: HashSet::new(),
                 popups: HashSet::new(),
+                pilot: None,
             },
         );
         Ok(Opened {

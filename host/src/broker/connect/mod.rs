@@ -38,6 +38,7 @@ enum Route {
         headless: bool,
         executable: Option<PathBuf>,
         window: WindowSize,
+        profile: Option<String>,
     },
     Endpoint(Endpoint),
     Candidate(Box<Candidate>),
@@ -64,6 +65,8 @@ pub enum Request {
         headless: bool,
         executable: Option<PathBuf>,
         window: WindowSize,
+        /// A persistent profile: `default` or an absolute directory.
+        profile: Option<String>,
     },
     Endpoint(Endpoint),
     Browser(String),
@@ -89,17 +92,23 @@ pub fn parse(args: &Value) -> BpResult<Request> {
                 "`launch` must be an object ({} for the defaults)",
             ));
         }
-        only_keys(opts, &["headless", "executable", "windowSize"])?;
+        only_keys(opts, &["headless", "executable", "windowSize", "profile"])?;
         let headless = bool_arg(opts, "headless")?.unwrap_or(true);
         let executable = str_arg(opts, "executable")?.map(PathBuf::from);
         let window = match opts.get("windowSize").filter(|v| !v.is_null()) {
             Some(v) => WindowSize::from_json(v)?,
             None => WindowSize::default(),
         };
+        let profile = str_arg(opts, "profile")?.map(str::to_string);
+        if let Some(text) = &profile {
+            // Checked now so that a bad path changes nothing.
+            crate::cdp::profile::resolve(std::path::Path::new("/"), Some(text))?;
+        }
         return Ok(Request::Launch {
             headless,
             executable,
             window,
+            profile,
         });
     }
     if let Some(e) = endpoint {
@@ -118,10 +127,12 @@ async fn route(broker: &Broker, request: Request) -> BpResult<Route> {
             headless,
             executable,
             window,
+            profile,
         } => Route::Launch {
             headless,
             executable,
             window,
+            profile,
         },
         Request::Endpoint(e) => Route::Endpoint(e),
         Request::Browser(id) => Route::Candidate(Box::new(pick_by_id(&discover().await, &id)?)),
@@ -251,9 +262,21 @@ pub async fn attach(broker: &Arc<Broker>, request: Request, generation: u64) -> 
             headless,
             executable,
             window,
+            profile,
         } => {
-            let launched =
-                launch::launch(executable, headless, window, &broker.paths.profiles).await?;
+            let profiles = &broker.paths.profiles;
+            let persistent = match profile {
+                Some(text) => Some(crate::cdp::profile::resolve(profiles, Some(&text))?),
+                None => None,
+            };
+            let launched = launch::launch(
+                executable,
+                headless,
+                window,
+                profiles,
+                persistent.as_deref(),
+            )
+            .await?;
             (launched.ws_url.clone(), Some(launched), None, None)
         }
         Route::Endpoint(endpoint) => {

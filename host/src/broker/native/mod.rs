@@ -3,8 +3,11 @@
 //! they touch; their registry rows are in `native/rows.rs`, and the call
 //! pipeline (`call/`) reaches them through its execute step only.
 
+mod pilot;
 pub mod rows;
 pub(in crate::broker) mod tabs;
+pub mod takeover;
+mod window;
 
 use crate::broker::args::{bool_arg, no_args, object_args, only_keys, str_arg};
 use crate::broker::call::types::{raw_target, CallScope};
@@ -26,6 +29,7 @@ fn connection_state(broker: &Broker, conn: Option<&BrowserConn>) -> Value {
             }),
             "launched": c.launched.is_some(),
             "browserPid": c.launched.as_ref().and_then(|l| l.pid()),
+            "profile": c.launched.as_ref().filter(|l| l.persistent).map(|l| l.profile_dir()),
             "browser": (c.launched.is_none())
                 .then(|| broker.selection().map(|s| s.candidate_id))
                 .flatten(),
@@ -50,6 +54,8 @@ pub async fn call(
                       "connection": connection_state(broker, conn.as_deref())}))
         }
         "browser.connect" => connect(broker, args).await,
+        "browser.window" => window::call(broker, scope, args).await,
+        "browser.takeover" => takeover::call(broker, scope, args).await,
         "browser.disconnect" => disconnect(broker, scope, args).await,
         "browser.tabs.list" => {
             no_args(args)?;
@@ -89,6 +95,7 @@ async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
         );
     }
     let next_gen = broker.generation() + 1;
+    end_gone_persistent(broker).await;
     let attached = crate::broker::connect::attach(broker, request, next_gen).await?;
     // From here on nothing awaits before the new generation is complete,
     // so a deadline cannot leave it half installed.
@@ -126,6 +133,18 @@ async fn connect(broker: &Arc<Broker>, args: &Value) -> BpResult<Value> {
     Ok(json!({"connection": connection_state(broker, Some(&conn))}))
 }
 
+/// A launched browser on a persistent profile that went away still holds
+/// the profile's lock: end it first, so a relaunch on the same profile
+/// can take it (the slot's connection is already unusable here).
+async fn end_gone_persistent(broker: &Broker) {
+    let old = broker.browser.read().await.clone();
+    if let Some(launched) = old.as_ref().and_then(|c| c.launched.as_ref()) {
+        if launched.persistent {
+            launched.end().await;
+        }
+    }
+}
+
 /// Close the browser connection for the caller. Other workspaces holding
 /// live leases keep it: the call is refused (`broker_in_use`), keeps the
 /// connection (`keepIfInUse`, what `bp disconnect` asks) or, with `force`,
@@ -161,8 +180,16 @@ async fn disconnect(broker: &Arc<Broker>, scope: &CallScope, args: &Value) -> Bp
             .flat_map(|ws| ws.managed.drain().collect::<Vec<_>>())
             .collect()
     };
+    // Their Pilot tabs close too, and are not counted as tabs.
+    let pilots: Vec<String> = broker
+        .state()
+        .workspaces
+        .values_mut()
+        .filter(|ws| !keeping || ws.id == scope.workspace_id)
+        .filter_map(|ws| ws.pilot.take())
+        .collect();
     if let Ok(conn) = broker.browser().await {
-        for raw in &managed {
+        for raw in managed.iter().chain(&pilots) {
             let _ = conn.close_target(raw).await;
         }
     }

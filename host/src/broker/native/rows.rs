@@ -4,7 +4,7 @@
 //! listed, authorised and scoped the same way.
 
 use crate::runtime::bindings::tool::{Cancellation, Idempotency};
-use crate::runtime::capability::Reach;
+use crate::runtime::capability::{Capability, Reach};
 use crate::runtime::manifest::ToolInfo;
 use serde_json::{json, Value};
 
@@ -61,6 +61,7 @@ pub fn rows() -> Vec<ToolInfo> {
             json!({"type": "object", "additionalProperties": false, "properties": {
                 "launch": {"type": "object", "additionalProperties": false, "properties": {
                     "headless": {"type": "boolean", "default": true}, "executable": {"type": "string"},
+                    "profile": {"type": "string", "description": "a persistent profile kept between launches: `default` (in the platform data directory) or an absolute directory; one broker at a time"},
                     "windowSize": {"type": "object", "additionalProperties": false, "required": ["width", "height"],
                         "description": "the page area of its windows in CSS px (default 1280x800)",
                         "properties": {"width": {"type": "integer", "minimum": 1, "maximum": 10000},
@@ -77,6 +78,8 @@ pub fn rows() -> Vec<ToolInfo> {
                 "force": {"type": "boolean", "default": false},
                 "keepIfInUse": {"type": "boolean", "default": false}}}),
         ),
+        window_row(),
+        takeover_row(),
         row(
             "browser.tabs.list",
             "Managed tabs and eligible user tabs, with opaque per-workspace IDs.",
@@ -99,4 +102,39 @@ pub fn rows() -> Vec<ToolInfo> {
             target,
         ),
     ]
+}
+
+/// `browser.window`: capability `window`, so `--deny window` removes it.
+fn window_row() -> ToolInfo {
+    let mut r = row(
+        "browser.window",
+        "Read the state of the browser window holding the workspace's tab, or set it (minimized, normal, maximized) with Browser.setWindowBounds. The result is the window as the browser reports it afterwards (window.state), with applied: false when it did not take the state asked (a headless window may not).",
+        Reach::Target,
+        true,
+        json!({"type": "object", "additionalProperties": false, "properties": {
+            "targetId": {"type": "string"},
+            "state": {"enum": ["minimized", "normal", "maximized"]}}}),
+    );
+    r.capabilities = vec![Capability::Window];
+    r
+}
+
+/// `browser.takeover`: capability `window`; a cancel stops its wait.
+fn takeover_row() -> ToolInfo {
+    let mut r = row(
+        "browser.takeover",
+        "Hand the workspace's tab to a person (to sign in, solve a CAPTCHA): its window comes to the front, a takeover.requested event carries your reason, and the call waits until the person runs `bp takeover done`, the page reaches `until` (a URL glob or a text), or timeoutMs passes. The result's `ended` says which: done, until or timeout.",
+        Reach::Target,
+        true,
+        json!({"type": "object", "additionalProperties": false, "required": ["reason"], "properties": {
+            "targetId": {"type": "string"},
+            "reason": {"type": "string", "maxLength": 500, "description": "what the person should do"},
+            "until": {"type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": {
+                "url": {"type": "string", "description": "a glob over the whole URL; * matches any run of characters"},
+                "text": {"type": "string", "description": "text the page shows when the person is done"}}},
+            "timeoutMs": {"type": "integer", "minimum": 1, "maximum": 600000, "default": 300000}}}),
+    );
+    r.capabilities = vec![Capability::Window];
+    r.cancellation = Cancellation::Cooperative;
+    r
 }

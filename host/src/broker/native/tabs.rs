@@ -127,6 +127,10 @@ impl BrokerTabs {
                 .await;
         }
         let raw = conn.create_tab(member.is_none()).await?;
+        if member.is_none() {
+            // A new window of a launched browser names its client.
+            super::pilot::open_beside(broker, scope, &conn, &raw).await;
+        }
         let public = {
             let mut st = broker.state();
             st.acquire(&scope.lease_id, &raw)?;

@@ -169,6 +169,9 @@ pub async fn handle_initialized(
         }
         "commands/get" | "commands/cancel" => command_method(broker, principal, method, p),
         "events/poll" => events_poll(broker, principal, p),
+        // The person at the keyboard hands the browser back: the socket is
+        // owner-only, so any client of this user may say so.
+        "takeover/done" => crate::broker::native::takeover::done_method(broker, p),
         "artifacts/import" => {
             let ws = str_param(p, "workspaceId")?;
             broker

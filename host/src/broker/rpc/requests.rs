@@ -107,6 +107,8 @@ pub async fn read<R: AsyncRead + Unpin>(
     // Its workspaces wait for a resume (see `connect/identity.rs`).
     if let Some(p) = &r.conn.principal {
         broker.state().orphan(p);
+        // Nobody is left to hear how its takeovers end.
+        broker.takeovers.client_gone(p);
     }
 }
 

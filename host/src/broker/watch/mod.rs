@@ -69,7 +69,9 @@ async fn on_signal(broker: &Broker, conn: Arc<BrowserConn>, signal: Signal) {
             let opener = conn.registry.with(&raw, |t| t.opener.clone()).flatten();
             // Wait for any tab creation in flight to record its owner.
             let _settled = broker.creation.lock().await;
-            let popup = announce_tab(&mut broker.state(), &raw, opener.as_deref());
+            // The broker's own Pilot tab is nobody's to hear of.
+            let pilot = conn.registry.with(&raw, |t| t.pilot).unwrap_or(false);
+            let popup = !pilot && announce_tab(&mut broker.state(), &raw, opener.as_deref());
             // A popup adopted into a ManagedTabSet is the janitor's to close.
             if let (true, Some(janitor)) = (popup, conn.janitor.as_ref()) {
                 janitor.track(&raw);

@@ -70,6 +70,9 @@ pub struct TargetState {
     pub intercepting: bool,
     /// An emulation override (size, media) may be in place.
     pub emulated: bool,
+    /// The broker's own Pilot tab (BR-7): never an agent's tab, never
+    /// listed, announced or controlled.
+    pub pilot: bool,
     /// The tools the page's frames declare (WebMCP).
     pub page_tools: page_tools::PageTools,
     /// Requests in flight (`registry/in_flight.rs`).
@@ -110,6 +113,7 @@ impl TargetState {
             dialog: None,
             intercepting: false,
             emulated: false,
+            pilot: false,
             page_tools: Default::default(),
             requests: Default::default(),
             frames: HashMap::new(),
@@ -132,7 +136,10 @@ impl TargetState {
             "chrome-untrusted://",
             "edge://",
         ];
-        !self.closed && self.kind == "page" && !internal.iter().any(|p| self.url.starts_with(p))
+        !self.closed
+            && !self.pilot
+            && self.kind == "page"
+            && !internal.iter().any(|p| self.url.starts_with(p))
     }
 }
 
