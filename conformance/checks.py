@@ -37,6 +37,22 @@ def initialize(c):
     return f"protocol {info['protocolVersion']}, {info['workspaceId']}, {info['leaseId']}"
 
 
+def accepts_all_of(mine, truth):
+    """Whether the adapter's input schema takes every call the broker's
+    does, unchanged: the same schema, or the same with properties of the
+    adapter's own added and fewer of them required (as `bp mcp` adds
+    `paths` beside `artifactIds` to `browser_upload`)."""
+    if mine == truth:
+        return True
+    if not isinstance(mine, dict) or not isinstance(truth, dict):
+        return False
+    rest = lambda s: {k: v for k, v in s.items() if k not in ("properties", "required")}
+    ours, theirs = mine.get("properties", {}), truth.get("properties", {})
+    return (rest(mine) == rest(truth)
+            and all(ours.get(k) == v for k, v in theirs.items())
+            and set(mine.get("required", [])) <= set(truth.get("required", [])))
+
+
 @check("tools.schemas")
 def tools_schemas(c):
     truth = {t["name"]: t for t in c.probe_other().request("tools/list")["tools"]}
@@ -44,7 +60,7 @@ def tools_schemas(c):
     missing = sorted(set(truth) - set(mine))
     if missing:
         raise Fail(f"{len(missing)} broker tools are not offered: {', '.join(missing[:8])}")
-    changed = [n for n in truth if mine[n].get("inputSchema") != truth[n]["inputSchema"]]
+    changed = [n for n in truth if not accepts_all_of(mine[n].get("inputSchema"), truth[n]["inputSchema"])]
     if changed:
         n = changed[0]
         raise Fail(f"input schemas differ from the broker's for {', '.join(changed[:6])}; "
@@ -56,7 +72,7 @@ def tools_schemas(c):
     blank = [n for n in truth if not mine[n].get("description")]
     if blank:
         raise Fail(f"tools without a description: {', '.join(blank[:6])}")
-    return (f"{len(truth)} broker tools mapped with identical input (and output) schemas, "
+    return (f"{len(truth)} broker tools mapped, each taking every input the broker's schema takes (and the same output schemas), "
             f"{len(mine) - len(truth)} tools of the adapter's own")
 
 
