@@ -78,9 +78,12 @@ fn random_source(linker: &mut Linker<()>, component: &Component) -> wasmtime::Re
         }
         random.func_wrap("get-random-u64", |_, (): ()| Ok((random_u64(),)))?;
         random.func_wrap("get-random-bytes", |_, (len,): (u64,)| {
-            let bytes = (0..len.min(1 << 20))
-                .flat_map(|_| random_u64().to_le_bytes().into_iter().take(1))
-                .collect::<Vec<u8>>();
+            let len = usize::try_from(len.min(1 << 20)).unwrap_or(0);
+            let mut bytes = Vec::with_capacity(len + 8);
+            while bytes.len() < len {
+                bytes.extend(random_u64().to_le_bytes());
+            }
+            bytes.truncate(len);
             Ok((bytes,))
         })?;
     }
