@@ -4,9 +4,14 @@
 
 #[path = "src/runtime/engine_config.rs"]
 mod engine_config;
+#[path = "build/snapshot.rs"]
+mod snapshot;
 
 use std::path::PathBuf;
 use std::process::Command;
+
+/// Components whose world exports `wizer-initialize` (build/snapshot.rs).
+const PREINITIALISED: &[&str] = &["page_tools"];
 
 fn main() {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
@@ -21,6 +26,7 @@ fn main() {
         root.join("tools-wit").display()
     );
     println!("cargo:rerun-if-changed=src/runtime/engine_config.rs");
+    println!("cargo:rerun-if-changed=build/snapshot.rs");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
         .args([
@@ -81,6 +87,12 @@ fn main() {
         let wasm = match std::fs::read(&built) {
             Ok(w) => w,
             Err(e) => panic!("missing component {}: {e}", built.display()),
+        };
+        // Components that build state ahead start every instance from it.
+        let wasm = match PREINITIALISED.contains(&name) {
+            true => snapshot::snapshot(&wasm)
+                .unwrap_or_else(|e| panic!("pre-initialising component {name}: {e}")),
+            false => wasm,
         };
         if let Err(e) = std::fs::write(out.join(format!("{name}.wasm")), &wasm) {
             panic!("cannot write {name}.wasm: {e}");

@@ -1,8 +1,10 @@
 //! `browser.console` on real Chromium: a page that logs at each level and
 //! throws is journaled with levels, sources, URLs and lines; page text is
 //! cleaned and bounded; a page that logs 5,000 messages leaves a bounded
-//! journal that counts what it dropped; `bp console --errors` and
-//! `--follow`; `--deny console` and `--deny-tool` remove the tool.
+//! journal that counts what it dropped; what the current document logged
+//! before the first read is replayed into it, an earlier document's is
+//! not; `bp console --errors` and `--follow`; `--deny console` and
+//! `--deny-tool` remove the tool.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic
 
 mod support;
@@ -170,9 +172,37 @@ fn bp_console_prints_errors_and_follows_new_ones() {
 }
 
 #[test]
+fn what_the_current_document_logged_before_the_first_read_is_in_it() {
+    let env = Env::new();
+    env.launch();
+    // Logged by an earlier document, before the workspace read its console.
+    env.open("index.html");
+    env.ok(&["eval", "console.error('from the first document')"]);
+    env.open("console.html");
+    // One read, no polling: the browser replays what the current document
+    // logged when the broker starts listening, and the read waits for it.
+    let all = messages(&console(&env, json!({"limit": 1000})));
+    for text in ["plain log first", "an error first", "long xxx"] {
+        with_text(&all, text);
+    }
+    assert!(
+        !all.iter().any(|m| m["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("first document"))),
+        "an earlier document's messages are gone: {all:?}"
+    );
+    // From now on the workspace listens: a new document's messages arrive.
+    env.open("console.html?tick");
+    journal_with(&env, "tick 1");
+}
+
+#[test]
 fn a_flood_of_messages_leaves_a_bounded_journal() {
     let env = Env::new();
     env.launch();
+    // The workspace uses the console before the page loads: every message
+    // is seen as it is logged (the browser replays only its last 1000).
+    console(&env, json!({}));
     env.open("console-flood.html");
     poll_for(POLL_LIMIT, "the flood to end", || {
         let all = console(&env, json!({"sinceSeq": 4990}));

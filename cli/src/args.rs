@@ -432,6 +432,10 @@ pub enum Command {
         /// minutes): no large page, no other speed goals, no user's-own-browser part.
         #[arg(long)]
         workflow_only: bool,
+        /// Only the page-tools part (a page tool's call split against the
+        /// bare invoke), with its own broker.
+        #[arg(long, conflicts_with = "workflow_only")]
+        page_tools_only: bool,
     },
 }
 

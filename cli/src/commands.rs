@@ -60,7 +60,11 @@ pub async fn run(command: Command, json: bool) -> BpResult<ExitCode> {
             iterations,
             fixtures,
             workflow_only,
-        } => browser_pilot_devtools::bench::run(iterations, fixtures, workflow_only).await,
+            page_tools_only,
+        } => {
+            browser_pilot_devtools::bench::run(iterations, fixtures, workflow_only, page_tools_only)
+                .await
+        }
         Command::BenchFloor {
             ws_url,
             target,

@@ -211,6 +211,7 @@ pub async fn run(
     iterations: usize,
     fixtures: Option<PathBuf>,
     workflow_only: bool,
+    page_tools_only: bool,
 ) -> BpResult<()> {
     let fixtures = fixtures.unwrap_or_else(|| PathBuf::from("fixtures/pages"));
     if !fixtures.join("form.html").is_file() {
@@ -227,6 +228,10 @@ pub async fn run(
     let (server, port) = serve_fixtures(&fixtures)?;
     cleanup.children.push(server);
     let url = format!("http://127.0.0.1:{port}/form.html");
+    if page_tools_only {
+        let base = format!("http://127.0.0.1:{port}/");
+        return self::page_tools::run(&home, &base, iterations.max(1)).await;
+    }
 
     let cold_first = cold_start(&home).await?;
     let cold_cached = cold_start(&home).await?;

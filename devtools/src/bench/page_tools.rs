@@ -75,7 +75,10 @@ pub(super) async fn run(parent: &Path, base: &str, iterations: usize) -> BpResul
     let floor = FloorShop::open(&endpoint, &shop).await?;
 
     let args = json!({"ref": search, "input": {"query": "te"}});
+    let unknown = json!({"ref": "pt_unknown", "input": {"query": "te"}});
+    let refused = json!({"ref": search, "input": {"query": ""}});
     let (mut bridge, mut direct) = (Vec::new(), Vec::new());
+    let (mut unknown_ms, mut refused_ms) = (Vec::new(), Vec::new());
     for i in 0..iterations.max(1) * 4 {
         // Taking turns, each going first every other round.
         for side in [i % 2, (i + 1) % 2] {
@@ -93,6 +96,15 @@ pub(super) async fn run(parent: &Path, base: &str, iterations: usize) -> BpResul
                 direct.push(ms(t.elapsed()));
             }
         }
+        // The call's parts: refused at the host's lookup, and by the schema.
+        unknown_ms.push(refused_call(&mut b, &ws, &lease, &unknown, "stale_ref")?);
+        refused_ms.push(refused_call(
+            &mut b,
+            &ws,
+            &lease,
+            &refused,
+            "invalid_argument",
+        )?);
     }
     let (through, bare) = (median(&mut bridge), median(&mut direct));
     println!(
@@ -100,11 +112,17 @@ pub(super) async fn run(parent: &Path, base: &str, iterations: usize) -> BpResul
         bridge.len()
     );
     println!(
-        "{:<28} {:>9.2}\n{:<28} {:>9.2}\n{:<28} {:>8.2}x",
+        "{:<28} {:>9.2}\n{:<28} {:>9.2}\n{:<28} {:>9.2}\n{:<28} {:>9.2}\n{:<28} {:>9.2}\n{:<28} {:>8.2}x",
+        "unknown ref (refused)",
+        median(&mut unknown_ms),
+        "schema refusal",
+        median(&mut refused_ms),
         "through the bridge",
         through,
         "bare invokeTool+responded",
         bare,
+        "call's own share",
+        through - bare,
         "bridge / bare",
         through / bare
     );
@@ -120,6 +138,23 @@ pub(super) async fn run(parent: &Path, base: &str, iterations: usize) -> BpResul
     drop(b);
     drop(broker);
     Ok(())
+}
+
+/// Time one `browser.page_tools.call` that must fail with `code`.
+fn refused_call(
+    b: &mut BridgeClient,
+    ws: &str,
+    lease: &str,
+    args: &Value,
+    code: &str,
+) -> BpResult<f64> {
+    let t = Instant::now();
+    match b.tool(ws, lease, "browser.page_tools.call", args.clone()) {
+        Err(e) if e.to_string().contains(code) => Ok(ms(t.elapsed())),
+        other => Err(BpError::internal(format!(
+            "a call expected to fail with {code} gave {other:?}"
+        ))),
+    }
 }
 
 /// The ref of the shop tool `name` on the session's current tab.

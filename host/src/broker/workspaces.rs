@@ -61,6 +61,9 @@ pub(super) async fn method(
                     .as_bool()
                     .ok_or_else(|| BpError::invalid("`consoleEvents` must be a boolean"))?;
                 broker.console.set_events(id, on);
+                if on {
+                    start_console(broker, id).await;
+                }
             }
             let mut reply = json!({"workspaceId": id, "networkEvents": broker.network.events_on(id),
                                    "consoleEvents": broker.console.events_on(id)});
@@ -69,6 +72,25 @@ pub(super) async fn method(
         }
         "workspaces/release" => release(broker, principal, str_param(p, "workspaceId")?).await,
         other => Err(BpError::invalid(format!("unknown method `{other}`"))),
+    }
+}
+
+/// Console events switched on: the workspace uses the console, so its
+/// tabs' console is enabled now (and on every later attach).
+async fn start_console(broker: &Broker, ws: &str) {
+    broker.console.start_using(ws);
+    let raws: Vec<String> = {
+        let st = broker.state();
+        st.controllers
+            .iter()
+            .filter(|(_, lease)| st.leases.get(*lease).is_some_and(|l| l.workspace_id == ws))
+            .map(|(raw, _)| raw.clone())
+            .collect()
+    };
+    if let Ok(conn) = broker.browser().await {
+        for raw in raws {
+            conn.enable_console(&raw).await;
+        }
     }
 }
 

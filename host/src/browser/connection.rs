@@ -119,11 +119,8 @@ impl BrowserConn {
         self.cdp
             .call("Network.enable", s, json!({"maxPostDataSize": 0}))
             .await?;
-        // The console journal: console calls, uncaught exceptions, and the
-        // browser's own log (failed loads, interventions). Enabling replays
-        // what the page logged before.
-        self.cdp.call("Runtime.enable", s, json!({})).await?;
-        self.cdp.call("Log.enable", s, json!({})).await?;
+        // The console journal is enabled later, and only for tabs of
+        // workspaces that use the console (`enable_console`).
         // Frames known from an earlier session are not trusted (cleared
         // before auto-attach records the out-of-process ones).
         self.registry.update(raw_id, |t| t.frames.clear());
@@ -145,6 +142,12 @@ impl BrowserConn {
             }
         });
         Ok(session)
+    }
+
+    /// The console journal of `raw`'s session (see console_enable.rs);
+    /// `true` when it was enabled now.
+    pub async fn enable_console(&self, raw_id: &str) -> bool {
+        super::console_enable::enable(&self.cdp, &self.registry, raw_id).await
     }
 
     /// Ask for the tools the page's frames declare (`WebMCP.enable`, which

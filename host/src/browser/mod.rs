@@ -7,6 +7,7 @@ pub use input::actionable::{DEFAULT_WAIT_MS, MAX_WAIT_MS};
 pub mod call;
 pub mod caller;
 pub mod connection;
+pub mod console_enable;
 pub mod dom_storage;
 mod js;
 pub mod navigation;

@@ -54,6 +54,9 @@ struct Workspace {
     /// Entries pushed out of the journal by newer ones.
     dropped: u64,
     events: EventGate,
+    /// The workspace uses the console (a `browser.console` call, or its
+    /// console events switched on): its tabs' console is listened to.
+    used: bool,
 }
 
 /// A read of the journal.
@@ -161,6 +164,18 @@ impl Console {
     /// Switch the workspace's console events on or off (on by default).
     pub fn set_events(&self, ws: &str, on: bool) {
         self.lock().entry(ws.to_string()).or_default().events.off = !on;
+    }
+
+    /// Mark the workspace as using the console; `true` the first time.
+    pub fn start_using(&self, ws: &str) -> bool {
+        let mut all = self.lock();
+        let w = all.entry(ws.to_string()).or_default();
+        !std::mem::replace(&mut w.used, true)
+    }
+
+    /// Whether the workspace uses the console (see [`Self::start_using`]).
+    pub fn in_use(&self, ws: &str) -> bool {
+        self.lock().get(ws).is_some_and(|w| w.used)
     }
 
     /// Whether the workspace's console events are on.

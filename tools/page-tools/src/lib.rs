@@ -14,6 +14,7 @@ wit_bindgen::generate!({
 });
 
 mod bounds;
+mod meta;
 mod schema;
 
 use bp_sdk::spec::target_id_schema;
@@ -183,4 +184,4 @@ fn result(tool: &PageTool, done: Invocation) -> Result<Value, ToolError> {
     }))
 }
 
-bp_sdk::export_component!(PageTools);
+bp_sdk::export_component!(PageTools, init = meta::prepare);

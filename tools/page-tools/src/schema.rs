@@ -3,15 +3,13 @@
 //! not valid JSON Schema refuses every call (the page's tool cannot be
 //! called safely), with a message that quotes nothing the page wrote.
 //!
-//! The crate checks every schema against its draft's meta-schema first,
-//! and on wasm it builds that meta-schema's validator anew each time (no
-//! cache across calls is possible in an instance made for one call). The
-//! 2020-12 meta-schema is eight documents: about 4 ms a call. A schema
-//! that declares no `$schema` and uses only keywords that mean the same
-//! in draft 7 and in 2020-12 is checked as draft 7, whose meta-schema is
-//! one document (under 1 ms); the outcome is the same. Any other schema
-//! goes the 2020-12 (or declared) way. Formats are annotations in both,
-//! as 2020-12 says.
+//! A schema is checked against its draft's meta-schema first, with a
+//! validator kept in the instance (meta.rs: built at build time and
+//! snapshotted), then compiled without the crate's own rebuild of it. A
+//! schema that declares no `$schema` and uses only keywords that mean the
+//! same in draft 7 and in 2020-12 is checked as draft 7; the outcome is
+//! the same. Any other schema goes the 2020-12 (or declared) way. Formats
+//! are annotations in both, as 2020-12 says.
 
 use bp_sdk::{invalid, ToolError};
 use jsonschema::Draft;
@@ -138,13 +136,23 @@ pub fn check(schema_text: &str, input: &Value) -> Result<(), ToolError> {
     let schema: Value = serde_json::from_str(schema_text).map_err(|_| {
         invalid("the page declared an input schema that is not JSON; the tool cannot be called")
     })?;
-    let mut options = jsonschema::options().should_validate_formats(false);
-    if same_in_draft7(&schema, 0) {
-        options = options.with_draft(Draft::Draft7);
+    let not_a_schema = || {
+        invalid("the page declared an input schema that is not a valid JSON Schema; the tool cannot be called")
+    };
+    let forced = same_in_draft7(&schema, 0).then_some(Draft::Draft7);
+    let draft = crate::meta::draft_for(forced, &schema);
+    // The crate's own meta-schema check, against a kept validator.
+    if !crate::meta::schema_is_valid(draft, &schema) {
+        return Err(not_a_schema());
     }
-    let validator = options
-        .build(&schema)
-        .map_err(|_| invalid("the page declared an input schema that is not a valid JSON Schema; the tool cannot be called"))?;
+    let mut options = jsonschema::options()
+        .should_validate_formats(false)
+        .without_schema_validation();
+    // Only a forced draft is set: the crate refuses to be told `Unknown`.
+    if let Some(draft) = forced {
+        options = options.with_draft(draft);
+    }
+    let validator = options.build(&schema).map_err(|_| not_a_schema())?;
     let problems: Vec<String> = validator
         .iter_errors(input)
         .take(MAX_PROBLEMS)
@@ -221,6 +229,45 @@ mod tests {
             json!({"dependentRequired": {"a": ["b"]}}),
         ] {
             assert!(!same_in_draft7(&differing, 0), "{differing}");
+        }
+    }
+
+    /// The crate's own decision (its meta-schema check inside `build`),
+    /// for comparison with the kept validators'.
+    fn crate_refuses(schema: &Value) -> bool {
+        let mut options = jsonschema::options().should_validate_formats(false);
+        if same_in_draft7(schema, 0) {
+            options = options.with_draft(Draft::Draft7);
+        }
+        options.build(schema).is_err()
+    }
+
+    #[test]
+    fn kept_meta_validators_refuse_what_the_crate_refuses() {
+        crate::meta::prepare();
+        let schemas = [
+            json!({}),
+            json!(true),
+            json!({"type": "strnig"}),
+            json!({"type": "object", "required": "qty"}),
+            json!({"minimum": "1"}),
+            json!({"type": "array", "prefixItems": {"type": "string"}}),
+            json!({"type": "array", "prefixItems": [{"type": "string"}]}),
+            json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "minLength": -1}),
+            json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "minLength": 1}),
+            json!({"$schema": "http://json-schema.org/draft-04/schema#", "exclusiveMinimum": 3}),
+            json!({"$schema": "http://json-schema.org/draft-04/schema#", "exclusiveMinimum": true, "minimum": 1}),
+            json!({"$schema": "http://json-schema.org/draft-06/schema#", "exclusiveMinimum": true}),
+            json!({"$schema": "https://json-schema.org/draft/2019-09/schema", "dependentRequired": {"a": "b"}}),
+            json!({"$schema": "https://example.com/unknown", "type": "string"}),
+            json!({"$defs": {"n": {"type": 7}}, "$ref": "#/$defs/n"}),
+            json!({"properties": {"a": {"enum": []}}}),
+            json!({"properties": {"a": {"pattern": "("}}}),
+        ];
+        for schema in schemas {
+            let ours = check(&schema.to_string(), &json!(null));
+            let ours_refused = matches!(&ours, Err(ToolError::InvalidArgument(m)) if m.contains("not a valid JSON Schema"));
+            assert_eq!(ours_refused, crate_refuses(&schema), "{schema}: {ours:?}");
         }
     }
 

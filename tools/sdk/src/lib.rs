@@ -99,11 +99,22 @@ pub fn no_raw(_ctx: &CallContext, _name: &str, _input: &str) -> Option<Result<St
 ///
 /// `export_component!(T, raw = f)` lets `f` answer a call with any string
 /// before the typed path runs. Only test fixtures that must hand the host
-/// malformed results use it.
+/// malformed results use it. `export_component!(T, init = f)` also
+/// exports the world's `wizer-initialize` as `f`.
 #[macro_export]
 macro_rules! export_component {
     ($ty:ty) => {
         $crate::export_component!($ty, raw = $crate::no_raw);
+    };
+    // A world that also exports `wizer-initialize` (run once at build
+    // time, before the instance is snapshotted; see host/build.rs).
+    ($ty:ty, init = $init:path) => {
+        $crate::export_component!($ty, raw = $crate::no_raw);
+        impl Guest for __BpGuest {
+            fn wizer_initialize() {
+                $init()
+            }
+        }
     };
     ($ty:ty, raw = $raw:path) => {
         struct __BpGuest;

@@ -157,6 +157,9 @@ async fn target_call(
     nested: NestedCall,
 ) -> BpResult<TargetCall> {
     let session = conn.attach(raw).await?;
+    if broker.console.in_use(&scope.workspace_id) {
+        conn.enable_console(raw).await;
+    }
     let guard_broker = broker.clone();
     let guard_scope = scope.clone();
     let guard_raw = raw.to_string();

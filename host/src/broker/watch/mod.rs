@@ -63,6 +63,9 @@ async fn on_signal(broker: &Broker, conn: Arc<BrowserConn>, signal: Signal) {
             tokio::spawn(async move { conn.release_worker(&parent, &session).await });
         }
         Signal::Disconnected { .. } => lost(broker),
+        Signal::Flush(done) => {
+            let _ = done.send(());
+        }
         signal @ Signal::DownloadOversized { .. } => oversized(broker, &conn, signal).await,
         Signal::Created { raw } => {
             // The opener is reported by the browser, not the page.
@@ -195,6 +198,7 @@ fn publish(broker: &Broker, st: &mut State, signal: Signal) {
         | Signal::Console { .. }
         | Signal::FrameSession { .. }
         | Signal::Worker { .. }
+        | Signal::Flush(_)
         | Signal::DownloadOversized { .. }
         | Signal::Disconnected { .. } => {}
     }

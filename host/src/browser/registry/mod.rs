@@ -68,6 +68,9 @@ pub struct TargetState {
     pub dialog: Option<PendingDialog>,
     /// Fetch interception is enabled on the current session.
     pub intercepting: bool,
+    /// `Runtime` and `Log` are enabled on the current session (the console
+    /// journal; only for tabs of workspaces that use the console).
+    pub console_on: bool,
     /// An emulation override (size, media) may be in place.
     pub emulated: bool,
     /// The broker's own Pilot tab (BR-7): never an agent's tab, never
@@ -112,6 +115,7 @@ impl TargetState {
             download_dir: None,
             dialog: None,
             intercepting: false,
+            console_on: false,
             emulated: false,
             pilot: false,
             page_tools: Default::default(),
@@ -303,6 +307,8 @@ pub enum Signal {
     /// A worker (or worklet) was auto-attached under one of our sessions,
     /// maybe paused waiting for a debugger: it must be let run and detached.
     Worker { parent: String, session: String },
+    /// Answered once every signal sent before it has been handled.
+    Flush(tokio::sync::oneshot::Sender<()>),
     /// The browser connection closed.
     Disconnected {
         /// The connection's download staging directories: once the

@@ -95,6 +95,22 @@ impl Registry {
             .map(|c| c.load(Relaxed))
     }
 
+    /// Wait (at most `limit`) until every signal sent so far is handled.
+    pub async fn flush_signals(&self, limit: std::time::Duration) {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.signal(Signal::Flush(tx));
+        let _ = tokio::time::timeout(limit, rx).await;
+    }
+
+    /// Claim the console enable of `raw`'s current session: its session
+    /// when it is attached and nobody enabled the console on it yet.
+    pub fn claim_console(&self, raw_id: &str) -> Option<String> {
+        let mut inner = self.lock();
+        let t = inner.targets.get_mut(raw_id)?;
+        let session = t.session.clone()?;
+        (!std::mem::replace(&mut t.console_on, true)).then_some(session)
+    }
+
     pub(super) fn signal(&self, s: Signal) {
         if let Some(tx) = &self.signals {
             let _ = tx.send(s);
@@ -146,6 +162,7 @@ impl Registry {
             t.session = Some(session.to_string());
             t.session_serial += 1;
             t.intercepting = false;
+            t.console_on = false;
             t.page_tools.session_replaced();
         }
         t.bump();

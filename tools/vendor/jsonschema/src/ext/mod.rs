@@ -1,0 +1,2 @@
+pub mod cmp;
+pub(crate) mod numeric;
