@@ -72,6 +72,7 @@ fn main() {
         "emulation",
         "console",
         "storage",
+        "storage_write",
         "state",
     ];
     // Precompile for the machine we build on when it is the target; a

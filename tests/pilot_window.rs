@@ -125,10 +125,14 @@ fn each_workspace_window_names_its_client_and_no_agent_sees_that_tab() {
     env.open("form.html");
     // The new window's Pilot tab is made beside the new tab, not before
     // `bp open` answers: wait (bounded) for it and for the old one to go.
-    poll_until(POLL_LIMIT, "the new window's Pilot tab, the old one gone", || {
-        let pilots = browser.pilots();
-        pilots.len() == 2 && !pilots.iter().any(|p| p.0 == cli.0)
-    });
+    poll_until(
+        POLL_LIMIT,
+        "the new window's Pilot tab, the old one gone",
+        || {
+            let pilots = browser.pilots();
+            pilots.len() == 2 && !pilots.iter().any(|p| p.0 == cli.0)
+        },
+    );
     let pilots = browser.pilots();
     let cli_now = pilots.iter().find(|p| p.0 != bridge.0).unwrap().0.clone();
     let form = browser.page_at(&env.url("form.html"));

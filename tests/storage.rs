@@ -184,23 +184,37 @@ fn opaque_origins_bad_input_and_foreign_tabs_are_refused_with_nothing_changed() 
 }
 
 #[test]
-fn denying_either_storage_capability_removes_the_storage_tools() {
-    for cap in ["storage-read", "storage-write"] {
+fn each_storage_capability_is_denied_apart() {
+    let get = ["browser.storage.get"];
+    let change = ["browser.storage.set", "browser.storage.clear"];
+    for (cap, gone, kept, refused) in [
+        (
+            "storage-read",
+            &get[..],
+            &change[..],
+            &["storage", "get"][..],
+        ),
+        (
+            "storage-write",
+            &change[..],
+            &get[..],
+            &["storage", "set", "k", "v"][..],
+        ),
+    ] {
         let mut env = Env::new();
         env.serve(&["--deny", cap]);
         let names = env.tool_names();
-        for tool in [
-            "browser.storage.get",
-            "browser.storage.set",
-            "browser.storage.clear",
-        ] {
+        for tool in gone {
             assert!(!names.iter().any(|n| n == tool), "{cap}: {names:?}");
+        }
+        for tool in kept {
+            assert!(names.iter().any(|n| n == tool), "{cap}: {names:?}");
         }
         assert!(
             names.iter().any(|n| n == "browser.cookies.get"),
             "{names:?}"
         );
-        let (code, _) = env.err(&["storage", "get"]);
+        let (code, _) = env.err(refused);
         assert_eq!(code, "capability_denied", "{cap}");
     }
 }

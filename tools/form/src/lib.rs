@@ -19,8 +19,8 @@ mod report;
 
 use bp_sdk::pace::{self, Settle};
 use bp_sdk::spec::{target_id_schema, with_common};
-use browser_pilot::tools::input::{self as host_input, SettleMode};
 use bp_sdk::{invalid, Args, CallContext, Component, ToolError, ToolSpec};
+use browser_pilot::tools::input::{self as host_input, SettleMode};
 use serde_json::{json, Map, Value};
 
 struct Form;
@@ -101,7 +101,12 @@ impl Component for Form {
             match fill::fill(&observation, field, wait) {
                 Ok(evidence) => done.push(evidence),
                 Err(failure) => {
-                    out = Some(report::failed(std::mem::take(&mut done), index, field, failure));
+                    out = Some(report::failed(
+                        std::mem::take(&mut done),
+                        index,
+                        field,
+                        failure,
+                    ));
                     break;
                 }
             }

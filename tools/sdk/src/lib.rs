@@ -10,6 +10,7 @@ pub mod args;
 pub mod bound;
 pub mod pace;
 pub mod spec;
+pub mod storage;
 pub mod typing;
 
 /// Bindings for the shared `types` interface only. Component crates map

@@ -3,7 +3,8 @@
 use super::read;
 use crate::error::BpResult;
 use crate::tab::TabView;
-use crate::wit::storage_read::{self, StorageArea, StorageContents};
+use crate::wit::storage_read;
+use crate::wit::types::{StorageArea, StorageContents};
 
 impl storage_read::Host for TabView<'_> {
     async fn get_items(

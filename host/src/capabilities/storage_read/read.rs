@@ -2,7 +2,7 @@
 
 use crate::error::BpResult;
 use crate::tab::{bounded, Tab};
-use crate::wit::storage_read::{StorageArea, StorageContents, StorageItem};
+use crate::wit::types::{StorageArea, StorageContents, StorageItem};
 
 /// Whether `area` is `localStorage`.
 pub fn is_local(area: StorageArea) -> bool {

@@ -3,7 +3,7 @@
 
 use crate::error::{BpError, BpResult, Code};
 use crate::tab::{bounded, Tab};
-use crate::wit::storage_read::{StorageArea, StorageContents, StorageItem};
+use crate::wit::types::{StorageArea, StorageContents, StorageItem};
 use serde_json::json;
 
 fn is_local(area: StorageArea) -> bool {

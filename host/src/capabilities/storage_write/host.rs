@@ -3,8 +3,8 @@
 use super::change;
 use crate::error::BpResult;
 use crate::tab::TabView;
-use crate::wit::storage_read::{StorageArea, StorageContents};
 use crate::wit::storage_write;
+use crate::wit::types::{StorageArea, StorageContents};
 
 impl storage_write::Host for TabView<'_> {
     async fn set_item(
