@@ -149,6 +149,15 @@ fn close_all_closes_the_managed_set_and_never_a_user_tab() {
         env.run(&["click", &close, "--json"])
     };
     let run = click_close();
+    // The popup may also have closed under that refused click's read
+    // (seen once under load): then there is nothing to click again.
+    let still_open = || {
+        env.json(&["tabs"])["tabs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["targetId"] == closer.as_str())
+    };
     if !run.ok() {
         assert!(
             run.stdout().contains("session_replaced"),
@@ -156,8 +165,10 @@ fn close_all_closes_the_managed_set_and_never_a_user_tab() {
             run.stdout(),
             run.stderr()
         );
-        let again = click_close();
-        assert!(again.ok(), "{} {}", again.stdout(), again.stderr());
+        if still_open() {
+            let again = click_close();
+            assert!(again.ok(), "{} {}", again.stdout(), again.stderr());
+        }
     }
     let closed = env.json(&["close", "--all"]);
     let closed_ids = closed["closed"].as_array().unwrap();
