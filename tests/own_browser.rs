@@ -387,10 +387,11 @@ fn broker_stop_or_sigkill_closes_its_tabs_and_never_the_users() {
     assert!(pilot(&user.page_urls()), "no Pilot tab");
     env.ok(&["broker", "stop", "--force"]);
     assert!(!user.page_urls().iter().any(|u| u.ends_with("index.html")));
-    assert!(
-        !pilot(&user.page_urls()),
-        "the Pilot tab outlived the broker"
-    );
+    // Closed as the broker stops; the browser's page list may show it a
+    // moment longer (bounded).
+    poll_until(POLL_LIMIT, "the Pilot tab gone with the broker", || {
+        !pilot(&user.page_urls())
+    });
 
     env.ok(&["connect"]);
     env.open("next.html");

@@ -114,7 +114,7 @@ impl<'a> Tab<'a> {
     /// Wait, at most `max_ms`, for what the armed action started: its
     /// requests (`network`) and a short DOM quiet.
     pub async fn settle(&mut self, max_ms: u32) -> BpResult<SettleReport> {
-        self.call.settle_after(max_ms).await
+        self.call.settle_after_barrier(max_ms).await
     }
 
     /// A real mouse wheel turn at `at`, by `dx` and `dy` CSS pixels.

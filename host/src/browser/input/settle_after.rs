@@ -38,6 +38,8 @@ pub const MAX_SETTLE_MS: u32 = 2_000;
 const QUIET_MS: u32 = 100;
 /// The longest the DOM quiet is waited for.
 pub const MAX_QUIET_MS: u32 = 1_000;
+/// The longest the page round trip before settling may take.
+const BARRIER_LIMIT: Duration = Duration::from_secs(2);
 /// Pause between looks at the requests in flight (no page call).
 const REQUEST_POLL: Duration = Duration::from_millis(10);
 
@@ -165,6 +167,30 @@ impl TargetCall {
             requests: open,
             waited_ms,
         })
+    }
+
+    /// [`TargetCall::settle_after`] for input sent without a read of the
+    /// page after it (a pointer move, a drag's release, a select's
+    /// events, a wheel): a request the input started is announced by the
+    /// page, on another path than the input's own reply, so when none has
+    /// been seen yet one round trip through the page comes first.
+    pub async fn settle_after_barrier(&mut self, max_ms: u32) -> BpResult<SettleReport> {
+        if let Some(arm) = self.settle_arm {
+            let none_yet = self.requests_since(arm.requests_from).0 == 0;
+            if arm.mode == SettleMode::Network && none_yet && !self.doc().2 {
+                let barrier = json!({"expression": "0", "returnByValue": true});
+                let _ = self
+                    .cdp
+                    .call_timeout(
+                        "Runtime.evaluate",
+                        Some(&self.session),
+                        barrier,
+                        BARRIER_LIMIT,
+                    )
+                    .await;
+            }
+        }
+        self.settle_after(max_ms).await
     }
 
     /// Requests started since serial `from`, and how many are unfinished.
