@@ -5,6 +5,7 @@
 //! carries one of these too, for the workspace capabilities its tools use
 //! (a screenshot becoming an artifact).
 
+mod capability_view;
 pub(in crate::browser) mod chooser;
 pub(in crate::browser) mod console;
 pub(in crate::browser) mod media;

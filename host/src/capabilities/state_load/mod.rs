@@ -2,44 +2,4 @@
 
 mod host;
 
-use crate::browser::workspace::WorkspaceCall;
-use crate::error::{BpError, BpResult};
-use crate::wit::state_load;
-use wasmtime::component::{HasData, Linker};
-
-/// What `state-load`'s host functions see: the calling workspace.
-pub struct StateLoadView<'a> {
-    ws: Option<&'a mut WorkspaceCall>,
-}
-
-impl<'a> StateLoadView<'a> {
-    pub fn new(ws: Option<&'a mut WorkspaceCall>) -> Self {
-        Self { ws }
-    }
-
-    /// The calling workspace; a call without one is a broker bug (an
-    /// internal error).
-    fn workspace(&mut self) -> BpResult<&mut WorkspaceCall> {
-        self.ws
-            .as_deref_mut()
-            .ok_or_else(|| BpError::internal("no workspace scope for this call"))
-    }
-}
-
-crate::tool_errors!(StateLoadView<'_>);
-
-/// Marker for linking `state-load` against [`StateLoadView`].
-pub struct StateLoadScope;
-
-impl HasData for StateLoadScope {
-    type Data<'a> = StateLoadView<'a>;
-}
-
-/// Add `state-load` to a linker whose store data hands out the call's
-/// [`StateLoadView`].
-pub fn add_to_linker<T: Send + 'static>(
-    linker: &mut Linker<T>,
-    view: fn(&mut T) -> StateLoadView<'_>,
-) -> wasmtime::Result<()> {
-    state_load::add_to_linker::<T, StateLoadScope>(linker, view)
-}
+crate::workspace_view!(StateLoadView, StateLoadScope, state_load);
