@@ -47,13 +47,15 @@ fn call(env: &Env, name: &str, input: Value) -> Value {
 }
 
 /// The size line `viewport.html` reports about itself.
+/// A user's tab may still be loading when it is taken: its text is read
+/// again (bounded) until the line is there.
 fn reported_size(env: &Env) -> String {
-    let text = env.ok(&["read"]);
-    text.lines()
-        .find(|l| l.contains("size "))
-        .unwrap_or_else(|| panic!("no size line in {text}"))
-        .trim()
-        .to_string()
+    support::poll_for(support::POLL_LIMIT, "the page's size line", || {
+        let text = env.ok(&["read"]);
+        text.lines()
+            .find(|l| l.contains("size "))
+            .map(|l| l.trim().to_string())
+    })
 }
 
 #[test]
