@@ -72,3 +72,154 @@ pub fn hex_digest(bytes: &[u8]) -> String {
         .map(|b| format!("{b:02x}"))
         .collect()
 }
+
+/// A string identifier with a type of its own, so a raw target ID cannot
+/// be passed where a public one is meant, nor a lease where a workspace
+/// is. It is the same string on the wire (`serde(transparent)`), and a
+/// map keyed by it is looked up with a `&str` (`Borrow<str>`).
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident $(, $prefix:literal)?) => {
+        $(#[$doc])*
+        #[derive(
+            Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default,
+            serde::Serialize, serde::Deserialize,
+        )]
+        #[serde(transparent)]
+        pub struct $name(String);
+
+        impl $name {
+            /// The ID `s`, as given (no check: IDs are opaque).
+            pub fn new(s: impl Into<String>) -> Self {
+                Self(s.into())
+            }
+
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+
+            pub fn into_string(self) -> String {
+                self.0
+            }
+
+            $(
+                /// A new random ID of this kind.
+                pub fn fresh() -> Self {
+                    Self(new_id($prefix))
+                }
+            )?
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::borrow::Borrow<str> for $name {
+            fn borrow(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::ops::Deref for $name {
+            type Target = str;
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(s: String) -> Self {
+                Self(s)
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(s: &str) -> Self {
+                Self(s.to_string())
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(id: $name) -> String {
+                id.0
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.0 == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.0 == *other
+            }
+        }
+    };
+}
+
+id_type!(
+    /// The browser's own ID of a target (`Target.TargetID`). Never shown
+    /// to a client.
+    RawTargetId
+);
+id_type!(
+    /// A target's ID as one workspace's clients see it.
+    TabId
+);
+id_type!(
+    /// A flat CDP session (`Target.SessionID`).
+    SessionId
+);
+id_type!(
+    /// The browser's ID of a frame (`Page.FrameId`).
+    RawFrameId
+);
+id_type!(
+    /// A workspace.
+    WorkspaceId,
+    "ws"
+);
+id_type!(
+    /// A lease on a tab.
+    LeaseId,
+    "lease"
+);
+id_type!(
+    /// A recorded observation, whose refs name its elements.
+    ObservationId,
+    "obs"
+);
+id_type!(
+    /// A command (one tool call) in the command log.
+    CommandId,
+    "cmd"
+);
+
+#[cfg(test)]
+mod id_type_tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[test]
+    fn an_id_is_its_string_on_the_wire_and_a_map_key_found_by_str() {
+        let ws = WorkspaceId::fresh();
+        assert!(ws.as_str().starts_with("ws_"), "{ws}");
+        let json = serde_json::to_value(&ws).unwrap();
+        assert_eq!(json, serde_json::json!(ws.as_str()));
+        let back: WorkspaceId = serde_json::from_value(json).unwrap();
+        assert_eq!(back, ws);
+        let mut map = HashMap::new();
+        map.insert(RawTargetId::from("T1"), 1);
+        assert_eq!(map.get("T1"), Some(&1));
+        assert_eq!(RawTargetId::new("T1"), "T1");
+    }
+}

@@ -4,7 +4,7 @@
 
 use super::registry::{PageToolPath, Registry};
 use crate::cdp::launch::LaunchedBrowser;
-use crate::cdp::{Cdp, CdpEvent};
+use crate::cdp::{webmcp, Cdp, CdpEvent};
 use crate::error::{BpError, BpResult};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -34,7 +34,7 @@ const PAGE_TOOLS_ENABLE_WAIT: std::time::Duration = std::time::Duration::from_se
 /// refused as not found (JSON-RPC -32601); any other answer means it has
 /// it.
 async fn invoke_path(rx: crate::cdp::Pending) -> PageToolPath {
-    match Cdp::reply("WebMCP.invokeTool", rx, PAGE_TOOLS_ENABLE_WAIT).await {
+    match Cdp::reply_to::<webmcp::InvokeToolParams>(rx, PAGE_TOOLS_ENABLE_WAIT).await {
         Err(e) if e.message.contains("wasn't found") => PageToolPath::Testing,
         _ => PageToolPath::Domain,
     }
@@ -157,18 +157,23 @@ impl BrowserConn {
     fn enable_page_tools(&self, raw_id: &str, session: &str, report: bool) {
         let registry = self.registry.clone();
         let raw = raw_id.to_string();
-        let pending = self.cdp.send_now("WebMCP.enable", Some(session), json!({}));
+        let pending = self
+            .cdp
+            .send_typed_now(&webmcp::EnableParams {}, Some(session));
         // Sent now, with the enable, so no command of this set-up goes
         // out later, in the middle of some other call.
         let probe =
             (report && self.registry.page_tool_path() == PageToolPath::Unknown).then(|| {
-                let params = json!({"toolName": "", "frameId": "", "input": {}});
-                self.cdp
-                    .send_now("WebMCP.invokeTool", Some(session), params)
+                let nothing = webmcp::InvokeToolParams {
+                    tool_name: String::new(),
+                    frame_id: String::new(),
+                    input: json!({}),
+                };
+                self.cdp.send_typed_now(&nothing, Some(session))
             });
         tokio::spawn(async move {
             let on = match pending {
-                Ok(rx) => Cdp::reply("WebMCP.enable", rx, PAGE_TOOLS_ENABLE_WAIT)
+                Ok(rx) => Cdp::reply_to::<webmcp::EnableParams>(rx, PAGE_TOOLS_ENABLE_WAIT)
                     .await
                     .is_ok(),
                 Err(_) => false,

@@ -1,6 +1,7 @@
 //! Our own CDP event type: chromiumoxide's JSON event drops `sessionId`.
 
-use chromiumoxide::types::{EventMessage, Method, MethodId};
+use chromiumoxide::types::{EventMessage, Method, MethodId, MethodType};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -24,6 +25,23 @@ impl CdpEvent {
             params: Value::Null,
             session_id: None,
         }
+    }
+
+    /// Whether this is an event of type `E` (one of chromiumoxide's
+    /// generated event types, or of [`super::webmcp`]).
+    pub fn is<E: MethodType>(&self) -> bool {
+        self.method == E::method_id()
+    }
+
+    /// This event read as `E`, when it is one and its parameters are in
+    /// the shape this build knows.
+    pub fn parse<E: MethodType + DeserializeOwned>(&self) -> Option<E> {
+        if !self.is::<E>() {
+            return None;
+        }
+        E::deserialize(&self.params)
+            .map_err(|e| tracing::debug!("{}: event not understood: {e}", self.method))
+            .ok()
     }
 
     /// A string field of `params`.

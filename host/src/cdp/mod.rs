@@ -14,6 +14,8 @@ pub mod profile;
 mod socket;
 #[cfg(test)]
 mod transport_tests;
+pub(crate) mod typed;
+pub mod webmcp;
 pub mod window_size;
 
 pub use event::CdpEvent;

@@ -9,7 +9,7 @@
 
 use crate::browser::call::TargetCall;
 use crate::browser::registry::PageToolPath;
-use crate::cdp::Cdp;
+use crate::cdp::{webmcp, Cdp};
 use crate::error::{BpError, BpResult, Code, StaleReason};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -78,14 +78,11 @@ impl Drop for Pending {
             return;
         }
         if let Some(id) = self.invocation.take() {
-            let params = json!({"invocationId": id});
-            if let Ok(rx) =
-                self.cdp
-                    .send_now("WebMCP.cancelInvocation", Some(&self.session), params)
-            {
+            let cancel = webmcp::CancelInvocationParams { invocation_id: id };
+            if let Ok(rx) = self.cdp.send_typed_now(&cancel, Some(&self.session)) {
                 tokio::spawn(async move {
                     let wait = std::time::Duration::from_secs(2);
-                    let _ = Cdp::reply("WebMCP.cancelInvocation", rx, wait).await;
+                    let _ = Cdp::reply_to::<webmcp::CancelInvocationParams>(rx, wait).await;
                 });
             }
         }
@@ -197,24 +194,21 @@ impl TargetCall {
         frame_id: &str,
         input: Value,
     ) -> BpResult<String> {
-        let params = json!({"toolName": name, "frameId": frame_id, "input": input});
-        let reply = self
-            .cdp
-            .call("WebMCP.invokeTool", Some(session), params)
-            .await
-            .map_err(|e| {
-                // The page dropped the tool after the registry last
-                // heard of it (Chromium 156: -32602 "Tool not found").
-                if e.message.contains("Tool not found") {
-                    BpError::stale(StaleReason::ToolRemoved)
-                } else {
-                    self.after_send(e)
-                }
-            })?;
-        reply["invocationId"]
-            .as_str()
-            .ok_or_else(|| BpError::internal("WebMCP.invokeTool returned no invocationId"))
-            .map(str::to_string)
+        let invoke = webmcp::InvokeToolParams {
+            tool_name: name.to_string(),
+            frame_id: frame_id.to_string(),
+            input,
+        };
+        let reply = self.cdp.send(&invoke, Some(session)).await.map_err(|e| {
+            // The page dropped the tool after the registry last
+            // heard of it (Chromium 156: -32602 "Tool not found").
+            if e.message.contains("Tool not found") {
+                BpError::stale(StaleReason::ToolRemoved)
+            } else {
+                self.after_send(e)
+            }
+        })?;
+        Ok(reply.invocation_id)
     }
 
     /// Start the tool through the browser's invocation API in the isolated
@@ -255,13 +249,12 @@ impl TargetCall {
                     )
                     .with_context(json!({"action": "page_tool", "reason": "not_reported"}))),
                 };
-            if ev.method == "WebMCP.toolInvoked"
-                && ev.session_id.as_deref() == Some(session)
-                && ev.params["toolName"] == name
-                && ev.params["frameId"] == frame
-            {
-                if let Some(id) = ev.params["invocationId"].as_str() {
-                    return Ok(id.to_string());
+            if ev.session_id.as_deref() != Some(session) {
+                continue;
+            }
+            if let Some(invoked) = ev.parse::<webmcp::EventToolInvoked>() {
+                if invoked.tool_name == name && invoked.frame_id == frame {
+                    return Ok(invoked.invocation_id);
                 }
             }
         }
@@ -359,9 +352,9 @@ impl TargetCall {
         loop {
             tokio::select! {
                 ev = events.recv() => match ev {
-                    Ok(ev) if ev.method == "WebMCP.toolResponded"
-                        && ev.session_id.as_deref() == Some(session)
-                        && ev.params["invocationId"] == id => return Ok(ev.params.clone()),
+                    Ok(ev) if ev.session_id.as_deref() == Some(session)
+                        && ev.parse::<webmcp::EventToolResponded>()
+                            .is_some_and(|r| r.invocation_id == id) => return Ok(ev.params.clone()),
                     Ok(ev) if ev.method == "Page.javascriptDialogOpening"
                         && !dialog_before
                         && ev.session_id.as_deref() == Some(session) => return Err(dialog_opened()),

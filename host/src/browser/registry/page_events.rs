@@ -2,7 +2,7 @@
 //! document's lifecycle, downloads, requests and dialogs.
 
 use super::{s, url_of, FrameState, NetEvent, PendingDialog, Registry, Signal, TargetState};
-use crate::cdp::CdpEvent;
+use crate::cdp::{webmcp, CdpEvent};
 use serde_json::Value;
 
 /// Events an out-of-process frame's session reports for the page: its
@@ -133,8 +133,8 @@ impl Registry {
             "Page.downloadProgress" => self.download_progress(&raw, p),
             "Network.responseReceived" => self.response_received(raw, session, ev),
             "Page.javascriptDialogOpening" => self.dialog_opening(raw, session, p),
-            "WebMCP.toolsAdded" => self.page_tools_added(raw, session, p),
-            "WebMCP.toolsRemoved" => self.page_tools_removed(raw, p),
+            webmcp::EventToolsAdded::IDENTIFIER => self.page_tools_added(raw, session, p),
+            webmcp::EventToolsRemoved::IDENTIFIER => self.page_tools_removed(raw, p),
             "Page.javascriptDialogClosed" => self.dialog_closed(raw, p),
             method
             @ ("Runtime.consoleAPICalled" | "Runtime.exceptionThrown" | "Log.entryAdded") => {
