@@ -117,13 +117,14 @@ pub struct Runtime {
 /// none of it resident); where the process may not reserve that much
 /// (`ulimit -v`), instances are mapped one by one as before.
 fn new_engine() -> BpResult<(Engine, bool)> {
-    let mut config = engine_config::engine_config();
+    let cow = self::pool::images::images_allowed();
+    let mut config = engine_config::engine_config_with(cow);
     self::pool::slots::pool(&mut config);
     match Engine::new(&config) {
         Ok(engine) => Ok((engine, true)),
         Err(e) => {
             tracing::warn!("no instance pool ({e:#}); instances are mapped one by one");
-            Engine::new(&engine_config::engine_config())
+            Engine::new(&engine_config::engine_config_with(cow))
                 .map(|engine| (engine, false))
                 .map_err(|e| BpError::internal(format!("wasmtime engine: {e:#}")))
         }
