@@ -18,6 +18,7 @@ mod drag_command;
 mod events_command;
 mod file_commands;
 mod fill_command;
+mod follow;
 mod guide;
 mod history_command;
 mod hover_command;
