@@ -210,13 +210,111 @@ fn absolute_profile(dir: &str) -> BpResult<String> {
 
 async fn browser(command: Command, json: bool) -> BpResult<()> {
     let mut s = Session::open_with(crate::progress::wanted(json)).await?;
-    match command {
+    let (v, text) = match command {
         // It holds a session only for each of its calls.
         Command::Console(a) => return crate::console_command::console(s, a, json).await,
         Command::Events(a) => {
             drop(s);
             return crate::events_command::events(a, json).await;
         }
+        Command::Click(click) => crate::click_command::click(&mut s, click).await?,
+        Command::Wait(wait) => crate::wait_command::wait(&mut s, wait).await?,
+        Command::Scroll(scroll) => crate::scroll_command::scroll(&mut s, scroll).await?,
+        Command::Back | Command::Forward | Command::Reload => {
+            let action = match command {
+                Command::Back => "back",
+                Command::Forward => "forward",
+                _ => "reload",
+            };
+            crate::history_command::history(&mut s, action).await?
+        }
+        Command::Viewport(a) => crate::viewport_command::viewport(&mut s, a).await?,
+        Command::Takeover(a) if crate::takeover_command::is_done(&a) => {
+            crate::takeover_command::done(&mut s, &a).await?
+        }
+        Command::Takeover(a) => crate::takeover_command::takeover(&mut s, a).await?,
+        Command::Window(a) => crate::takeover_command::window(&mut s, a).await?,
+        Command::Emulate(a) => crate::viewport_command::emulate(&mut s, a).await?,
+        Command::Hover(hover) => crate::hover_command::hover(&mut s, hover).await?,
+        Command::Drag(drag) => crate::drag_command::drag(&mut s, drag).await?,
+        Command::Fill(fill) => crate::fill_command::fill(&mut s, fill).await?,
+        Command::Select(select) => crate::select_command::select(&mut s, select).await?,
+        Command::Screenshot { path, full_page } => {
+            crate::file_commands::screenshot(&mut s, path, full_page).await?
+        }
+        Command::Pdf { path } => crate::file_commands::pdf(&mut s, path).await?,
+        Command::Upload { reference, paths } => {
+            let r = parse_ref(&reference)?;
+            crate::file_commands::upload(&mut s, &reference, r, paths).await?
+        }
+        Command::Artifact { command } => crate::file_commands::artifact(&mut s, command).await?,
+        Command::Net { command } => crate::net_commands::net(&mut s, command).await?,
+        Command::Auth { command } => crate::net_commands::auth(&mut s, command).await?,
+        Command::Cookies { command } => crate::net_commands::cookies(&mut s, command).await?,
+        Command::Storage { command } => crate::storage_command::storage(&mut s, command).await?,
+        Command::State { command } => {
+            if command.wants_user_grant() {
+                s.allow_state_load_user();
+            }
+            crate::state_command::state(&mut s, command).await?
+        }
+        Command::Dialogs => crate::dialog_commands::list(&mut s).await?,
+        Command::Dialog { command } => crate::dialog_commands::respond(&mut s, command).await?,
+        Command::PageTools {
+            frame,
+            allow_consequential,
+        } => {
+            if allow_consequential {
+                s.allow_consequential();
+            }
+            crate::page_tool_commands::list(&mut s, frame).await?
+        }
+        Command::PageTool {
+            reference,
+            input,
+            allow_consequential,
+        } => {
+            if allow_consequential {
+                s.allow_consequential();
+            }
+            crate::page_tool_commands::call(&mut s, reference, &input).await?
+        }
+        Command::Eval { expression } => crate::net_commands::eval(&mut s, expression).await?,
+        c @ (Command::Artifacts
+        | Command::Connect { .. }
+        | Command::Disconnect { .. }
+        | Command::Open { .. }
+        | Command::Snapshot { .. }
+        | Command::Type { .. }
+        | Command::Press { .. }
+        | Command::Keyboard { .. }
+        | Command::Read { .. }
+        | Command::Tabs
+        | Command::Tab { .. }
+        | Command::Frame { .. }
+        | Command::Close { .. }) => return inline(s, c, json).await,
+        Command::Broker { .. }
+        | Command::Bench { .. }
+        | Command::BenchFloor { .. }
+        | Command::Fuzz { .. }
+        | Command::Soak { .. }
+        | Command::Bridge { .. }
+        | Command::Mcp(_)
+        | Command::Tool { .. }
+        | Command::Browsers
+        | Command::Doctor
+        | Command::Help { .. }
+        | Command::Completions { .. }
+        | Command::Man
+        | Command::Janitor => return Err(BpError::internal("unreachable command routing")),
+    };
+    emit(json, &v, |_| text);
+    Ok(())
+}
+
+/// The commands written out here rather than in a file of their own.
+async fn inline(mut s: Session, command: Command, json: bool) -> BpResult<()> {
+    match command {
         Command::Artifacts => crate::artifacts_command::artifacts(&mut s, json).await?,
         Command::Connect {
             launch,
@@ -286,10 +384,6 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let v = s.tool("browser.observe", args).await?;
             emit(json, &v, output::snapshot);
         }
-        Command::Click(click) => {
-            let (v, text) = crate::click_command::click(&mut s, click).await?;
-            emit(json, &v, |_| text);
-        }
         Command::Type {
             reference,
             text,
@@ -318,59 +412,6 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
                 output::action(&format!("pressed {key}"), "", v)
             });
         }
-        Command::Wait(wait) => {
-            let (v, text) = crate::wait_command::wait(&mut s, wait).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Scroll(scroll) => {
-            let (v, text) = crate::scroll_command::scroll(&mut s, scroll).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Back | Command::Forward | Command::Reload => {
-            let action = match command {
-                Command::Back => "back",
-                Command::Forward => "forward",
-                _ => "reload",
-            };
-            let (v, text) = crate::history_command::history(&mut s, action).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Viewport(a) => {
-            let (v, text) = crate::viewport_command::viewport(&mut s, a).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Takeover(a) if crate::takeover_command::is_done(&a) => {
-            let (v, text) = crate::takeover_command::done(&mut s, &a).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Takeover(a) => {
-            let (v, text) = crate::takeover_command::takeover(&mut s, a).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Window(a) => {
-            let (v, text) = crate::takeover_command::window(&mut s, a).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Emulate(a) => {
-            let (v, text) = crate::viewport_command::emulate(&mut s, a).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Hover(hover) => {
-            let (v, text) = crate::hover_command::hover(&mut s, hover).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Drag(drag) => {
-            let (v, text) = crate::drag_command::drag(&mut s, drag).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Fill(fill) => {
-            let (v, text) = crate::fill_command::fill(&mut s, fill).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Select(select) => {
-            let (v, text) = crate::select_command::select(&mut s, select).await?;
-            emit(json, &v, |_| text);
-        }
         Command::Keyboard { text } => {
             let v = s.tool("browser.keyboard", json!({"text": text})).await?;
             emit(json, &v, |v| output::action("typed", "", v));
@@ -397,79 +438,6 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
                 }
             }
             emit(json, &v, |v| v["text"].as_str().unwrap_or("").to_string());
-        }
-        Command::Screenshot { path, full_page } => {
-            let (v, text) = crate::file_commands::screenshot(&mut s, path, full_page).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Pdf { path } => {
-            let (v, text) = crate::file_commands::pdf(&mut s, path).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Upload { reference, paths } => {
-            let r = parse_ref(&reference)?;
-            let (v, text) = crate::file_commands::upload(&mut s, &reference, r, paths).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Artifact { command } => {
-            let (v, text) = crate::file_commands::artifact(&mut s, command).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Net { command } => {
-            let (v, text) = crate::net_commands::net(&mut s, command).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Auth { command } => {
-            let (v, text) = crate::net_commands::auth(&mut s, command).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Cookies { command } => {
-            let (v, text) = crate::net_commands::cookies(&mut s, command).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Storage { command } => {
-            let (v, text) = crate::storage_command::storage(&mut s, command).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::State { command } => {
-            if command.wants_user_grant() {
-                s.allow_state_load_user();
-            }
-            let (v, text) = crate::state_command::state(&mut s, command).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Dialogs => {
-            let (v, text) = crate::dialog_commands::list(&mut s).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Dialog { command } => {
-            let (v, text) = crate::dialog_commands::respond(&mut s, command).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::PageTools {
-            frame,
-            allow_consequential,
-        } => {
-            if allow_consequential {
-                s.allow_consequential();
-            }
-            let (v, text) = crate::page_tool_commands::list(&mut s, frame).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::PageTool {
-            reference,
-            input,
-            allow_consequential,
-        } => {
-            if allow_consequential {
-                s.allow_consequential();
-            }
-            let (v, text) = crate::page_tool_commands::call(&mut s, reference, &input).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Eval { expression } => {
-            let (v, text) = crate::net_commands::eval(&mut s, expression).await?;
-            emit(json, &v, |_| text);
         }
         Command::Tabs => {
             let v = s.tool("browser.tabs.list", json!({})).await?;
@@ -504,20 +472,8 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let v = s.tool("browser.tabs.close", args).await?;
             emit(json, &v, output::closed);
         }
-        Command::Broker { .. }
-        | Command::Bench { .. }
-        | Command::BenchFloor { .. }
-        | Command::Fuzz { .. }
-        | Command::Soak { .. }
-        | Command::Bridge { .. }
-        | Command::Mcp(_)
-        | Command::Tool { .. }
-        | Command::Browsers
-        | Command::Doctor
-        | Command::Help { .. }
-        | Command::Completions { .. }
-        | Command::Man
-        | Command::Janitor => return Err(BpError::internal("unreachable command routing")),
+        // `browser` sends only the commands above here.
+        _ => return Err(BpError::internal("unreachable command routing")),
     }
     Ok(())
 }
