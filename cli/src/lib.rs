@@ -32,6 +32,7 @@ mod resume;
 mod scroll_command;
 mod select_command;
 mod session;
+mod session_commands;
 mod state_command;
 mod storage_command;
 mod takeover_command;
