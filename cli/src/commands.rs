@@ -3,11 +3,8 @@
 use crate::args::{Command, ToolCommand};
 use crate::output;
 use crate::session::Session;
-use browser_pilot_host::cdp::window_size::WindowSize;
-use browser_pilot_host::system::paths::Paths;
-use browser_pilot_host::{BpError, BpResult, Code};
+use browser_pilot_host::{BpError, BpResult};
 use serde_json::{json, Value};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Print `value` as JSON or through `human`.
@@ -157,124 +154,127 @@ pub async fn run_session(command: Command, json: bool) -> BpResult<()> {
     }
 }
 
-/// `browser.connect` arguments for `bp connect`: an endpoint, a
-/// discovered browser's ID, a launch, or none (the one viable browser).
-fn connect_args(
-    launch: bool,
-    headless: bool,
-    executable: Option<PathBuf>,
-    window_size: Option<String>,
-    profile: Option<String>,
-    endpoint: Option<String>,
-    browser: Option<String>,
-) -> BpResult<Value> {
-    Ok(match (endpoint, browser) {
-        (Some(endpoint), _) => json!({"endpoint": endpoint}),
-        (None, Some(id)) => json!({"browser": id}),
-        (None, None) if launch => {
-            let mut opts = json!({"headless": headless});
-            if let Some(exe) = executable {
-                opts["executable"] = json!(exe);
-            }
-            if let Some(text) = window_size {
-                let size = WindowSize::parse(&text)?;
-                opts["windowSize"] = json!({"width": size.width, "height": size.height});
-            }
-            if let Some(dir) = profile {
-                opts["profile"] = json!(absolute_profile(&dir)?);
-            }
-            json!({"launch": opts})
-        }
-        (None, None)
-            if headless || executable.is_some() || window_size.is_some() || profile.is_some() =>
-        {
-            return Err(BpError::invalid(
-                "--headless, --executable, --window-size and --profile need --launch",
-            ))
-        }
-        (None, None) => json!({}),
-    })
-}
-
-/// `--profile DIR` as the broker takes it: `default`, or DIR made
-/// absolute against this command's working directory (the broker's is
-/// not the caller's).
-fn absolute_profile(dir: &str) -> BpResult<String> {
-    if dir == "default" || std::path::Path::new(dir).is_absolute() {
-        return Ok(dir.to_string());
-    }
-    let cwd = std::env::current_dir()
-        .map_err(|e| BpError::internal(format!("cannot read the working directory: {e}")))?;
-    Ok(cwd.join(dir).display().to_string())
-}
-
 async fn browser(command: Command, json: bool) -> BpResult<()> {
     let mut s = Session::open_with(crate::progress::wanted(json)).await?;
     match command {
         // It holds a session only for each of its calls.
-        Command::Console(a) => return crate::console_command::console(s, a, json).await,
+        Command::Console(a) => crate::console_command::console(s, a, json).await,
         Command::Events(a) => {
             drop(s);
-            return crate::events_command::events(a, json).await;
+            crate::events_command::events(a, json).await
         }
-        Command::Artifacts => crate::artifacts_command::artifacts(&mut s, json).await?,
-        Command::Connect {
-            launch,
-            headless,
-            executable,
-            window_size,
-            profile,
-            endpoint,
-            browser,
-            allowed_origins,
-        } => {
-            let args = connect_args(
-                launch,
-                headless,
-                executable,
-                window_size,
-                profile,
-                endpoint,
-                browser,
-            )?;
-            if !allowed_origins.is_empty() {
-                let ws = s.workspace_id().await?;
-                let scope = json!({"workspaceId": ws, "allowedOrigins": allowed_origins});
-                s.request("workspaces/configure", scope).await?;
-            }
-            let v = s.tool("browser.connect", args).await?;
-            emit(json, &v, output::connected);
+        c @ (Command::Artifacts
+        | Command::Connect { .. }
+        | Command::Disconnect { .. }
+        | Command::Open { .. }) => crate::session_commands::session_command(s, c, json).await,
+        c @ (Command::Snapshot { .. }
+        | Command::Type { .. }
+        | Command::Press { .. }
+        | Command::Keyboard { .. }
+        | Command::Read { .. }) => page_command(s, c, json).await,
+        c @ (Command::Tabs
+        | Command::Tab { .. }
+        | Command::Frame { .. }
+        | Command::Close { .. }) => tab_command(s, c, json).await,
+        Command::Broker { .. }
+        | Command::Bench { .. }
+        | Command::BenchFloor { .. }
+        | Command::Fuzz { .. }
+        | Command::Soak { .. }
+        | Command::Bridge { .. }
+        | Command::Mcp(_)
+        | Command::Tool { .. }
+        | Command::Browsers
+        | Command::Doctor
+        | Command::Help { .. }
+        | Command::Completions { .. }
+        | Command::Man
+        | Command::Janitor => Err(BpError::internal("unreachable command routing")),
+        // Every other command has a file of its own.
+        c => {
+            let (v, text) = own_file(&mut s, c).await?;
+            emit(json, &v, |_| text);
+            Ok(())
         }
-        Command::Disconnect { force } => {
-            let args = json!({"force": force, "keepIfInUse": !force});
-            let mut v = s.tool("browser.disconnect", args).await?;
-            let ws = s.workspace_id().await?;
-            s.request("workspaces/release", json!({"workspaceId": ws}))
-                .await?;
-            // Alone, the CLI takes the broker down too (FLOW-1), and only
-            // the broker its locator names.
-            if v["kept"] == false {
-                v["brokerStopped"] = json!(stop_own_broker(&mut s).await.is_ok());
-            }
-            emit(json, &v, output::disconnected);
-        }
-        Command::Open { url } => {
-            // Navigate the current tab; with none (or one that is gone),
-            // open a managed tab instead. Either refusal happens before
-            // any browser traffic.
-            let open_tab = json!({"url": url});
-            let v = match s.tool("browser.navigate", json!({"url": url})).await {
-                Err(e) if no_current_tab(&e) => s.tool("browser.tabs.open", open_tab).await?,
-                other => other?,
+    }
+}
+
+/// A command whose own file runs it: its result, and the result as text
+/// for people.
+async fn own_file(s: &mut Session, command: Command) -> BpResult<(Value, String)> {
+    Ok(match command {
+        Command::Click(click) => crate::click_command::click(s, click).await?,
+        Command::Wait(wait) => crate::wait_command::wait(s, wait).await?,
+        Command::Scroll(scroll) => crate::scroll_command::scroll(s, scroll).await?,
+        Command::Back | Command::Forward | Command::Reload => {
+            let action = match command {
+                Command::Back => "back",
+                Command::Forward => "forward",
+                _ => "reload",
             };
-            emit(json, &v, |v| {
-                format!(
-                    "opened {} — {}",
-                    v["url"].as_str().unwrap_or(""),
-                    v["title"].as_str().unwrap_or("")
-                )
-            });
+            crate::history_command::history(s, action).await?
         }
+        Command::Viewport(a) => crate::viewport_command::viewport(s, a).await?,
+        Command::Takeover(a) if crate::takeover_command::is_done(&a) => {
+            crate::takeover_command::done(s, &a).await?
+        }
+        Command::Takeover(a) => crate::takeover_command::takeover(s, a).await?,
+        Command::Window(a) => crate::takeover_command::window(s, a).await?,
+        Command::Emulate(a) => crate::viewport_command::emulate(s, a).await?,
+        Command::Hover(hover) => crate::hover_command::hover(s, hover).await?,
+        Command::Drag(drag) => crate::drag_command::drag(s, drag).await?,
+        Command::Fill(fill) => crate::fill_command::fill(s, fill).await?,
+        Command::Select(select) => crate::select_command::select(s, select).await?,
+        Command::Screenshot { path, full_page } => {
+            crate::file_commands::screenshot(s, path, full_page).await?
+        }
+        Command::Pdf { path } => crate::file_commands::pdf(s, path).await?,
+        Command::Upload { reference, paths } => {
+            let r = parse_ref(&reference)?;
+            crate::file_commands::upload(s, &reference, r, paths).await?
+        }
+        Command::Artifact { command } => crate::file_commands::artifact(s, command).await?,
+        Command::Net { command } => crate::net_commands::net(s, command).await?,
+        Command::Auth { command } => crate::net_commands::auth(s, command).await?,
+        Command::Cookies { command } => crate::net_commands::cookies(s, command).await?,
+        Command::Storage { command } => crate::storage_command::storage(s, command).await?,
+        Command::State { command } => {
+            if command.wants_user_grant() {
+                s.allow_state_load_user();
+            }
+            crate::state_command::state(s, command).await?
+        }
+        Command::Dialogs => crate::dialog_commands::list(s).await?,
+        Command::Dialog { command } => crate::dialog_commands::respond(s, command).await?,
+        Command::PageTools {
+            frame,
+            allow_consequential,
+        } => {
+            if allow_consequential {
+                s.allow_consequential();
+            }
+            crate::page_tool_commands::list(s, frame).await?
+        }
+        Command::PageTool {
+            reference,
+            input,
+            allow_consequential,
+        } => {
+            if allow_consequential {
+                s.allow_consequential();
+            }
+            crate::page_tool_commands::call(s, reference, &input).await?
+        }
+        Command::Eval { expression } => crate::net_commands::eval(s, expression).await?,
+        // `browser` sends only the commands above here.
+        _ => return Err(BpError::internal("unreachable command routing")),
+    })
+}
+
+/// The commands written out here that read the current page or type
+/// into it.
+async fn page_command(mut s: Session, command: Command, json: bool) -> BpResult<()> {
+    match command {
         Command::Snapshot { limit, query } => {
             let mut args = json!({});
             if let Some(limit) = limit {
@@ -285,10 +285,6 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             }
             let v = s.tool("browser.observe", args).await?;
             emit(json, &v, output::snapshot);
-        }
-        Command::Click(click) => {
-            let (v, text) = crate::click_command::click(&mut s, click).await?;
-            emit(json, &v, |_| text);
         }
         Command::Type {
             reference,
@@ -318,59 +314,6 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
                 output::action(&format!("pressed {key}"), "", v)
             });
         }
-        Command::Wait(wait) => {
-            let (v, text) = crate::wait_command::wait(&mut s, wait).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Scroll(scroll) => {
-            let (v, text) = crate::scroll_command::scroll(&mut s, scroll).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Back | Command::Forward | Command::Reload => {
-            let action = match command {
-                Command::Back => "back",
-                Command::Forward => "forward",
-                _ => "reload",
-            };
-            let (v, text) = crate::history_command::history(&mut s, action).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Viewport(a) => {
-            let (v, text) = crate::viewport_command::viewport(&mut s, a).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Takeover(a) if crate::takeover_command::is_done(&a) => {
-            let (v, text) = crate::takeover_command::done(&mut s, &a).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Takeover(a) => {
-            let (v, text) = crate::takeover_command::takeover(&mut s, a).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Window(a) => {
-            let (v, text) = crate::takeover_command::window(&mut s, a).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Emulate(a) => {
-            let (v, text) = crate::viewport_command::emulate(&mut s, a).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Hover(hover) => {
-            let (v, text) = crate::hover_command::hover(&mut s, hover).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Drag(drag) => {
-            let (v, text) = crate::drag_command::drag(&mut s, drag).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Fill(fill) => {
-            let (v, text) = crate::fill_command::fill(&mut s, fill).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Select(select) => {
-            let (v, text) = crate::select_command::select(&mut s, select).await?;
-            emit(json, &v, |_| text);
-        }
         Command::Keyboard { text } => {
             let v = s.tool("browser.keyboard", json!({"text": text})).await?;
             emit(json, &v, |v| output::action("typed", "", v));
@@ -398,79 +341,15 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             }
             emit(json, &v, |v| v["text"].as_str().unwrap_or("").to_string());
         }
-        Command::Screenshot { path, full_page } => {
-            let (v, text) = crate::file_commands::screenshot(&mut s, path, full_page).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Pdf { path } => {
-            let (v, text) = crate::file_commands::pdf(&mut s, path).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Upload { reference, paths } => {
-            let r = parse_ref(&reference)?;
-            let (v, text) = crate::file_commands::upload(&mut s, &reference, r, paths).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Artifact { command } => {
-            let (v, text) = crate::file_commands::artifact(&mut s, command).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Net { command } => {
-            let (v, text) = crate::net_commands::net(&mut s, command).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Auth { command } => {
-            let (v, text) = crate::net_commands::auth(&mut s, command).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Cookies { command } => {
-            let (v, text) = crate::net_commands::cookies(&mut s, command).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Storage { command } => {
-            let (v, text) = crate::storage_command::storage(&mut s, command).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::State { command } => {
-            if command.wants_user_grant() {
-                s.allow_state_load_user();
-            }
-            let (v, text) = crate::state_command::state(&mut s, command).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Dialogs => {
-            let (v, text) = crate::dialog_commands::list(&mut s).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Dialog { command } => {
-            let (v, text) = crate::dialog_commands::respond(&mut s, command).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::PageTools {
-            frame,
-            allow_consequential,
-        } => {
-            if allow_consequential {
-                s.allow_consequential();
-            }
-            let (v, text) = crate::page_tool_commands::list(&mut s, frame).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::PageTool {
-            reference,
-            input,
-            allow_consequential,
-        } => {
-            if allow_consequential {
-                s.allow_consequential();
-            }
-            let (v, text) = crate::page_tool_commands::call(&mut s, reference, &input).await?;
-            emit(json, &v, |_| text);
-        }
-        Command::Eval { expression } => {
-            let (v, text) = crate::net_commands::eval(&mut s, expression).await?;
-            emit(json, &v, |_| text);
-        }
+        // `browser` sends only the commands above here.
+        _ => return Err(BpError::internal("unreachable command routing")),
+    }
+    Ok(())
+}
+
+/// The commands written out here on the workspace's tabs and frames.
+async fn tab_command(mut s: Session, command: Command, json: bool) -> BpResult<()> {
+    match command {
         Command::Tabs => {
             let v = s.tool("browser.tabs.list", json!({})).await?;
             emit(json, &v, output::tabs);
@@ -504,43 +383,8 @@ async fn browser(command: Command, json: bool) -> BpResult<()> {
             let v = s.tool("browser.tabs.close", args).await?;
             emit(json, &v, output::closed);
         }
-        Command::Broker { .. }
-        | Command::Bench { .. }
-        | Command::BenchFloor { .. }
-        | Command::Fuzz { .. }
-        | Command::Soak { .. }
-        | Command::Bridge { .. }
-        | Command::Mcp(_)
-        | Command::Tool { .. }
-        | Command::Browsers
-        | Command::Doctor
-        | Command::Help { .. }
-        | Command::Completions { .. }
-        | Command::Man
-        | Command::Janitor => return Err(BpError::internal("unreachable command routing")),
+        // `browser` sends only the commands above here.
+        _ => return Err(BpError::internal("unreachable command routing")),
     }
     Ok(())
-}
-
-/// Stop the broker this session talks to, compare-and-stop, refused (and
-/// kept) if another client took a lease meanwhile.
-async fn stop_own_broker(s: &mut Session) -> BpResult<Value> {
-    let paths = Paths::from_env()?;
-    let locator = browser_pilot_host::broker::connect::locator::Locator::read(&paths)
-        .ok_or_else(|| BpError::internal("no broker locator"))?;
-    s.request(
-        "broker/stop",
-        json!({"pid": locator.pid, "executable": locator.executable}),
-    )
-    .await
-}
-
-/// Whether a target tool failed only because the CLI has no usable
-/// current tab (none yet, closed, or taken over).
-fn no_current_tab(e: &BpError) -> bool {
-    let no_target = e.code == Code::InvalidArgument
-        && e.context
-            .as_ref()
-            .is_some_and(|c| c["reason"] == "no_target");
-    no_target || e.code == Code::StaleRef || e.code == Code::TargetNotOwned
 }

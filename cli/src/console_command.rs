@@ -5,13 +5,10 @@
 //! `bp` commands of the same workspace can run between polls.
 
 use crate::commands::emit;
+use crate::follow::{self, Journal};
 use crate::session::Session;
 use browser_pilot_host::BpResult;
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
-
-/// How often a follow reads the journal again.
-const FOLLOW_POLL: Duration = Duration::from_millis(250);
 
 /// `bp console [--errors] [--follow [--timeout MS]] [--limit N]`.
 #[derive(Debug, clap::Args)]
@@ -75,6 +72,21 @@ fn arguments(a: &ConsoleArgs, since: u64) -> Value {
     args
 }
 
+/// Where the read `v` says the next read starts (`nextSeq`).
+fn next_seq(v: &Value) -> u64 {
+    v["nextSeq"].as_u64().unwrap_or(0)
+}
+
+/// One read of the journal from `since`, and where the next starts.
+async fn read(a: &ConsoleArgs, since: u64) -> BpResult<(Value, u64)> {
+    let v = Session::open()
+        .await?
+        .tool("browser.console", arguments(a, since))
+        .await?;
+    let next = since.max(next_seq(&v));
+    Ok((v, next))
+}
+
 pub(crate) async fn console(mut s: Session, a: ConsoleArgs, json: bool) -> BpResult<()> {
     let v = s.tool("browser.console", arguments(&a, 0)).await?;
     drop(s);
@@ -82,33 +94,14 @@ pub(crate) async fn console(mut s: Session, a: ConsoleArgs, json: bool) -> BpRes
         emit(json, &v, human);
         return Ok(());
     }
-    let deadline = a
-        .timeout
-        .map(|ms| Instant::now() + Duration::from_millis(ms));
-    let mut next = print_messages(&v, json);
-    loop {
-        let wait = match deadline {
-            Some(d) if Instant::now() >= d => return Ok(()),
-            Some(d) => FOLLOW_POLL.min(d.saturating_duration_since(Instant::now())),
-            None => FOLLOW_POLL,
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => return Ok(()),
-            () = tokio::time::sleep(wait) => {}
-        }
-        let v = Session::open()
-            .await?
-            .tool("browser.console", arguments(&a, next))
-            .await?;
-        next = next.max(print_messages(&v, json));
-    }
-}
-
-/// Print each message of a read (one JSON object a line with `--json`);
-/// returns where the next read starts.
-fn print_messages(v: &Value, json: bool) -> u64 {
-    for m in v["messages"].as_array().into_iter().flatten() {
-        emit(json, m, line);
-    }
-    v["nextSeq"].as_u64().unwrap_or(0)
+    let deadline = follow::deadline(a.timeout);
+    let journal = Journal {
+        items: "messages",
+        line,
+        json,
+    };
+    journal.print(&v);
+    journal
+        .follow(deadline, next_seq(&v), |since| read(&a, since))
+        .await
 }

@@ -4,14 +4,10 @@
 //! Ctrl-C; each poll is a session of its own, so other `bp` commands of
 //! the same workspace run between polls.
 
-use crate::commands::emit;
+use crate::follow::{self, Journal};
 use crate::session::Session;
 use browser_pilot_host::BpResult;
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
-
-/// How often a follow reads the journal again.
-const FOLLOW_POLL: Duration = Duration::from_millis(250);
 
 /// `bp events [--since SEQ] [--follow [--timeout MS]] [--limit N]`.
 #[derive(Debug, clap::Args)]
@@ -46,54 +42,37 @@ fn line(e: &Value) -> String {
     out
 }
 
-async fn poll(a: &EventsArgs, cursor: &str) -> BpResult<Value> {
+/// One page of the journal from `cursor`, and the cursor to read on from.
+async fn poll(a: &EventsArgs, cursor: String) -> BpResult<(Value, String)> {
     let mut s = Session::open().await?;
     let ws = s.workspace_id().await?;
     let limit = a.limit.unwrap_or(100);
-    s.request(
-        "events/poll",
-        json!({"workspaceId": ws, "cursor": cursor, "limit": limit}),
-    )
-    .await
-}
-
-/// Print each event of a page (one JSON object a line with `--json`);
-/// returns the cursor to read on from.
-fn print_events(v: &Value, json: bool, cursor: String) -> String {
-    for e in v["events"].as_array().into_iter().flatten() {
-        emit(json, e, line);
-    }
-    v["nextCursor"]
+    let v = s
+        .request(
+            "events/poll",
+            json!({"workspaceId": ws, "cursor": cursor, "limit": limit}),
+        )
+        .await?;
+    let next = v["nextCursor"]
         .as_str()
         .map(str::to_string)
-        .unwrap_or(cursor)
+        .unwrap_or(cursor);
+    Ok((v, next))
 }
 
 pub(crate) async fn events(a: EventsArgs, json: bool) -> BpResult<()> {
-    let mut cursor = a.since.unwrap_or(0).to_string();
-    let deadline = a
-        .timeout
-        .map(|ms| Instant::now() + Duration::from_millis(ms));
-    loop {
-        // Everything there is now, page by page.
-        loop {
-            let v = poll(&a, &cursor).await?;
-            cursor = print_events(&v, json, cursor);
-            if v["hasMore"] != true {
-                break;
-            }
-        }
-        if !a.follow {
-            return Ok(());
-        }
-        let wait = match deadline {
-            Some(d) if Instant::now() >= d => return Ok(()),
-            Some(d) => FOLLOW_POLL.min(d.saturating_duration_since(Instant::now())),
-            None => FOLLOW_POLL,
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => return Ok(()),
-            () = tokio::time::sleep(wait) => {}
-        }
+    let deadline = follow::deadline(a.timeout);
+    let journal = Journal {
+        items: "events",
+        line,
+        json,
+    };
+    let mut fetch = |cursor| poll(&a, cursor);
+    let cursor = a.since.unwrap_or(0).to_string();
+    // Everything there is now, page by page.
+    let cursor = journal.drain(cursor, &mut fetch).await?;
+    if !a.follow {
+        return Ok(());
     }
+    journal.follow(deadline, cursor, fetch).await
 }

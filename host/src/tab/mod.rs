@@ -9,6 +9,8 @@
 //! or the broker (checked by the layering test).
 
 mod emulation;
+mod pace;
+pub use pace::SETTLE_MS;
 mod pointer;
 mod storage;
 pub use storage::{bounded, StorageItem, MAX_ITEMS, MAX_VALUE_CHARS};

@@ -5,10 +5,9 @@
 
 use crate::browser_pilot::tools::input::{self as host_input, Modifiers, MouseButton};
 use crate::browser_pilot::tools::page_read;
-use crate::browser_pilot::tools::page_select::{
-    self, Attempt, MatchBy, Pace, SettleMode, UnknownOptions,
-};
+use crate::browser_pilot::tools::page_select::{self, Attempt, MatchBy, Pace, UnknownOptions};
 use crate::plan::{Field, Kind, Wanted};
+use bp_sdk::types::SettleMode;
 use bp_sdk::typing::{type_steps, typed_matches, Read};
 use bp_sdk::{invalid, not_verified, NotVerified, ToolError};
 use serde_json::{json, Value};

@@ -17,16 +17,14 @@ mod fill;
 mod plan;
 mod report;
 
-use bp_sdk::pace::{self, Settle};
+use bp_sdk::pace::{self, SETTLE_MS};
 use bp_sdk::spec::{target_id_schema, with_common};
+use bp_sdk::types::SettleMode;
 use bp_sdk::{invalid, Args, CallContext, Component, ToolError, ToolSpec};
-use browser_pilot::tools::input::{self as host_input, SettleMode};
+use browser_pilot::tools::input as host_input;
 use serde_json::{json, Map, Value};
 
 struct Form;
-
-/// The longest settle after a fill, as a click's.
-const SETTLE_MS: u32 = 2_000;
 
 fn spec() -> ToolSpec {
     let mut out = Map::new();
@@ -84,11 +82,7 @@ impl Component for Form {
             None => return Err(invalid("`fields` is required")),
         };
         let wait = pace::wait_arg(&mut args)?;
-        let settle = match pace::settle_arg(&mut args)? {
-            Settle::None => SettleMode::None,
-            Settle::Dom => SettleMode::Dom,
-            Settle::Network => SettleMode::Network,
-        };
+        let settle = pace::settle_arg(&mut args)?;
         args.finish()?;
         let planned = plan::plan(&observation, &fields)?;
         // Armed once for the whole fill: what any field started.
@@ -113,8 +107,7 @@ impl Component for Form {
         }
         let mut out = out.unwrap_or_else(|| report::completed(done));
         if settle != SettleMode::None {
-            let r = host_input::settle(SETTLE_MS)?;
-            out["evidence"]["settle"] = pace::report(r.settled, r.requests, r.waited_ms);
+            out["evidence"]["settle"] = pace::report(host_input::settle(SETTLE_MS)?);
         }
         Ok(out)
     }

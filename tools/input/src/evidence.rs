@@ -1,34 +1,15 @@
 //! Evidence: what changed between a snapshot before and after an action.
 
-use crate::browser_pilot::tools::input::{self as host_input, SettleMode, SettleReport};
+use crate::browser_pilot::tools::input as host_input;
 use crate::browser_pilot::tools::page_read::{self, NodeHandle, NodeState, PageInfo};
-use bp_sdk::{invalid, Args, ToolError};
+use bp_sdk::pace::{self, SETTLE_MS};
+use bp_sdk::types::SettleMode;
+use bp_sdk::ToolError;
 use serde_json::{json, Value};
 
-/// Longest settle a call may ask for (and the default), in milliseconds.
-pub const SETTLE_MS: u32 = 2_000;
-/// Longest actionability wait a call may ask for, and the default.
-pub const MAX_WAIT_MS: u32 = 10_000;
-pub const DEFAULT_WAIT_MS: u32 = bp_sdk::typing::READY_WAIT_MS;
-
-/// The `settle` argument: `none`, `dom` or `network` (the default).
-pub fn settle_arg(args: &mut Args) -> Result<SettleMode, ToolError> {
-    match args.opt_str("settle")?.as_deref() {
-        None | Some("network") => Ok(SettleMode::Network),
-        Some("dom") => Ok(SettleMode::Dom),
-        Some("none") => Ok(SettleMode::None),
-        Some(other) => Err(invalid(format!(
-            "`settle` must be none, dom or network, not `{other}`"
-        ))),
-    }
-}
-
-/// The `waitMs` argument (0..=10000, default 2000).
-pub fn wait_arg(args: &mut Args) -> Result<u32, ToolError> {
-    Ok(args
-        .opt_u32("waitMs", 0, MAX_WAIT_MS)?
-        .unwrap_or(DEFAULT_WAIT_MS))
-}
+/// The `settle` and `waitMs` arguments and their schemas, as every
+/// acting tool takes them.
+pub use bp_sdk::pace::{settle_arg, settle_schema, wait_arg, wait_schema};
 
 /// Settle as armed and attach the report to `evidence` (nothing for
 /// `none`).
@@ -36,26 +17,8 @@ pub fn settle_into(evidence: &mut Value, mode: SettleMode) -> Result<(), ToolErr
     if mode == SettleMode::None {
         return Ok(());
     }
-    let SettleReport {
-        settled,
-        requests,
-        waited_ms,
-    } = host_input::settle(SETTLE_MS)?;
-    evidence["settle"] = json!({
-        "state": if settled { "settled" } else { "still_loading" },
-        "requests": requests,
-        "waitedMs": waited_ms,
-    });
+    evidence["settle"] = pace::report(host_input::settle(SETTLE_MS)?);
     Ok(())
-}
-
-/// JSON Schema of the `settle` and `waitMs` arguments.
-pub fn settle_schema() -> Value {
-    json!({"enum": ["none", "dom", "network"], "default": "network"})
-}
-
-pub fn wait_schema() -> Value {
-    json!({"type": "integer", "minimum": 0, "maximum": MAX_WAIT_MS, "default": DEFAULT_WAIT_MS})
 }
 
 /// Browser state captured around an action.
@@ -146,14 +109,7 @@ pub fn schema() -> Value {
             "route": {"enum": ["trusted_input", "dom_event"]},
             "trust": {"enum": ["trusted", "dom_event"]},
             "hit": {"enum": ["own_label", "own_part"]},
-            "settle": {
-                "type": "object",
-                "properties": {
-                    "state": {"enum": ["settled", "still_loading"]},
-                    "requests": {"type": "integer"},
-                    "waitedMs": {"type": "integer"}
-                }
-            },
+            "settle": pace::report_schema(),
             "target": {
                 "type": "object",
                 "properties": {"role": {"type": "string"}, "name": {"type": "string"}, "tag": {"type": "string"}}

@@ -4,7 +4,7 @@
 
 use crate::browser_pilot::tools::page_read;
 use crate::browser_pilot::tools::pointer::{self, DragRoute, DropAt, Offset};
-use crate::{pace_args, pair, settle_into};
+use crate::pair;
 use bp_sdk::pace;
 use bp_sdk::spec::{target_id_schema, with_common};
 use bp_sdk::{invalid, not_verified, Args, ToolError, ToolSpec};
@@ -61,7 +61,7 @@ pub fn drag(mut args: Args) -> Result<Value, ToolError> {
     let to = args.opt_ref("to")?;
     let by = args.opt_value("by");
     let steps = args.opt_u32("steps", 1, MAX_STEPS)?.unwrap_or(STEPS);
-    let pace = pace_args(&mut args)?;
+    let pace = pace::pace_arg(&mut args)?;
     args.finish()?;
     let by = match (to, by) {
         (Some(_), None) => None,
@@ -107,6 +107,6 @@ pub fn drag(mut args: Args) -> Result<Value, ToolError> {
     if let Some(v) = d.value {
         out["value"] = json!(v);
     }
-    settle_into(&mut out, d.settle);
+    pace::report_into(&mut out, d.settle);
     Ok(out)
 }

@@ -3,7 +3,7 @@
 
 use crate::browser_pilot::tools::page_read;
 use crate::browser_pilot::tools::pointer::{self, HoverTarget, Point};
-use crate::{pace_args, pair, settle_into};
+use crate::pair;
 use bp_sdk::pace;
 use bp_sdk::spec::{target_id_schema, with_common};
 use bp_sdk::{invalid, Args, ToolError, ToolSpec};
@@ -51,7 +51,7 @@ pub fn hover(mut args: Args) -> Result<Value, ToolError> {
     let observation = args.opt_str("observationId")?;
     let reference = args.opt_ref("ref")?;
     let at = args.opt_value("at");
-    let pace = pace_args(&mut args)?;
+    let pace = pace::pace_arg(&mut args)?;
     args.finish()?;
     let target = match (observation, reference, at) {
         (Some(o), Some(r), None) => HoverTarget::Node(page_read::resolve_ref(&o, r)?),
@@ -86,6 +86,6 @@ pub fn hover(mut args: Args) -> Result<Value, ToolError> {
     if let Some(e) = h.expanded {
         out["expanded"] = json!(e);
     }
-    settle_into(&mut out, h.settle);
+    pace::report_into(&mut out, h.settle);
     Ok(out)
 }

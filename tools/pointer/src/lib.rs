@@ -15,30 +15,10 @@ wit_bindgen::generate!({
 mod drag;
 mod hover;
 
-use bp_sdk::pace::{self, Settle};
 use bp_sdk::{invalid, Args, CallContext, Component, ToolError, ToolSpec};
-use browser_pilot::tools::pointer::{Pace, SettleMode, SettleReport};
 use serde_json::Value;
 
 struct Pointer;
-
-/// The `waitMs` and `settle` arguments, as a click takes them.
-fn pace_args(args: &mut Args) -> Result<Pace, ToolError> {
-    let wait_ms = pace::wait_arg(args)?;
-    let settle = match pace::settle_arg(args)? {
-        Settle::None => SettleMode::None,
-        Settle::Dom => SettleMode::Dom,
-        Settle::Network => SettleMode::Network,
-    };
-    Ok(Pace { wait_ms, settle })
-}
-
-/// Put the settle report, if any, into the result as `settle`.
-fn settle_into(out: &mut Value, report: Option<SettleReport>) {
-    if let Some(r) = report {
-        out["settle"] = pace::report(r.settled, r.requests, r.waited_ms);
-    }
-}
 
 /// A finite number field of an object argument.
 fn number(v: &Value, object: &str, key: &str) -> Result<f64, ToolError> {

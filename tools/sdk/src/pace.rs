@@ -1,33 +1,37 @@
 //! The pace arguments every acting tool takes, as `browser.click` does:
 //! `waitMs` (how long the target is waited for to be ready for input) and
 //! `settle` (`none`, `dom` or `network`: what is waited for after the
-//! input), their schemas, and the `settle` evidence object. Each
-//! component maps [`Settle`] onto its own capability's settle mode.
+//! input), their schemas, and the `settle` evidence object. The settle
+//! types are the shared WIT `types` ones (`settle-mode`, `settle-report`,
+//! `pace`), so every component that acts takes and reports them alike.
 
+use crate::types::{Pace, SettleMode, SettleReport};
 use crate::{invalid, Args, ToolError};
 use serde_json::{json, Value};
 
 /// Longest actionability wait a call may ask for.
 pub const MAX_WAIT_MS: u32 = 10_000;
 
-/// What an action waits for once its input is sent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Settle {
-    None,
-    Dom,
-    Network,
-}
+/// Longest settle after an action (and what each tool waits at most).
+pub const SETTLE_MS: u32 = 2_000;
 
 /// The `settle` argument: `none`, `dom` or `network` (the default).
-pub fn settle_arg(args: &mut Args) -> Result<Settle, ToolError> {
+pub fn settle_arg(args: &mut Args) -> Result<SettleMode, ToolError> {
     match args.opt_str("settle")?.as_deref() {
-        None | Some("network") => Ok(Settle::Network),
-        Some("dom") => Ok(Settle::Dom),
-        Some("none") => Ok(Settle::None),
+        None | Some("network") => Ok(SettleMode::Network),
+        Some("dom") => Ok(SettleMode::Dom),
+        Some("none") => Ok(SettleMode::None),
         Some(other) => Err(invalid(format!(
             "`settle` must be none, dom or network, not `{other}`"
         ))),
     }
+}
+
+/// The `waitMs` and `settle` arguments (read in that order) as a `pace`.
+pub fn pace_arg(args: &mut Args) -> Result<Pace, ToolError> {
+    let wait_ms = wait_arg(args)?;
+    let settle = settle_arg(args)?;
+    Ok(Pace { wait_ms, settle })
 }
 
 /// The `waitMs` argument (0..=10000, default 2000).
@@ -60,10 +64,17 @@ pub fn report_schema() -> Value {
 }
 
 /// The `settle` evidence object: `{state, requests, waitedMs}`.
-pub fn report(settled: bool, requests: u32, waited_ms: u32) -> Value {
+pub fn report(r: SettleReport) -> Value {
     json!({
-        "state": if settled { "settled" } else { "still_loading" },
-        "requests": requests,
-        "waitedMs": waited_ms,
+        "state": if r.settled { "settled" } else { "still_loading" },
+        "requests": r.requests,
+        "waitedMs": r.waited_ms,
     })
+}
+
+/// Put the settle report, if any, into `out` as `settle`.
+pub fn report_into(out: &mut Value, r: Option<SettleReport>) {
+    if let Some(r) = r {
+        out["settle"] = report(r);
+    }
 }

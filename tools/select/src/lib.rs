@@ -10,11 +10,11 @@ wit_bindgen::generate!({
     with: { "browser-pilot:tools/types@0.1.0": bp_sdk::types },
 });
 
-use bp_sdk::pace::{self, Settle};
+use bp_sdk::pace;
 use bp_sdk::spec::{target_id_schema, with_common};
 use bp_sdk::{invalid, Args, CallContext, Component, ToolError, ToolSpec};
 use browser_pilot::tools::page_read;
-use browser_pilot::tools::page_select::{self, Chosen, MatchBy, Pace, SettleMode, Widget};
+use browser_pilot::tools::page_select::{self, Chosen, MatchBy, Widget};
 use serde_json::{json, Map, Value};
 
 /// The most options one call may name.
@@ -92,17 +92,6 @@ fn wanted(args: &mut Args) -> Result<(MatchBy, Vec<String>), ToolError> {
     Ok((by, list))
 }
 
-/// The `waitMs` and `settle` arguments, as a click takes them.
-fn pace_args(args: &mut Args) -> Result<Pace, ToolError> {
-    let wait_ms = pace::wait_arg(args)?;
-    let settle = match pace::settle_arg(args)? {
-        Settle::None => SettleMode::None,
-        Settle::Dom => SettleMode::Dom,
-        Settle::Network => SettleMode::Network,
-    };
-    Ok(Pace { wait_ms, settle })
-}
-
 fn widget(w: Widget) -> &'static str {
     match w {
         Widget::NativeSingle => "native_single",
@@ -133,7 +122,7 @@ impl Component for Select {
         let observation = args.str("observationId")?;
         let reference = args.ref_number("ref")?;
         let (by, list) = wanted(&mut args)?;
-        let pace = pace_args(&mut args)?;
+        let pace = pace::pace_arg(&mut args)?;
         args.finish()?;
         let node = page_read::resolve_ref(&observation, reference)?;
         let s = page_select::select(node, by, &list, pace)?;
@@ -162,9 +151,7 @@ impl Component for Select {
             "route": route,
             "clicks": s.clicks,
         });
-        if let Some(r) = s.settle {
-            evidence["settle"] = pace::report(r.settled, r.requests, r.waited_ms);
-        }
+        pace::report_into(&mut evidence, s.settle);
         Ok(json!({
             "evidence": evidence,
             "widget": widget(s.widget),

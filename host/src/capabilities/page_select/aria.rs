@@ -4,7 +4,7 @@
 //! (Escape) if still open, and the widget's selection is read back.
 
 use super::plan::{self, Opt};
-use super::{pace, probe};
+use super::probe;
 use crate::browser::types::Point;
 use crate::error::{BpError, BpResult, Code};
 use crate::tab::Tab;
@@ -154,7 +154,7 @@ pub async fn select(
     let mut clicks = 0;
     let is_combobox = widget == Widget::Combobox;
     let already_open = probe::run(tab, node, "prepare", &Value::Null).await? == true;
-    pace::arm(tab, pace).await?;
+    tab.pace_arm(pace).await?;
     let first = if is_combobox && !already_open {
         open(tab, node, pace.wait_ms, &mut clicks).await?
     } else {
@@ -183,7 +183,7 @@ pub async fn select(
         wait_shown(tab, node, &first.options, w).await?;
     }
     let closed = is_combobox && close(tab, node).await?;
-    let settle = pace::settle(tab, pace).await?;
+    let settle = tab.pace_settle(pace).await?;
     let selected = readback(tab, node, &first.options).await?;
     Ok(Selection {
         widget,

@@ -10,7 +10,6 @@
 mod aria;
 mod host;
 mod native;
-mod pace;
 mod plan;
 mod probe;
 #[cfg(test)]

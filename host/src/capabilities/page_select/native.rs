@@ -3,7 +3,7 @@
 //! events), and the selection is read back.
 
 use super::plan::{self, Opt};
-use super::{pace, probe};
+use super::probe;
 use crate::error::BpResult;
 use crate::tab::Tab;
 use crate::wit::page_select::{Chosen, MatchBy, Pace, Selection, Widget};
@@ -24,9 +24,9 @@ pub async fn select(
     let options = plan::options(&info["options"]);
     let indices = check(info, &options, multiple, by, wanted)?;
     let want: Vec<Chosen> = indices.iter().map(|i| options[*i].chosen()).collect();
-    pace::arm(tab, pace).await?;
+    tab.pace_arm(pace).await?;
     let set = probe::run(tab, node, "native-set", &json!(indices)).await?;
-    let settle = pace::settle(tab, pace).await?;
+    let settle = tab.pace_settle(pace).await?;
     // Read again: a `change` handler may have changed it back.
     let read = probe::run(tab, node, "native-read", &Value::Null).await?;
     let selected = plan::chosen(&read["selected"]);

@@ -6,7 +6,6 @@
 //! change place or value, did the drop target's content change.
 
 use super::hover::{covered, in_viewport};
-use super::pace;
 use super::position::{last, path, remember};
 use super::probes::{Change, Source, CONTENT, SOURCE};
 use crate::browser::input::pointer::{DragStage, Mouse};
@@ -67,7 +66,7 @@ pub async fn drag(
         None => None,
     };
     let mut events = tab.watch_events();
-    pace::arm(tab, pace).await?;
+    tab.pace_arm(pace).await?;
     tab.intercept_drags(true).await?;
     let route = gesture(tab, &mut events, start, end, steps).await;
     // Always restored, whatever the gesture met.
@@ -80,7 +79,7 @@ pub async fn drag(
         }
     };
     restored?;
-    let settle = pace::settle(tab, pace).await?;
+    let settle = tab.pace_settle(pace).await?;
     let (after, change, dropped) =
         read_back(tab, source, to_node, &before, &content_before).await?;
     Ok(Dragged {

@@ -10,7 +10,6 @@
 //! then a DOM quiet), then one read. A hover that reveals nothing costs
 //! the two frames, no polling.
 
-use super::pace;
 use super::position::{inside, last, path, remember};
 use super::probes::{self, NODE_EXPANDED, VIEWPORT};
 use crate::browser::input::pointer::Mouse;
@@ -38,13 +37,13 @@ pub async fn hover(tab: &mut Tab<'_>, target: HoverTarget, pace: Pace) -> BpResu
     let shown = tab.hold(&probes::visible_set()).await?;
     let expanded_before = expanded(tab, node, to).await?;
     let key = tab.key();
-    pace::arm(tab, pace).await?;
+    tab.pace_arm(pace).await?;
     for p in path(last(&key), to, STEPS) {
         tab.mouse(Mouse::Moved(false), p).await?;
         remember(&key, p);
     }
     tab.after_frames().await?;
-    let settle = pace::settle(tab, pace).await?;
+    let settle = tab.pace_settle(pace).await?;
     let seen = reveal(tab, &shown, node, to).await?;
     let under = under(tab, to).await?;
     Ok(Hovered {

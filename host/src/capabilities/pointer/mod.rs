@@ -10,7 +10,6 @@
 mod drag;
 mod host;
 mod hover;
-mod pace;
 mod position;
 mod probes;
 #[cfg(test)]
