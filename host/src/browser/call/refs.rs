@@ -24,7 +24,7 @@ impl TargetCall {
     pub fn record_observation(&mut self, elements: &[ObservedElement]) -> BpResult<String> {
         self.check()?;
         let (doc_gen, loader, ..) = self.doc();
-        let Some((tree_gen, tree_loader, frame_scope)) = self.tree_doc.clone() else {
+        let Some((tree_gen, tree_loader, frame_scope)) = self.observe.tree_doc.clone() else {
             return Err(BpError::invalid(
                 "read the accessibility tree before recording an observation",
             ));
@@ -63,9 +63,14 @@ impl TargetCall {
             frame_scope,
             refs,
         });
-        let release = match self.refs_group.take().or(self.inherited_group.take()) {
+        let release = match self
+            .observe
+            .refs_group
+            .take()
+            .or(self.observe.inherited_group.take())
+        {
             Some(group) => {
-                let mut known = std::mem::take(&mut self.walked);
+                let mut known = std::mem::take(&mut self.observe.walked);
                 if known.len() > MAX_KNOWN {
                     // Too many to pass back; the refs still use them.
                     known.clear();
@@ -75,11 +80,11 @@ impl TargetCall {
                     session: self.session.clone(),
                     group,
                     known: Arc::new(known),
-                    roles: Arc::new(std::mem::take(&mut self.walked_roles)),
-                    agent: self.agent.take(),
+                    roles: Arc::new(std::mem::take(&mut self.observe.walked_roles)),
+                    agent: self.observe.agent.take(),
                     doc_gen,
                 };
-                self.held_count += 1;
+                self.observe.held_count += 1;
                 self.observations.held.hold(&self.raw_id, held)
             }
             // Not walked (a framed page): the tab's older objects go.

@@ -210,7 +210,7 @@ impl TargetCall {
         if dialog_open {
             return;
         }
-        self.resolved = Some(Resolved {
+        self.observe.resolved = Some(Resolved {
             handle,
             sent: self.cdp.commands_sent(),
             doc,

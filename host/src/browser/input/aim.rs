@@ -71,12 +71,12 @@ impl TargetCall {
     /// node; any other (or a page call that fails) takes the three steps.
     pub async fn aim(&mut self, handle: NodeHandle) -> BpResult<(Point, Hit)> {
         self.check()?;
-        self.aimed_handle = Some(handle);
-        self.pointerups_before = None;
+        self.input.aimed_handle = Some(handle);
+        self.input.pointerups_before = None;
         let main_frame = self.in_main_frame(handle);
         if main_frame {
             if let Some((at, pointerups)) = self.take_resolved_aim(handle) {
-                self.pointerups_before = pointerups;
+                self.input.pointerups_before = pointerups;
                 // Revalidating the ref found it in view and not covered.
                 let hit = Hit {
                     on_target: true,
@@ -93,7 +93,7 @@ impl TargetCall {
                     (v["x"].as_f64(), v["y"].as_f64(), v["covered"].as_bool())
                 {
                     let at = Point { x, y };
-                    self.pointerups_before = v["pointerups"].as_u64();
+                    self.input.pointerups_before = v["pointerups"].as_u64();
                     if covered {
                         // Rare: name what covers it (two more calls).
                         let hit = self.hit_test(handle, at).await?;

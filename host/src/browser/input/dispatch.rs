@@ -164,9 +164,10 @@ impl TargetCall {
                     // with the release when the count of releases the
                     // page has seen can prove it ran after this one.
                     let next = self
+                        .input
                         .aimed_handle
                         .and_then(|h| self.node_read(h, &js::node_and_page()));
-                    let proof = self.pointerups_before.take().map(|n| {
+                    let proof = self.input.pointerups_before.take().map(|n| {
                         let want = n.saturating_add(u64::from(count.max(1)));
                         (Proof::Clicked, count_reached("pointerups", want))
                     });
@@ -211,7 +212,7 @@ impl TargetCall {
         let backend = self.backend(handle)?;
         self.mark_dispatched();
         let params = json!({"backendNodeId": backend});
-        self.focused_handle = Some(handle);
+        self.input.focused_handle = Some(handle);
         if self.handle(handle)?.session != self.session {
             return self.send_for(handle, "DOM.focus", params).await.map(|_| ());
         }
@@ -224,7 +225,7 @@ impl TargetCall {
 
     pub async fn press_key(&mut self, key: &str, held: Modifiers) -> BpResult<()> {
         self.check()?;
-        self.typed_before = None;
+        self.input.typed_before = None;
         let mut mods = 0;
         for (on, bit) in [
             (held.alt, keys::ALT),
@@ -241,8 +242,8 @@ impl TargetCall {
         // if nothing was sent since: the focus read after the key must
         // show one more.
         let sent = self.cdp.commands_sent();
-        let proof = match self.keyups_seen.take() {
-            Some((count, at)) if at == sent && self.last_active.is_some() => Some((
+        let proof = match self.input.keyups_seen.take() {
+            Some((count, at)) if at == sent && self.input.last_active.is_some() => Some((
                 Proof::Keyed,
                 count_reached("keyups", count.saturating_add(1)),
             )),

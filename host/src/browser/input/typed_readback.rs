@@ -77,6 +77,7 @@ impl TargetCall {
         self.mark_dispatched();
         // The typed-into field is read back next.
         let next = self
+            .input
             .focused_handle
             .and_then(|h| self.node_read(h, js::NODE_STATE));
         if text.is_empty() {
@@ -95,9 +96,10 @@ impl TargetCall {
         }
         let release = ("Input.dispatchKeyEvent", typing_release());
         let before = self
+            .input
             .typed_before
             .take()
-            .filter(|b| Some(b.handle) == self.focused_handle);
+            .filter(|b| Some(b.handle) == self.input.focused_handle);
         let (Some((method, params)), Some(before)) = (next.clone(), before) else {
             return self
                 .input_then_read(release.0, release.1, next)

@@ -186,7 +186,7 @@ impl TargetCall {
     pub async fn active_element(&mut self) -> BpResult<String> {
         self.check()?;
         // Right after input this read is the barrier that settles the page.
-        let pending = std::mem::take(&mut self.unsettled);
+        let pending = std::mem::take(&mut self.input.unsettled);
         if pending && self.doc().2 {
             return Err(crate::browser::call::dialog_open());
         }
@@ -200,21 +200,21 @@ impl TargetCall {
     /// A new token for the active element `object` of the page's own
     /// session, kept with it for the next read to confirm.
     pub(in crate::browser) fn name_active(&mut self, object: String) -> String {
-        self.active_reads += 1;
-        let token = format!("o{}/", self.active_reads);
-        self.last_active = Some((token.clone(), object));
+        self.input.active_reads += 1;
+        let token = format!("o{}/", self.input.active_reads);
+        self.input.last_active = Some((token.clone(), object));
         token
     }
 
     async fn active_element_now(&mut self) -> BpResult<String> {
         // Just found by the page call that focused it, nothing sent since?
-        if let Some((sent, token)) = self.active_known.take() {
+        if let Some((sent, token)) = self.input.active_known.take() {
             if sent == self.cdp.commands_sent() {
                 return Ok(token);
             }
         }
         // Still the element read last? One page call instead of two.
-        if let Some((token, _)) = self.last_active.clone() {
+        if let Some((token, _)) = self.input.last_active.clone() {
             let (method, params) = self.first_active_read();
             let read = self.send_or_ahead(method, params).await;
             let confirmed = read
@@ -223,12 +223,12 @@ impl TargetCall {
             if confirmed["same"] == true {
                 // (Nothing was sent since this read: a key sent next
                 // compares its own focus read's count with this one.)
-                self.keyups_seen = confirmed["keyups"]
+                self.input.keyups_seen = confirmed["keyups"]
                     .as_u64()
                     .map(|n| (n, self.cdp.commands_sent()));
                 return Ok(token);
             }
-            self.last_active = None;
+            self.input.last_active = None;
         }
         let mut token = String::new();
         let mut session = self.session.clone();

@@ -226,7 +226,7 @@ impl TargetCall {
                 }
             }
         }
-        self.tree_doc = Some((doc_gen, loader, scope));
+        self.observe.tree_doc = Some((doc_gen, loader, scope));
         crate::browser::observe::walk_facts::gather_options(&mut out);
         crate::browser::observe::walk_facts::tidy_links(&mut out, &info.url);
         Ok(AxSnapshot {

@@ -119,7 +119,7 @@ impl TargetCall {
         }
         // A read that proves it is counted when it is taken.
         if let Some((reply, sent)) = raced.proven {
-            self.read_ahead = Some(ReadAhead::ready(method, params, sent, reply, proof));
+            self.observe.read_ahead = Some(ReadAhead::ready(method, params, sent, reply, proof));
             return raced.answered;
         }
         self.registry.count_readback(proof, false);

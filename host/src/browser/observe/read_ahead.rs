@@ -66,7 +66,7 @@ impl TargetCall {
     /// active element, and its document's `keyup` count), or read it
     /// afresh.
     pub(in crate::browser) fn first_active_read(&self) -> (&'static str, Value) {
-        match &self.last_active {
+        match &self.input.last_active {
             Some((_, object)) => (
                 "Runtime.callFunctionOn",
                 json!({"objectId": object, "returnByValue": true,
@@ -112,7 +112,7 @@ impl TargetCall {
     /// would be an object of the call's group, so the group is released.
     /// One already seen was read by value and threw nothing.
     pub(in crate::browser) fn forget_read_ahead(&mut self) {
-        match self.read_ahead.take().map(|a| a.reply) {
+        match self.observe.read_ahead.take().map(|a| a.reply) {
             Some(AheadReply::Ready(_, proof)) => self.registry.count_readback(proof, false),
             Some(AheadReply::Pending(_)) => {
                 self.group_sessions.insert(self.session.clone());
@@ -144,7 +144,7 @@ impl TargetCall {
         if params["returnByValue"] != true {
             self.group_sessions.insert(self.session.clone());
         }
-        self.read_ahead = Some(ReadAhead::pending(method, params, before + 1, reply));
+        self.observe.read_ahead = Some(ReadAhead::pending(method, params, before + 1, reply));
     }
 
     /// Send `method` on the page's session, or take the reply of the same
@@ -160,7 +160,7 @@ impl TargetCall {
             self.group_sessions.insert(self.session.clone());
         }
         let sent = self.cdp.commands_sent();
-        let ahead = match self.read_ahead.take() {
+        let ahead = match self.observe.read_ahead.take() {
             Some(a) if a.method == method && a.params == params && a.sent == sent => {
                 if let AheadReply::Ready(_, proof) = a.reply {
                     self.registry.count_readback(proof, true);
@@ -168,7 +168,7 @@ impl TargetCall {
                 Some(a)
             }
             other => {
-                self.read_ahead = other;
+                self.observe.read_ahead = other;
                 self.forget_read_ahead();
                 None
             }

@@ -72,7 +72,7 @@ impl TargetCall {
         cap: usize,
         group: &str,
     ) -> BpResult<Value> {
-        if let Some(agent) = self.agent.clone() {
+        if let Some(agent) = self.observe.agent.clone() {
             let params = json!({"objectId": agent, "arguments": [{"value": cap}],
                 "functionDeclaration": "function (cap) { return this.walk(cap); }",
                 "returnByValue": false, "objectGroup": group,
@@ -87,7 +87,7 @@ impl TargetCall {
                 Err(e) if page_unreachable(&e) => return Err(e),
                 Err(e) => {
                     tracing::debug!("the walk agent is gone ({}); making it again", e.message);
-                    self.agent = None;
+                    self.observe.agent = None;
                 }
             }
         }
@@ -112,6 +112,7 @@ impl TargetCall {
         group: &str,
     ) -> BpResult<Value> {
         let agent = self
+            .observe
             .agent
             .clone()
             .ok_or_else(|| BpError::internal("no walk agent"))?;
@@ -121,7 +122,7 @@ impl TargetCall {
         let reply = self.send("Runtime.callFunctionOn", params).await;
         match reply {
             Ok(_) => self.registry.count_walk(true),
-            Err(_) => self.agent = None,
+            Err(_) => self.observe.agent = None,
         }
         reply
     }
