@@ -63,12 +63,8 @@ impl TargetCall {
             frame_scope,
             refs,
         });
-        let release = match self
-            .observe
-            .refs_group
-            .take()
-            .or(self.observe.inherited_group.take())
-        {
+        let walked_group = self.observe.refs_group.take();
+        let release = match walked_group.or(self.observe.inherited_group.take()) {
             Some(group) => {
                 let mut known = std::mem::take(&mut self.observe.walked);
                 if known.len() > MAX_KNOWN {

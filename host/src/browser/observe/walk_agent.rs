@@ -1,6 +1,6 @@
 //! The page walk, made once per document and called after that.
 //!
-//! The walk (`interactive_walk.js`, with `interactive_fast.js` and the
+//! The walk (`scripts/interactive_walk.js`, with `interactive_fast.js` and the
 //! matching in `rewalk.js`) is about 12 KB of script. Sent as source, the
 //! page compiles it and runs it cold on every observation; on a small
 //! form that took 2 to 3 ms against under 1 ms for the same function
@@ -32,7 +32,7 @@ use crate::error::{BpError, BpResult};
 use serde_json::{json, Value};
 
 /// Matching the walk's candidates against the known elements.
-const MATCH: &str = include_str!("rewalk.js");
+const MATCH: &str = include_str!("scripts/rewalk.js");
 
 /// The expression that makes the agent: `walk(cap)` answers the list,
 /// `rewalk(cap, roles, want, counts, known)` the list or one string
