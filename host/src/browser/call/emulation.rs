@@ -4,11 +4,17 @@
 //! controls the tab any more ([`clear_overrides`]). The `emulation`
 //! capability reaches these through the tab façade (`crate::tab`).
 
+use crate::browser::call::wire::Wire;
 use crate::browser::call::TargetCall;
 use crate::browser::registry::Registry;
 use crate::cdp::Cdp;
 use crate::error::BpResult;
-use serde_json::{json, Value};
+use chromiumoxide::cdp::browser_protocol::emulation::{
+    ClearDeviceMetricsOverrideParams, MediaFeature, SetDeviceMetricsOverrideParams,
+    SetEmulatedMediaParams,
+};
+use chromiumoxide::types::MethodId;
+use serde_json::Value;
 
 /// An override of the page's rendering.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,26 +33,58 @@ pub enum Override {
 }
 
 impl Override {
-    /// The CDP command that makes the override.
-    pub fn command(&self) -> (&'static str, Value) {
+    /// The CDP command that makes the override, as it goes on the wire
+    /// (method and parameters, for a check of what is sent).
+    pub fn command(&self) -> BpResult<(MethodId, Value)> {
+        let wire = match self {
+            Override::Metrics { .. } => Wire::of(&self.metrics()),
+            Override::ClearMetrics => Wire::of(&ClearDeviceMetricsOverrideParams::default()),
+            Override::Media(_) => Wire::of(&self.media()),
+        }?;
+        Ok((wire.method, wire.params))
+    }
+
+    /// Make the override on `session`.
+    async fn send(&self, cdp: &Cdp, session: &str) -> BpResult<()> {
+        let s = Some(session);
         match self {
+            Override::Metrics { .. } => cdp.send(&self.metrics(), s).await.map(drop),
+            Override::ClearMetrics => cdp
+                .send(&ClearDeviceMetricsOverrideParams::default(), s)
+                .await
+                .map(drop),
+            Override::Media(_) => cdp.send(&self.media(), s).await.map(drop),
+        }
+    }
+
+    /// `Emulation.setDeviceMetricsOverride` of a size (the default
+    /// otherwise).
+    fn metrics(&self) -> SetDeviceMetricsOverrideParams {
+        let (width, height, scale, mobile) = match self {
             Override::Metrics {
                 width,
                 height,
                 scale,
                 mobile,
-            } => (
-                "Emulation.setDeviceMetricsOverride",
-                json!({"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile}),
-            ),
-            Override::ClearMetrics => ("Emulation.clearDeviceMetricsOverride", json!({})),
-            Override::Media(features) => {
-                let features: Vec<Value> = features
-                    .iter()
-                    .map(|(name, value)| json!({"name": name, "value": value}))
-                    .collect();
-                ("Emulation.setEmulatedMedia", json!({"features": features}))
-            }
+            } => (*width, *height, *scale, *mobile),
+            _ => (0, 0, 0.0, false),
+        };
+        SetDeviceMetricsOverrideParams::new(width, height, scale, mobile)
+    }
+
+    /// `Emulation.setEmulatedMedia` of the media features (none
+    /// otherwise: all removed).
+    fn media(&self) -> SetEmulatedMediaParams {
+        let features = match self {
+            Override::Media(features) => features
+                .iter()
+                .map(|(name, value)| MediaFeature::new(*name, *value))
+                .collect(),
+            _ => Vec::new(),
+        };
+        SetEmulatedMediaParams {
+            media: None,
+            features: Some(features),
         }
     }
 }
@@ -58,8 +96,9 @@ impl TargetCall {
         self.check()?;
         self.mark_dispatched();
         self.registry.update(&self.raw_id, |t| t.emulated = true);
-        let (method, params) = o.command();
-        self.send(method, params).await.map(|_| ())
+        let (method, _) = o.command()?;
+        self.ready_for(&method)?;
+        o.send(&self.cdp, &self.session).await
     }
 }
 
@@ -88,8 +127,7 @@ pub async fn clear_overrides(
         // A tab no longer attached has lost its overrides with its session.
         let Some(session) = session else { continue };
         for o in [Override::ClearMetrics, Override::Media(Vec::new())] {
-            let (method, params) = o.command();
-            if let Err(e) = cdp.call(method, Some(&session), params).await {
+            if let Err(e) = o.send(cdp, &session).await {
                 tracing::info!("could not remove an emulation override: {}", e.message);
             }
         }

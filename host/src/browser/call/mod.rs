@@ -25,7 +25,9 @@ pub(in crate::browser) mod refs;
 pub(in crate::browser) mod resolved;
 pub(in crate::browser) mod state;
 pub(in crate::browser) mod storage;
+pub(in crate::browser) mod wire;
 
+use crate::browser::call::wire::Wire;
 use crate::browser::input::call_input::CallInput;
 use crate::browser::navigation::frames::FrameBook;
 use crate::browser::observe::call_walk::CallWalk;
@@ -35,6 +37,9 @@ use crate::browser::types::NodeState;
 use crate::browser::workspace::WorkspaceCall;
 use crate::cdp::Cdp;
 use crate::error::{BpError, BpResult, Code, StaleReason};
+use chromiumoxide::cdp::browser_protocol::page::HandleJavaScriptDialogParams;
+use chromiumoxide::cdp::js_protocol::runtime::ReleaseObjectGroupParams;
+use chromiumoxide::types::Command;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -203,6 +208,8 @@ impl TargetCall {
         self.dispatched.store(true, Ordering::SeqCst);
     }
 
+    /// Send `method` on the page's session (the string form, for callers
+    /// not yet typed; typed commands go through [`TargetCall::cmd`]).
     pub(in crate::browser) async fn send(&self, method: &str, params: Value) -> BpResult<Value> {
         self.send_on(&self.session, method, params).await
     }
@@ -215,14 +222,7 @@ impl TargetCall {
         method: &str,
         params: Value,
     ) -> BpResult<Value> {
-        // A page paused by a JavaScript dialog cannot answer; fail fast
-        // instead of waiting for a reply that only comes after the dialog.
-        if self.doc().2 && method != "Page.handleJavaScriptDialog" {
-            return Err(dialog_open());
-        }
-        if self.crashed_since_start() {
-            return Err(crate::cdp::errors::crashed());
-        }
+        self.ready_for(method)?;
         self.cdp.call(method, Some(session), params).await
     }
 
@@ -235,6 +235,76 @@ impl TargetCall {
     ) -> BpResult<Value> {
         let session = self.handle(handle)?.session.clone();
         self.send_on(&session, method, params).await
+    }
+
+    /// Whether `method` may go to the page now.
+    pub(in crate::browser) fn ready_for(&self, method: &str) -> BpResult<()> {
+        // A page paused by a JavaScript dialog cannot answer; fail fast
+        // instead of waiting for a reply that only comes after the dialog.
+        if self.doc().2 && method != HandleJavaScriptDialogParams::IDENTIFIER {
+            return Err(dialog_open());
+        }
+        if self.crashed_since_start() {
+            return Err(crate::cdp::errors::crashed());
+        }
+        Ok(())
+    }
+
+    /// Send the typed `cmd` on the page's session and read its typed reply.
+    pub(in crate::browser) async fn cmd<C: Command>(&self, cmd: &C) -> BpResult<C::Response> {
+        self.cmd_on(&self.session, cmd).await
+    }
+
+    /// [`TargetCall::cmd`] on one of the target's sessions.
+    pub(in crate::browser) async fn cmd_on<C: Command>(
+        &self,
+        session: &str,
+        cmd: &C,
+    ) -> BpResult<C::Response> {
+        self.ready_for(&cmd.identifier())?;
+        self.cdp.send(cmd, Some(session)).await
+    }
+
+    /// [`TargetCall::cmd`] on the session that renders the handle's node.
+    pub(in crate::browser) async fn cmd_for<C: Command>(
+        &self,
+        handle: u32,
+        cmd: &C,
+    ) -> BpResult<C::Response> {
+        let session = self.handle(handle)?.session.clone();
+        self.cmd_on(&session, cmd).await
+    }
+
+    /// Send the typed `cmd` on the page's session, its reply as JSON: for
+    /// replies that carry page data (remote objects, accessibility nodes)
+    /// whose enums drift between browser versions.
+    pub(in crate::browser) async fn cmd_raw<C: Command>(&self, cmd: &C) -> BpResult<Value> {
+        self.cmd_on_raw(&self.session, cmd).await
+    }
+
+    /// [`TargetCall::cmd_raw`] on one of the target's sessions.
+    pub(in crate::browser) async fn cmd_on_raw<C: Command>(
+        &self,
+        session: &str,
+        cmd: &C,
+    ) -> BpResult<Value> {
+        self.ready_for(&cmd.identifier())?;
+        self.cdp.send_raw(cmd, Some(session)).await
+    }
+
+    /// [`TargetCall::cmd_raw`] on the session that renders the handle's node.
+    pub(in crate::browser) async fn cmd_for_raw<C: Command>(
+        &self,
+        handle: u32,
+        cmd: &C,
+    ) -> BpResult<Value> {
+        let session = self.handle(handle)?.session.clone();
+        self.cmd_on_raw(&session, cmd).await
+    }
+
+    /// Send a command kept in its wire form on the page's session.
+    pub(in crate::browser) async fn send_wire(&self, wire: Wire) -> BpResult<Value> {
+        self.send_on(&self.session, &wire.method, wire.params).await
     }
 
     pub(in crate::browser) fn doc(&self) -> (u64, Option<String>, bool, bool) {
@@ -254,13 +324,8 @@ impl TargetCall {
         if let Ok(rt) = tokio::runtime::Handle::try_current() {
             rt.spawn(async move {
                 for (session, group) in groups {
-                    let _ = cdp
-                        .call(
-                            "Runtime.releaseObjectGroup",
-                            Some(&session),
-                            json!({"objectGroup": group}),
-                        )
-                        .await;
+                    let release = ReleaseObjectGroupParams::new(group);
+                    let _ = cdp.send(&release, Some(&session)).await;
                 }
             });
         }

@@ -14,6 +14,7 @@
 //! DOM.
 
 use crate::browser::call::state::TypedBefore;
+use crate::browser::call::wire::Wire;
 use crate::browser::call::{node_state, TargetCall};
 use crate::browser::js;
 use crate::browser::types::{NodeHandle, NodeState};
@@ -173,11 +174,11 @@ impl TargetCall {
         let params = self.call_on_params(&object, &js::focus_editable(), args, true);
         let session = self.session.clone();
         self.forget_read_ahead();
-        let (rx, sent) = self.watch_and_send(&session, "Runtime.callFunctionOn", params)?;
+        let call = Wire::of(&params)?;
+        let method = call.method.clone();
+        let (rx, sent) = self.watch_and_send(&session, call)?;
         self.mark_dispatched();
-        let reply = self
-            .reply_unless_dialog(rx, "Runtime.callFunctionOn", sent)
-            .await;
+        let reply = self.reply_unless_dialog(rx, &method, sent).await;
         let reply = match reply {
             Ok(Some(reply)) if reply.get("exceptionDetails").is_none() => reply,
             // The exception, or a reply never seen that may hold one, is

@@ -9,10 +9,10 @@
 //! load had to be waited for. Any other operation, and the end of the tool
 //! call, settle first.
 
+use crate::browser::call::wire::evaluate_by_value;
 use crate::browser::call::TargetCall;
 use crate::browser::types::{NodeHandle, NodeState, PageInfo};
 use crate::error::BpResult;
-use serde_json::json;
 
 impl TargetCall {
     /// Input was dispatched: settle before the next operation.
@@ -29,13 +29,13 @@ impl TargetCall {
         if self.doc().2 {
             return;
         }
-        let barrier = json!({"expression": "0", "returnByValue": true});
+        // Only the round trip counts: the reply is not read.
+        let barrier = evaluate_by_value("0");
         let _ = self
             .cdp
-            .call_timeout(
-                "Runtime.evaluate",
+            .send_timeout(
+                &barrier,
                 Some(&self.session),
-                barrier,
                 std::time::Duration::from_secs(2),
             )
             .await;

@@ -25,6 +25,7 @@
 //! itself 15 s after it was installed if no settle read it.
 
 use crate::browser::call::state::SettleArm;
+use crate::browser::call::wire::evaluate_by_value;
 use crate::browser::call::TargetCall;
 use crate::browser::js;
 use crate::browser::types::{SettleMode, SettleReport};
@@ -105,8 +106,7 @@ impl TargetCall {
         if arm.mode != SettleMode::Dom || self.input.observer_doc == Some(doc) || self.doc().2 {
             return;
         }
-        let params = json!({"expression": js::OBSERVE, "returnByValue": true});
-        if self.send("Runtime.evaluate", params).await.is_ok() {
+        if self.cmd_raw(&evaluate_by_value(js::OBSERVE)).await.is_ok() {
             self.input.observer_doc = Some(doc);
         }
     }
@@ -149,9 +149,9 @@ impl TargetCall {
             let left = max.saturating_sub(start.elapsed()).as_millis() as u32;
             let left = left.min(MAX_QUIET_MS);
             let expression = quiet_js(QUIET_MS, left, network);
-            let params =
-                json!({"expression": expression, "returnByValue": true, "awaitPromise": true});
-            if let Ok(reply) = self.send("Runtime.evaluate", params).await {
+            let mut wait = evaluate_by_value(&expression);
+            wait.await_promise = Some(true);
+            if let Ok(reply) = self.cmd_raw(&wait).await {
                 quiet = reply["result"]["value"]["quiet"] != json!(false);
             }
         }
@@ -178,15 +178,11 @@ impl TargetCall {
         if let Some(arm) = self.input.settle_arm {
             let none_yet = self.requests_since(arm.requests_from).0 == 0;
             if arm.mode == SettleMode::Network && none_yet && !self.doc().2 {
-                let barrier = json!({"expression": "0", "returnByValue": true});
+                // Only the round trip counts: the reply is not read.
+                let barrier = evaluate_by_value("0");
                 let _ = self
                     .cdp
-                    .call_timeout(
-                        "Runtime.evaluate",
-                        Some(&self.session),
-                        barrier,
-                        BARRIER_LIMIT,
-                    )
+                    .send_timeout(&barrier, Some(&self.session), BARRIER_LIMIT)
                     .await;
             }
         }

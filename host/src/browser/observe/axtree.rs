@@ -11,7 +11,9 @@ use crate::browser::observe::frame_extras::Extras;
 use crate::browser::observe::walk::normalize_name;
 use crate::browser::types::{AxNode, AxSnapshot};
 use crate::error::{BpError, BpResult, StaleReason};
-use serde_json::{json, Value};
+use chromiumoxide::cdp::browser_protocol::accessibility::GetFullAxTreeParams;
+use chromiumoxide::cdp::browser_protocol::page::FrameId;
+use serde_json::Value;
 use std::collections::HashMap;
 
 /// Frames read at most in one observation.
@@ -80,13 +82,15 @@ impl TargetCall {
             .unwrap_or((None, false, Vec::new(), None));
         let session = session.unwrap_or_else(|| self.session.clone());
         // A frame with its own session is that session's root document.
-        let params = match &frame {
-            Some(f) if !own_session => json!({"frameId": f}),
-            _ => json!({}),
+        let tree = GetFullAxTreeParams {
+            frame_id: match &frame {
+                Some(f) if !own_session => Some(FrameId::new(f.as_str())),
+                _ => None,
+            },
+            ..Default::default()
         };
-        let mut reply = self
-            .send_on(&session, "Accessibility.getFullAXTree", params)
-            .await?;
+        // Accessibility nodes are read as JSON: their enums drift.
+        let mut reply = self.cmd_on_raw(&session, &tree).await?;
         // Taken, not cloned: a large page's tree is tens of megabytes.
         let nodes = match reply["nodes"].take() {
             Value::Array(nodes) => nodes,

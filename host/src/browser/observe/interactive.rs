@@ -16,6 +16,7 @@
 //! full tree (`observe/axtree.rs`), which splices frames in; so is any page where
 //! the walk fails.
 
+use crate::browser::call::wire::Wire;
 use crate::browser::call::TargetCall;
 use crate::browser::observe::held_refs::Known;
 use crate::browser::observe::walk::{
@@ -23,6 +24,9 @@ use crate::browser::observe::walk::{
 };
 use crate::browser::types::{AxNode, AxSnapshot, PageInfo};
 use crate::error::BpResult;
+use chromiumoxide::cdp::browser_protocol::accessibility::GetPartialAxTreeParams;
+use chromiumoxide::cdp::browser_protocol::dom::DescribeNodeParams;
+use chromiumoxide::cdp::js_protocol::runtime::{GetPropertiesParams, RemoteObjectId};
 use serde_json::{json, Value};
 
 /// Accessibility reads in flight at once.
@@ -211,12 +215,11 @@ impl TargetCall {
             .as_str()
             .ok_or_else(|| crate::error::BpError::internal("the page walk returned no list"))?;
         let serialized = serialized_ids(list);
-        let props = self
-            .send(
-                "Runtime.getProperties",
-                json!({"objectId": array, "ownProperties": true, "generatePreview": false}),
-            )
-            .await?;
+        let mut properties = GetPropertiesParams::new(RemoteObjectId::new(array));
+        properties.own_properties = Some(true);
+        properties.generate_preview = Some(false);
+        // Remote objects: read as JSON (their enums drift).
+        let props = self.cmd_raw(&properties).await?;
         let props: &[Value] = props["result"].as_array().map_or(&[], Vec::as_slice);
         let fact = |name: &str| {
             props
@@ -265,18 +268,24 @@ impl TargetCall {
     /// accessibility node of any other.
     async fn read_candidates(&self, candidates: &[Candidate]) -> BpResult<Vec<(Candidate, Value)>> {
         let replies = futures::future::join_all(candidates.iter().map(|c| async move {
-            let (method, params) = match (&c.plain, c.backend.or(c.serialized)) {
+            let object = Some(RemoteObjectId::new(c.object.as_str()));
+            // DOM and accessibility nodes are read as JSON: their enums drift.
+            let read = match (&c.plain, c.backend.or(c.serialized)) {
                 (Some(_), Some(b)) => return Ok(json!({"node": {"backendNodeId": b}})),
                 // Left out of a walk over known elements: its role is not
                 // wanted, so it is dropped without its node.
                 (Some(_), None) if c.object.is_empty() => return Ok(json!({"node": {}})),
-                (Some(_), None) => ("DOM.describeNode", json!({"objectId": c.object})),
-                (None, _) => (
-                    "Accessibility.getPartialAXTree",
-                    json!({"objectId": c.object, "fetchRelatives": false}),
-                ),
+                (Some(_), None) => Wire::of(&DescribeNodeParams {
+                    object_id: object,
+                    ..Default::default()
+                })?,
+                (None, _) => Wire::of(&GetPartialAxTreeParams {
+                    object_id: object,
+                    fetch_relatives: Some(false),
+                    ..Default::default()
+                })?,
             };
-            self.send(method, params).await
+            self.send_wire(read).await
         }))
         .await;
         let by_page = candidates.iter().filter(|c| c.plain.is_some()).count() as u64;

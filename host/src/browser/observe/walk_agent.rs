@@ -26,9 +26,13 @@
 //! serialized: it mostly answers with one string, which would then come
 //! twice, and its list names most candidates already.
 
+use crate::browser::call::wire::{call_args, call_function};
 use crate::browser::call::TargetCall;
 use crate::browser::observe::walk::{page_unreachable, FAST, WALK};
 use crate::error::{BpError, BpResult};
+use chromiumoxide::cdp::js_protocol::runtime::{
+    EvaluateParams, SerializationOptions, SerializationOptionsSerialization,
+};
 use serde_json::{json, Value};
 
 /// Matching the walk's candidates against the known elements.
@@ -54,9 +58,12 @@ fn agent_source() -> String {
 /// How a fresh walk's list is serialized besides its remote object: its
 /// elements one level deep, as nodes with no children or shadow trees
 /// (Chromium's DOM serialization options).
-fn with_node_ids() -> Value {
-    json!({"serialization": "deep", "maxDepth": 1,
-           "additionalParameters": {"maxNodeDepth": 0, "includeShadowTree": "none"}})
+pub(in crate::browser) fn with_node_ids() -> SerializationOptions {
+    SerializationOptions {
+        serialization: SerializationOptionsSerialization::Deep,
+        max_depth: Some(1),
+        additional_parameters: Some(json!({"maxNodeDepth": 0, "includeShadowTree": "none"})),
+    }
 }
 
 impl TargetCall {
@@ -73,11 +80,12 @@ impl TargetCall {
         group: &str,
     ) -> BpResult<Value> {
         if let Some(agent) = self.observe.agent.clone() {
-            let params = json!({"objectId": agent, "arguments": [{"value": cap}],
-                "functionDeclaration": "function (cap) { return this.walk(cap); }",
-                "returnByValue": false, "objectGroup": group,
-                "serializationOptions": with_node_ids()});
-            match self.send("Runtime.callFunctionOn", params).await {
+            let mut call = call_function(&agent, "function (cap) { return this.walk(cap); }");
+            call.arguments = Some(call_args(&json!([{ "value": cap }])));
+            call.return_by_value = Some(false);
+            call.object_group = Some(group.to_string());
+            call.serialization_options = Some(with_node_ids());
+            match self.cmd_raw(&call).await {
                 Ok(reply) => {
                     self.registry.count_walk(true);
                     return Ok(reply);
@@ -92,13 +100,11 @@ impl TargetCall {
             }
         }
         let expression = format!("{}.walk({cap})", agent_source());
-        let reply = self
-            .send(
-                "Runtime.evaluate",
-                json!({"expression": expression, "objectGroup": group, "returnByValue": false,
-                       "serializationOptions": with_node_ids()}),
-            )
-            .await?;
+        let mut walk = EvaluateParams::new(expression);
+        walk.object_group = Some(group.to_string());
+        walk.return_by_value = Some(false);
+        walk.serialization_options = Some(with_node_ids());
+        let reply = self.cmd_raw(&walk).await?;
         self.registry.count_walk(false);
         Ok(reply)
     }
@@ -116,10 +122,14 @@ impl TargetCall {
             .agent
             .clone()
             .ok_or_else(|| BpError::internal("no walk agent"))?;
-        let params = json!({"objectId": agent, "arguments": args,
-            "functionDeclaration": "function (cap, roles, want, counts, ...known) { return this.rewalk(cap, roles, want, counts, known); }",
-            "returnByValue": false, "objectGroup": group});
-        let reply = self.send("Runtime.callFunctionOn", params).await;
+        let mut call = call_function(
+            &agent,
+            "function (cap, roles, want, counts, ...known) { return this.rewalk(cap, roles, want, counts, known); }",
+        );
+        call.arguments = Some(call_args(&Value::Array(args)));
+        call.return_by_value = Some(false);
+        call.object_group = Some(group.to_string());
+        let reply = self.cmd_raw(&call).await;
         match reply {
             Ok(_) => self.registry.count_walk(true),
             Err(_) => self.observe.agent = None,
