@@ -5,6 +5,7 @@
 use crate::browser::call::wire::{evaluate_by_value, Wire};
 use crate::browser::call::{as_str, Handle, TargetCall};
 use crate::error::{BpError, BpResult, StaleReason};
+use crate::ids::SessionId;
 use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, ResolveNodeParams};
 use serde_json::Value;
 
@@ -23,7 +24,7 @@ impl TargetCall {
         &mut self,
         backend: i64,
         frame: Option<(String, Option<String>)>,
-        session: String,
+        session: SessionId,
     ) -> u32 {
         self.handles.push(Handle {
             backend,

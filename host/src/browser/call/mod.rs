@@ -37,6 +37,7 @@ use crate::browser::types::NodeState;
 use crate::browser::workspace::WorkspaceCall;
 use crate::cdp::Cdp;
 use crate::error::{BpError, BpResult, Code, StaleReason};
+use crate::ids::{RawTargetId, SessionId};
 use chromiumoxide::cdp::browser_protocol::page::HandleJavaScriptDialogParams;
 use chromiumoxide::cdp::js_protocol::runtime::ReleaseObjectGroupParams;
 use chromiumoxide::types::Command;
@@ -58,7 +59,7 @@ pub(in crate::browser) struct Handle {
     /// that frame's loader when the node was found.
     pub(in crate::browser) frame: Option<(String, Option<String>)>,
     /// The session that renders that frame.
-    pub(in crate::browser) session: String,
+    pub(in crate::browser) session: SessionId,
 }
 
 /// The browser scope of one tool call.
@@ -69,8 +70,8 @@ pub struct TargetCall {
     /// The calling workspace, for the workspace capabilities a target tool
     /// also uses (a capture becoming an artifact).
     pub ws: WorkspaceCall,
-    pub(in crate::browser) raw_id: String,
-    pub(in crate::browser) session: String,
+    pub(in crate::browser) raw_id: RawTargetId,
+    pub(in crate::browser) session: SessionId,
     /// Frame IDs and selections.
     pub(in crate::browser) frames: Arc<FrameBook>,
     pub(in crate::browser) session_serial: u64,
@@ -86,7 +87,7 @@ pub struct TargetCall {
     /// learned in this call.
     pub(in crate::browser) frame_owners: std::collections::HashMap<(String, String), i64>,
     /// Sessions holding remote objects of this call's group.
-    pub(in crate::browser) group_sessions: std::collections::BTreeSet<String>,
+    pub(in crate::browser) group_sessions: std::collections::BTreeSet<SessionId>,
     /// Set just before the first browser mutation of the call.
     pub dispatched: Arc<AtomicBool>,
     /// The tab's renderer had crashed when the call began (only a
@@ -154,8 +155,8 @@ impl TargetCall {
             observations: s.observations,
             ws: s.workspace,
             frames: s.frames,
-            raw_id: s.raw_id,
-            session: s.session,
+            raw_id: RawTargetId::from(s.raw_id),
+            session: SessionId::from(s.session),
             session_serial: serial,
             generation: s.generation,
             current_generation: s.current_generation,
@@ -341,11 +342,11 @@ impl Drop for TargetCall {
         let mut groups: Vec<(String, String)> = self
             .group_sessions
             .iter()
-            .map(|s| (s.clone(), self.group.clone()))
+            .map(|s| (s.to_string(), self.group.clone()))
             .collect();
         // A walk whose observation was never recorded.
         if let Some(refs) = self.observe.refs_group.take() {
-            groups.push((self.session.clone(), refs));
+            groups.push((self.session.to_string(), refs));
         }
         self.release_groups(groups);
     }

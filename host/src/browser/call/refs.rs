@@ -8,6 +8,7 @@ use crate::browser::observe::held_refs::{HeldGroup, MAX_KNOWN};
 use crate::browser::observe::observations::{Observation, RefNode, OBSERVATION_TTL};
 use crate::browser::types::{NodeHandle, ObservedElement};
 use crate::error::{BpError, BpResult, Code, StaleReason};
+use crate::ids::ObservationId;
 use serde_json::json;
 use std::sync::Arc;
 
@@ -21,6 +22,7 @@ fn no_such_ref() -> BpError {
 }
 
 impl TargetCall {
+    /// Record the observation; its ID as the WIT edge names it, a string.
     pub fn record_observation(&mut self, elements: &[ObservedElement]) -> BpResult<String> {
         self.check()?;
         let (doc_gen, loader, ..) = self.doc();
@@ -49,7 +51,7 @@ impl TargetCall {
                 frame: h.frame.clone(),
             });
         }
-        let id = crate::ids::new_id("obs");
+        let id = ObservationId::fresh();
         self.observations.insert(Observation {
             id: id.clone(),
             workspace_id: self.caller.workspace_id.clone(),
@@ -72,8 +74,8 @@ impl TargetCall {
                     known.clear();
                 }
                 let held = HeldGroup {
-                    observation: id.clone(),
-                    session: self.session.clone(),
+                    observation: id.to_string(),
+                    session: self.session.to_string(),
                     group,
                     known: Arc::new(known),
                     roles: Arc::new(std::mem::take(&mut self.observe.walked_roles)),
@@ -99,7 +101,7 @@ impl TargetCall {
             .map(|g| (g.session, g.group))
             .collect();
         self.release_groups(release);
-        Ok(id)
+        Ok(id.into_string())
     }
 
     pub async fn resolve_ref(
@@ -141,7 +143,10 @@ impl TargetCall {
                     .object_of(&self.raw_id, observation_id, node.backend)
             })
             .flatten();
-        Ok((self.new_handle(node.backend, node.frame, session), held))
+        Ok((
+            self.new_handle(node.backend, node.frame, session.into()),
+            held,
+        ))
     }
 
     /// The observation, if the caller may still resolve its refs: it
@@ -187,7 +192,7 @@ impl TargetCall {
     /// frame's if that frame still shows the document it was observed in.
     fn ref_session(&self, node: &RefNode) -> BpResult<String> {
         let Some((frame, frame_loader)) = &node.frame else {
-            return Ok(self.session.clone());
+            return Ok(self.session.to_string());
         };
         let now = self
             .registry

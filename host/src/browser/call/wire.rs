@@ -8,7 +8,7 @@ use crate::error::{BpError, BpResult};
 use chromiumoxide::cdp::js_protocol::runtime::{
     CallArgument, CallFunctionOnParams, EvaluateParams, RemoteObjectId,
 };
-use chromiumoxide::types::{Command, MethodId, MethodType};
+use chromiumoxide::types::{Command, MethodId};
 use serde_json::Value;
 
 /// A command's method and parameters, made from a typed command.
@@ -26,11 +26,6 @@ impl Wire {
             BpError::internal(format!("CDP {method}: parameters not serialisable: {e}"))
         })?;
         Ok(Self { method, params })
-    }
-
-    /// Whether this is a command of type `C`.
-    pub(in crate::browser) fn is<C: MethodType>(&self) -> bool {
-        self.method == C::method_id()
     }
 
     /// Whether the browser process handles it (the `Input` domain), not
@@ -86,9 +81,9 @@ mod tests {
         let w = Wire::of(&InsertTextParams::new("hi")).unwrap();
         assert_eq!(w.method, InsertTextParams::IDENTIFIER);
         assert_eq!(w.params, serde_json::json!({"text": "hi"}));
-        assert!(w.is_input() && w.is::<InsertTextParams>());
+        assert!(w.is_input());
         let focus = Wire::of(&FocusParams::default()).unwrap();
-        assert!(!focus.is_input() && !focus.is::<InsertTextParams>());
+        assert!(!focus.is_input());
         assert_eq!(focus.params, serde_json::json!({}));
     }
 

@@ -5,6 +5,7 @@
 use crate::browser::call::TargetCall;
 use crate::browser::types::{FrameInfo, Point};
 use crate::error::{BpError, BpResult, StaleReason};
+use crate::ids::SessionId;
 use chromiumoxide::cdp::browser_protocol::dom::{
     BackendNodeId, DescribeNodeParams, GetBoxModelParams, GetFrameOwnerParams,
 };
@@ -75,7 +76,7 @@ impl TargetCall {
 
     /// The frame a session renders as its root (`None`: the page's).
     fn session_root(&self, session: &str) -> Option<String> {
-        if session == self.session {
+        if *self.session == *session {
             return None;
         }
         self.registry
@@ -274,7 +275,7 @@ impl TargetCall {
                 None
             };
             match child {
-                Some(s) => session = s,
+                Some(s) => session = SessionId::from(s),
                 None => return Ok(token),
             }
         }

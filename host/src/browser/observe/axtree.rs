@@ -11,6 +11,7 @@ use crate::browser::observe::frame_extras::Extras;
 use crate::browser::observe::walk::normalize_name;
 use crate::browser::types::{AxNode, AxSnapshot};
 use crate::error::{BpError, BpResult, StaleReason};
+use crate::ids::SessionId;
 use chromiumoxide::cdp::browser_protocol::accessibility::GetFullAxTreeParams;
 use chromiumoxide::cdp::browser_protocol::page::FrameId;
 use serde_json::Value;
@@ -80,7 +81,7 @@ impl TargetCall {
                 (t.session_for(frame.as_deref()), own, children, loader)
             })
             .unwrap_or((None, false, Vec::new(), None));
-        let session = session.unwrap_or_else(|| self.session.clone());
+        let session = session.unwrap_or_else(|| self.session.to_string());
         // A frame with its own session is that session's root document.
         let tree = GetFullAxTreeParams {
             frame_id: match &frame {
@@ -201,7 +202,7 @@ impl TargetCall {
                     break;
                 }
                 let (frame, session) = (trees[ti].frame.clone(), trees[ti].session.clone());
-                let mut node = self.ax_node(n, depth, frame, session);
+                let mut node = self.ax_node(n, depth, frame, SessionId::from(session));
                 if let Some((kind, name)) = extra {
                     node.role = kind;
                     node.name = normalize_name(&name);
@@ -246,7 +247,7 @@ impl TargetCall {
         n: &Value,
         depth: u32,
         frame: Option<(String, Option<String>)>,
-        session: String,
+        session: SessionId,
     ) -> AxNode {
         let prop = |name: &str| {
             n["properties"]

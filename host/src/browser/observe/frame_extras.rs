@@ -12,6 +12,7 @@ use crate::browser::call::wire::{call_args, call_function};
 use crate::browser::call::TargetCall;
 use crate::browser::observe::walk::{FAST, WALK};
 use crate::browser::observe::walk_agent::with_node_ids;
+use crate::ids::SessionId;
 use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, ResolveNodeParams};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -82,7 +83,7 @@ impl TargetCall {
         else {
             return Extras::new();
         };
-        self.group_sessions.insert(session.to_string());
+        self.group_sessions.insert(SessionId::from(session));
         let mut call = call_function(&object, &extras_js());
         call.arguments = Some(call_args(&json!([{ "value": CAP }])));
         call.return_by_value = Some(false);

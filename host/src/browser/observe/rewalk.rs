@@ -31,7 +31,7 @@ impl TargetCall {
         let held = self.observations.held.get(&self.raw_id)?;
         let obs = self.observations.get(&held.observation)?;
         let (doc_gen, loader, ..) = self.doc();
-        let same = held.session == self.session
+        let same = *held.session == *self.session
             && obs.generation == self.generation
             && obs.session_serial == self.session_serial
             && obs.doc_gen == doc_gen
