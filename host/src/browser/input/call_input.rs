@@ -3,9 +3,10 @@
 //! [`TargetCall`](crate::browser::call::TargetCall) (its `input` field),
 //! as `WasiCtx` is composed of per-area parts: the nodes focused and
 //! aimed at, the active element as last read, the counts that prove a
-//! read came after its input, and settling. The input files read it, and
-//! the active-element read (`navigation/frame_ops.rs`). A leaf: it
-//! imports only other leaves.
+//! read came after its input, and settling. The input files read it, the
+//! active-element read (`navigation/frame_ops.rs`) and the first command
+//! of that read, sent ahead (`observe/read_ahead.rs`). A leaf: it imports
+//! only other leaves.
 
 use crate::browser::call::state::{SettleArm, TypedBefore};
 use crate::browser::types::NodeHandle;

@@ -4,7 +4,8 @@
 //! field), as `WasiCtx` is composed of per-area parts. Only the observe
 //! files and the ref store (`call/refs.rs`, `call/resolved.rs`) read it;
 //! an action's actionability check takes the ref revalidation's read
-//! (`input/actionable.rs`). A leaf: it imports only other leaves.
+//! (`input/actionable.rs`), and the hub releases the group of a walk
+//! never recorded (`call/mod.rs`). A leaf: it imports only other leaves.
 
 use crate::browser::call::state::{ReadAhead, Resolved};
 use crate::browser::observe::held_refs::Known;
