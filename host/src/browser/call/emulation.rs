@@ -34,57 +34,33 @@ pub enum Override {
 
 impl Override {
     /// The CDP command that makes the override, as it goes on the wire
-    /// (method and parameters, for a check of what is sent).
+    /// (method and parameters).
     pub fn command(&self) -> BpResult<(MethodId, Value)> {
-        let wire = match self {
-            Override::Metrics { .. } => Wire::of(&self.metrics()),
-            Override::ClearMetrics => Wire::of(&ClearDeviceMetricsOverrideParams::default()),
-            Override::Media(_) => Wire::of(&self.media()),
-        }?;
+        let wire = self.wire()?;
         Ok((wire.method, wire.params))
     }
 
-    /// Make the override on `session`.
-    async fn send(&self, cdp: &Cdp, session: &str) -> BpResult<()> {
-        let s = Some(session);
+    /// The typed command that makes the override, in its wire form.
+    fn wire(&self) -> BpResult<Wire> {
         match self {
-            Override::Metrics { .. } => cdp.send(&self.metrics(), s).await.map(drop),
-            Override::ClearMetrics => cdp
-                .send(&ClearDeviceMetricsOverrideParams::default(), s)
-                .await
-                .map(drop),
-            Override::Media(_) => cdp.send(&self.media(), s).await.map(drop),
-        }
-    }
-
-    /// `Emulation.setDeviceMetricsOverride` of a size (the default
-    /// otherwise).
-    fn metrics(&self) -> SetDeviceMetricsOverrideParams {
-        let (width, height, scale, mobile) = match self {
             Override::Metrics {
                 width,
                 height,
                 scale,
                 mobile,
-            } => (*width, *height, *scale, *mobile),
-            _ => (0, 0, 0.0, false),
-        };
-        SetDeviceMetricsOverrideParams::new(width, height, scale, mobile)
-    }
-
-    /// `Emulation.setEmulatedMedia` of the media features (none
-    /// otherwise: all removed).
-    fn media(&self) -> SetEmulatedMediaParams {
-        let features = match self {
-            Override::Media(features) => features
-                .iter()
-                .map(|(name, value)| MediaFeature::new(*name, *value))
-                .collect(),
-            _ => Vec::new(),
-        };
-        SetEmulatedMediaParams {
-            media: None,
-            features: Some(features),
+            } => Wire::of(&SetDeviceMetricsOverrideParams::new(
+                *width, *height, *scale, *mobile,
+            )),
+            Override::ClearMetrics => Wire::of(&ClearDeviceMetricsOverrideParams::default()),
+            Override::Media(features) => Wire::of(&SetEmulatedMediaParams {
+                media: None,
+                features: Some(
+                    features
+                        .iter()
+                        .map(|(name, value)| MediaFeature::new(*name, *value))
+                        .collect(),
+                ),
+            }),
         }
     }
 }
@@ -96,9 +72,7 @@ impl TargetCall {
         self.check()?;
         self.mark_dispatched();
         self.registry.update(&self.raw_id, |t| t.emulated = true);
-        let (method, _) = o.command()?;
-        self.ready_for(&method)?;
-        o.send(&self.cdp, &self.session).await
+        self.send_wire(o.wire()?).await.map(|_| ())
     }
 }
 
@@ -127,7 +101,11 @@ pub async fn clear_overrides(
         // A tab no longer attached has lost its overrides with its session.
         let Some(session) = session else { continue };
         for o in [Override::ClearMetrics, Override::Media(Vec::new())] {
-            if let Err(e) = o.send(cdp, &session).await {
+            let sent = match o.wire() {
+                Ok(w) => cdp.call(&w.method, Some(&session), w.params).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = sent {
                 tracing::info!("could not remove an emulation override: {}", e.message);
             }
         }

@@ -239,7 +239,7 @@ impl TargetCall {
     }
 
     /// Whether `method` may go to the page now.
-    pub(in crate::browser) fn ready_for(&self, method: &str) -> BpResult<()> {
+    fn ready_for(&self, method: &str) -> BpResult<()> {
         // A page paused by a JavaScript dialog cannot answer; fail fast
         // instead of waiting for a reply that only comes after the dialog.
         if self.doc().2 && method != HandleJavaScriptDialogParams::IDENTIFIER {
