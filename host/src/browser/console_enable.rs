@@ -6,7 +6,8 @@
 
 use crate::browser::registry::Registry;
 use crate::cdp::Cdp;
-use serde_json::json;
+use chromiumoxide::cdp::browser_protocol::log;
+use chromiumoxide::cdp::js_protocol::runtime;
 use std::time::Duration;
 
 /// How long a console read waits for the replayed messages to be
@@ -20,8 +21,8 @@ pub async fn enable(cdp: &Cdp, registry: &Registry, raw_id: &str) -> bool {
         return false;
     };
     let s = Some(session.as_str());
-    let runtime = cdp.call("Runtime.enable", s, json!({})).await;
-    let log = cdp.call("Log.enable", s, json!({})).await;
+    let runtime = cdp.send(&runtime::EnableParams::default(), s).await;
+    let log = cdp.send(&log::EnableParams::default(), s).await;
     if runtime.is_err() || log.is_err() {
         // Tried again by the next call (unless the session is gone).
         registry.update(raw_id, |t| {

@@ -5,7 +5,11 @@
 
 use crate::cdp::Cdp;
 use crate::error::{BpError, BpResult};
-use serde_json::{json, Value};
+use chromiumoxide::cdp::browser_protocol::dom_storage::{
+    ClearParams, GetDomStorageItemsParams, RemoveDomStorageItemParams, SetDomStorageItemParams,
+    StorageId,
+};
+use serde_json::Value;
 
 /// The serialized origin of `url` (`https://a.test:8443`), or `None` for
 /// an opaque one (`about:blank`, `data:`, `file:`), which has no storage
@@ -25,8 +29,10 @@ pub fn opaque(url: &str) -> BpError {
 }
 
 /// The `DOMStorage.StorageId` of `origin`'s local or session storage.
-pub fn storage_id(origin: &str, local: bool) -> Value {
-    json!({"securityOrigin": origin, "isLocalStorage": local})
+pub fn storage_id(origin: &str, local: bool) -> StorageId {
+    let mut id = StorageId::new(local);
+    id.security_origin = Some(origin.to_string());
+    id
 }
 
 /// The `[key, value]` pairs of a `getDOMStorageItems` reply, in key order.
@@ -48,13 +54,9 @@ pub async fn read(
     origin: &str,
     local: bool,
 ) -> BpResult<Vec<(String, String)>> {
-    let reply = cdp
-        .call(
-            "DOMStorage.getDOMStorageItems",
-            Some(session),
-            json!({"storageId": storage_id(origin, local)}),
-        )
-        .await?;
+    let items = GetDomStorageItemsParams::new(storage_id(origin, local));
+    // The page's own data: read as JSON, a malformed item is left out.
+    let reply = cdp.send_raw(&items, Some(session)).await?;
     Ok(entries(&reply))
 }
 
@@ -67,13 +69,8 @@ pub async fn set(
     key: &str,
     value: &str,
 ) -> BpResult<()> {
-    cdp.call(
-        "DOMStorage.setDOMStorageItem",
-        Some(session),
-        json!({"storageId": storage_id(origin, local), "key": key, "value": value}),
-    )
-    .await
-    .map(drop)
+    let item = SetDomStorageItemParams::new(storage_id(origin, local), key, value);
+    cdp.send(&item, Some(session)).await.map(drop)
 }
 
 /// Remove `key`, or with none every key, from `origin`'s storage.
@@ -85,19 +82,30 @@ pub async fn remove(
     key: Option<&str>,
 ) -> BpResult<()> {
     let id = storage_id(origin, local);
-    let (method, params) = match key {
-        Some(k) => (
-            "DOMStorage.removeDOMStorageItem",
-            json!({"storageId": id, "key": k}),
-        ),
-        None => ("DOMStorage.clear", json!({"storageId": id})),
-    };
-    cdp.call(method, Some(session), params).await.map(drop)
+    match key {
+        Some(k) => {
+            let item = RemoveDomStorageItemParams::new(id, k);
+            cdp.send(&item, Some(session)).await.map(drop)
+        }
+        None => cdp
+            .send(&ClearParams::new(id), Some(session))
+            .await
+            .map(drop),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_storage_id_is_sent_as_the_string_form_was() {
+        assert_eq!(
+            serde_json::to_value(storage_id("http://127.0.0.1:8080", true)).unwrap(),
+            json!({"securityOrigin": "http://127.0.0.1:8080", "isLocalStorage": true})
+        );
+    }
 
     #[test]
     fn only_tuple_origins_have_storage() {

@@ -4,11 +4,17 @@
 //! controls the tab any more ([`clear_overrides`]). The `emulation`
 //! capability reaches these through the tab façade (`crate::tab`).
 
+use crate::browser::call::wire::Wire;
 use crate::browser::call::TargetCall;
 use crate::browser::registry::Registry;
 use crate::cdp::Cdp;
 use crate::error::BpResult;
-use serde_json::{json, Value};
+use chromiumoxide::cdp::browser_protocol::emulation::{
+    ClearDeviceMetricsOverrideParams, MediaFeature, SetDeviceMetricsOverrideParams,
+    SetEmulatedMediaParams,
+};
+use chromiumoxide::types::MethodId;
+use serde_json::Value;
 
 /// An override of the page's rendering.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,26 +33,34 @@ pub enum Override {
 }
 
 impl Override {
-    /// The CDP command that makes the override.
-    pub fn command(&self) -> (&'static str, Value) {
+    /// The CDP command that makes the override, as it goes on the wire
+    /// (method and parameters).
+    pub fn command(&self) -> BpResult<(MethodId, Value)> {
+        let wire = self.wire()?;
+        Ok((wire.method, wire.params))
+    }
+
+    /// The typed command that makes the override, in its wire form.
+    fn wire(&self) -> BpResult<Wire> {
         match self {
             Override::Metrics {
                 width,
                 height,
                 scale,
                 mobile,
-            } => (
-                "Emulation.setDeviceMetricsOverride",
-                json!({"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile}),
-            ),
-            Override::ClearMetrics => ("Emulation.clearDeviceMetricsOverride", json!({})),
-            Override::Media(features) => {
-                let features: Vec<Value> = features
-                    .iter()
-                    .map(|(name, value)| json!({"name": name, "value": value}))
-                    .collect();
-                ("Emulation.setEmulatedMedia", json!({"features": features}))
-            }
+            } => Wire::of(&SetDeviceMetricsOverrideParams::new(
+                *width, *height, *scale, *mobile,
+            )),
+            Override::ClearMetrics => Wire::of(&ClearDeviceMetricsOverrideParams::default()),
+            Override::Media(features) => Wire::of(&SetEmulatedMediaParams {
+                media: None,
+                features: Some(
+                    features
+                        .iter()
+                        .map(|(name, value)| MediaFeature::new(*name, *value))
+                        .collect(),
+                ),
+            }),
         }
     }
 }
@@ -58,8 +72,7 @@ impl TargetCall {
         self.check()?;
         self.mark_dispatched();
         self.registry.update(&self.raw_id, |t| t.emulated = true);
-        let (method, params) = o.command();
-        self.send(method, params).await.map(|_| ())
+        self.send_wire(o.wire()?).await.map(|_| ())
     }
 }
 
@@ -88,8 +101,11 @@ pub async fn clear_overrides(
         // A tab no longer attached has lost its overrides with its session.
         let Some(session) = session else { continue };
         for o in [Override::ClearMetrics, Override::Media(Vec::new())] {
-            let (method, params) = o.command();
-            if let Err(e) = cdp.call(method, Some(&session), params).await {
+            let sent = match o.wire() {
+                Ok(w) => cdp.call(&w.method, Some(&session), w.params).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = sent {
                 tracing::info!("could not remove an emulation override: {}", e.message);
             }
         }

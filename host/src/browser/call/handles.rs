@@ -2,9 +2,12 @@
 //! (backend node, frame, session), their remote objects in the call's
 //! object group, and the page-side function calls made on them.
 
+use crate::browser::call::wire::{evaluate_by_value, Wire};
 use crate::browser::call::{as_str, Handle, TargetCall};
 use crate::error::{BpError, BpResult, StaleReason};
-use serde_json::{json, Value};
+use crate::ids::SessionId;
+use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, ResolveNodeParams};
+use serde_json::Value;
 
 impl TargetCall {
     pub(in crate::browser) fn handle(&self, handle: u32) -> BpResult<&Handle> {
@@ -21,7 +24,7 @@ impl TargetCall {
         &mut self,
         backend: i64,
         frame: Option<(String, Option<String>)>,
-        session: String,
+        session: SessionId,
     ) -> u32 {
         self.handles.push(Handle {
             backend,
@@ -63,12 +66,14 @@ impl TargetCall {
         // reply is lost: it may come after all).
         let session = self.handle(handle)?.session.clone();
         self.group_sessions.insert(session);
+        let resolve = ResolveNodeParams {
+            backend_node_id: Some(BackendNodeId::new(backend)),
+            object_group: Some(self.group.clone()),
+            ..Default::default()
+        };
+        // The reply is a remote object: read as JSON (its enums drift).
         let reply = self
-            .send_for(
-                handle,
-                "DOM.resolveNode",
-                json!({"backendNodeId": backend, "objectGroup": self.group}),
-            )
+            .cmd_for_raw(handle, &resolve)
             .await
             .map_err(|_| BpError::stale(StaleReason::DocumentReplaced))?;
         let obj = as_str(&reply["object"]["objectId"]);
@@ -98,10 +103,9 @@ impl TargetCall {
         let session = self.handle(handle)?.session.clone();
         let reply = if session == self.session {
             // (A read sent ahead of it is taken here.)
-            self.send_or_ahead("Runtime.callFunctionOn", params).await
+            self.send_or_ahead(Wire::of(&params)?).await
         } else {
-            self.send_for(handle, "Runtime.callFunctionOn", params)
-                .await
+            self.cmd_for_raw(handle, &params).await
         };
         match reply {
             Ok(reply) if reply.get("exceptionDetails").is_none() => Ok(reply["result"].clone()),
@@ -116,12 +120,9 @@ impl TargetCall {
 
     /// `expression`'s value once the promise it makes has settled.
     pub(crate) async fn evaluate_awaited(&self, expression: &str) -> BpResult<Value> {
-        let reply = self
-            .send(
-                "Runtime.evaluate",
-                json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
-            )
-            .await?;
+        let mut evaluate = evaluate_by_value(expression);
+        evaluate.await_promise = Some(true);
+        let reply = self.cmd_raw(&evaluate).await?;
         if reply.get("exceptionDetails").is_some() {
             return Err(BpError::internal("a page-side helper threw"));
         }
@@ -129,12 +130,7 @@ impl TargetCall {
     }
 
     pub(crate) async fn evaluate_value(&self, expression: &str) -> BpResult<Value> {
-        let reply = self
-            .send(
-                "Runtime.evaluate",
-                json!({"expression": expression, "returnByValue": true}),
-            )
-            .await?;
+        let reply = self.cmd_raw(&evaluate_by_value(expression)).await?;
         if reply.get("exceptionDetails").is_some() {
             return Err(BpError::internal("a page-side helper threw"));
         }

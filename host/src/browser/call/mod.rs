@@ -11,7 +11,12 @@
 //! `input/aim.rs` (pointer geometry), `input/dispatch.rs` (input), and the
 //! files named on the fields below. This file imports none of them: what
 //! it holds of theirs is defined in leaves (`caller.rs`, `call/state.rs`,
-//! `observe/held_refs.rs`).
+//! `observe/call_walk.rs`, `input/call_input.rs`).
+//!
+//! The struct is the shared tab session (connection, registry, IDs,
+//! frames, node handles, the call's object group, the lease and caller
+//! checks), composed with one part per area that keeps per-call state:
+//! [`CallWalk`] (the page walk, `observe`) and [`CallInput`] (input).
 
 pub mod emulation;
 pub(in crate::browser) mod handles;
@@ -20,16 +25,22 @@ pub(in crate::browser) mod refs;
 pub(in crate::browser) mod resolved;
 pub(in crate::browser) mod state;
 pub(in crate::browser) mod storage;
+pub(in crate::browser) mod wire;
 
-use crate::browser::call::state::{ReadAhead, Resolved, TypedBefore};
+use crate::browser::call::wire::Wire;
+use crate::browser::input::call_input::CallInput;
 use crate::browser::navigation::frames::FrameBook;
-use crate::browser::observe::held_refs::Known;
+use crate::browser::observe::call_walk::CallWalk;
 use crate::browser::observe::observations::Observations;
 use crate::browser::registry::Registry;
-use crate::browser::types::{NodeHandle, NodeState};
+use crate::browser::types::NodeState;
 use crate::browser::workspace::WorkspaceCall;
 use crate::cdp::Cdp;
 use crate::error::{BpError, BpResult, Code, StaleReason};
+use crate::ids::{RawTargetId, SessionId};
+use chromiumoxide::cdp::browser_protocol::page::HandleJavaScriptDialogParams;
+use chromiumoxide::cdp::js_protocol::runtime::ReleaseObjectGroupParams;
+use chromiumoxide::types::Command;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -48,7 +59,7 @@ pub(in crate::browser) struct Handle {
     /// that frame's loader when the node was found.
     pub(in crate::browser) frame: Option<(String, Option<String>)>,
     /// The session that renders that frame.
-    pub(in crate::browser) session: String,
+    pub(in crate::browser) session: SessionId,
 }
 
 /// The browser scope of one tool call.
@@ -59,8 +70,8 @@ pub struct TargetCall {
     /// The calling workspace, for the workspace capabilities a target tool
     /// also uses (a capture becoming an artifact).
     pub ws: WorkspaceCall,
-    pub(in crate::browser) raw_id: String,
-    pub(in crate::browser) session: String,
+    pub(in crate::browser) raw_id: RawTargetId,
+    pub(in crate::browser) session: SessionId,
     /// Frame IDs and selections.
     pub(in crate::browser) frames: Arc<FrameBook>,
     pub(in crate::browser) session_serial: u64,
@@ -76,69 +87,16 @@ pub struct TargetCall {
     /// learned in this call.
     pub(in crate::browser) frame_owners: std::collections::HashMap<(String, String), i64>,
     /// Sessions holding remote objects of this call's group.
-    pub(in crate::browser) group_sessions: std::collections::BTreeSet<String>,
-    /// Document (and selected frame) the last accessibility read came from.
-    pub(in crate::browser) tree_doc: Option<(u64, Option<String>, Option<String>)>,
+    pub(in crate::browser) group_sessions: std::collections::BTreeSet<SessionId>,
     /// Set just before the first browser mutation of the call.
     pub dispatched: Arc<AtomicBool>,
-    /// Input was dispatched and the page not settled since (`input/settle.rs`).
-    pub(in crate::browser) unsettled: bool,
-    /// The last active element read: its token and remote object, so the
-    /// next read can confirm it in one page call.
-    pub(in crate::browser) last_active: Option<(String, String)>,
-    /// The active element's token as a page call that focused it found
-    /// it, with the commands sent on the connection by then: the next
-    /// read takes it if nothing was sent since (`input/focus_editable.rs`).
-    pub(in crate::browser) active_known: Option<(u64, String)>,
-    /// Active-element reads that named an element by its object.
-    pub(in crate::browser) active_reads: u32,
-    /// What the last ref revalidation read (`call/resolved.rs`).
-    pub(in crate::browser) resolved: Option<Resolved>,
-    /// An active-element read sent ahead (`observe/read_ahead.rs`).
-    pub(in crate::browser) read_ahead: Option<ReadAhead>,
-    /// The object group the page walk put its candidates in, until the
-    /// observation is recorded and the group is held (`observe/held_refs.rs`).
-    pub(in crate::browser) refs_group: Option<String>,
-    /// The held group of the tab's previous observation, when this call's
-    /// walk took its elements from there (`observe/rewalk.rs`); never released
-    /// by this call.
-    pub(in crate::browser) inherited_group: Option<String>,
-    /// The elements this call's walk identified: (backend node, object).
-    pub(in crate::browser) walked: Vec<Known>,
-    /// The roles this call's walk was asked for.
-    pub(in crate::browser) walked_roles: Vec<String>,
-    /// The page's walk agent for this document, in the group of the
-    /// walk's candidates or the held group (`observe/walk_agent.rs`).
-    pub(in crate::browser) agent: Option<String>,
-    /// Walk the page afresh, without the known elements.
-    pub(in crate::browser) rewalk_off: bool,
     /// The tab's renderer had crashed when the call began (only a
     /// navigation runs then, and recovers it).
     pub(in crate::browser) crashed_at_start: bool,
-    /// Object groups this call handed over to be held.
-    pub(in crate::browser) held_count: u32,
-    /// The node given focus last, and the node aimed at last.
-    pub(in crate::browser) focused_handle: Option<NodeHandle>,
-    pub(in crate::browser) aimed_handle: Option<NodeHandle>,
-    /// The page's `pointerup` count read as the click was aimed (main
-    /// frame only), which its read sent with the release must pass.
-    pub(in crate::browser) pointerups_before: Option<u64>,
-    /// The field a type action focused, as it read then, until other
-    /// input (`input/typed_readback.rs`).
-    pub(in crate::browser) typed_before: Option<TypedBefore>,
-    /// The `keyup` count of the active element's document as the last
-    /// active-element read confirmed it, with the commands sent on the
-    /// connection by then: a key sent next with nothing sent between
-    /// proves its focus read by it (`observe/proved_read.rs`).
-    pub(in crate::browser) keyups_seen: Option<(u64, u64)>,
-    /// Settling armed for the action under way (`input/settle_after.rs`).
-    pub(in crate::browser) settle_arm: Option<crate::browser::call::state::SettleArm>,
-    /// The document generation where this call installed the settle
-    /// observer last.
-    pub(in crate::browser) observer_doc: Option<u64>,
-    /// The settle observer's mutation count as the last main-frame node
-    /// read saw it, with the commands sent by then (`input/settle_after.rs`).
-    pub(in crate::browser) mutations_seen: Option<(u64, u64)>,
+    /// The page walk's and the observation's part (`observe/call_walk.rs`).
+    pub(in crate::browser) observe: CallWalk,
+    /// The input actions' part (`input/call_input.rs`).
+    pub(in crate::browser) input: CallInput,
 }
 
 /// Everything needed to build a [`TargetCall`].
@@ -197,8 +155,8 @@ impl TargetCall {
             observations: s.observations,
             ws: s.workspace,
             frames: s.frames,
-            raw_id: s.raw_id,
-            session: s.session,
+            raw_id: RawTargetId::from(s.raw_id),
+            session: SessionId::from(s.session),
             session_serial: serial,
             generation: s.generation,
             current_generation: s.current_generation,
@@ -208,30 +166,10 @@ impl TargetCall {
             group: format!("{GROUP_PREFIX}{}", crate::ids::random_hex(6)),
             group_sessions: std::collections::BTreeSet::new(),
             frame_owners: std::collections::HashMap::new(),
-            tree_doc: None,
             dispatched: s.dispatched,
-            unsettled: false,
-            last_active: None,
-            active_known: None,
-            active_reads: 0,
-            resolved: None,
-            refs_group: None,
-            inherited_group: None,
-            walked: Vec::new(),
-            walked_roles: Vec::new(),
-            agent: None,
-            rewalk_off: false,
             crashed_at_start,
-            held_count: 0,
-            read_ahead: None,
-            focused_handle: None,
-            typed_before: None,
-            aimed_handle: None,
-            pointerups_before: None,
-            keyups_seen: None,
-            settle_arm: None,
-            observer_doc: None,
-            mutations_seen: None,
+            observe: CallWalk::default(),
+            input: CallInput::default(),
         })
     }
 
@@ -271,6 +209,8 @@ impl TargetCall {
         self.dispatched.store(true, Ordering::SeqCst);
     }
 
+    /// Send `method` on the page's session (the string form, for callers
+    /// not yet typed; typed commands go through [`TargetCall::cmd`]).
     pub(in crate::browser) async fn send(&self, method: &str, params: Value) -> BpResult<Value> {
         self.send_on(&self.session, method, params).await
     }
@@ -283,14 +223,7 @@ impl TargetCall {
         method: &str,
         params: Value,
     ) -> BpResult<Value> {
-        // A page paused by a JavaScript dialog cannot answer; fail fast
-        // instead of waiting for a reply that only comes after the dialog.
-        if self.doc().2 && method != "Page.handleJavaScriptDialog" {
-            return Err(dialog_open());
-        }
-        if self.crashed_since_start() {
-            return Err(crate::cdp::errors::crashed());
-        }
+        self.ready_for(method)?;
         self.cdp.call(method, Some(session), params).await
     }
 
@@ -303,6 +236,76 @@ impl TargetCall {
     ) -> BpResult<Value> {
         let session = self.handle(handle)?.session.clone();
         self.send_on(&session, method, params).await
+    }
+
+    /// Whether `method` may go to the page now.
+    fn ready_for(&self, method: &str) -> BpResult<()> {
+        // A page paused by a JavaScript dialog cannot answer; fail fast
+        // instead of waiting for a reply that only comes after the dialog.
+        if self.doc().2 && method != HandleJavaScriptDialogParams::IDENTIFIER {
+            return Err(dialog_open());
+        }
+        if self.crashed_since_start() {
+            return Err(crate::cdp::errors::crashed());
+        }
+        Ok(())
+    }
+
+    /// Send the typed `cmd` on the page's session and read its typed reply.
+    pub(in crate::browser) async fn cmd<C: Command>(&self, cmd: &C) -> BpResult<C::Response> {
+        self.cmd_on(&self.session, cmd).await
+    }
+
+    /// [`TargetCall::cmd`] on one of the target's sessions.
+    pub(in crate::browser) async fn cmd_on<C: Command>(
+        &self,
+        session: &str,
+        cmd: &C,
+    ) -> BpResult<C::Response> {
+        self.ready_for(&cmd.identifier())?;
+        self.cdp.send(cmd, Some(session)).await
+    }
+
+    /// [`TargetCall::cmd`] on the session that renders the handle's node.
+    pub(in crate::browser) async fn cmd_for<C: Command>(
+        &self,
+        handle: u32,
+        cmd: &C,
+    ) -> BpResult<C::Response> {
+        let session = self.handle(handle)?.session.clone();
+        self.cmd_on(&session, cmd).await
+    }
+
+    /// Send the typed `cmd` on the page's session, its reply as JSON: for
+    /// replies that carry page data (remote objects, accessibility nodes)
+    /// whose enums drift between browser versions.
+    pub(in crate::browser) async fn cmd_raw<C: Command>(&self, cmd: &C) -> BpResult<Value> {
+        self.cmd_on_raw(&self.session, cmd).await
+    }
+
+    /// [`TargetCall::cmd_raw`] on one of the target's sessions.
+    pub(in crate::browser) async fn cmd_on_raw<C: Command>(
+        &self,
+        session: &str,
+        cmd: &C,
+    ) -> BpResult<Value> {
+        self.ready_for(&cmd.identifier())?;
+        self.cdp.send_raw(cmd, Some(session)).await
+    }
+
+    /// [`TargetCall::cmd_raw`] on the session that renders the handle's node.
+    pub(in crate::browser) async fn cmd_for_raw<C: Command>(
+        &self,
+        handle: u32,
+        cmd: &C,
+    ) -> BpResult<Value> {
+        let session = self.handle(handle)?.session.clone();
+        self.cmd_on_raw(&session, cmd).await
+    }
+
+    /// Send a command kept in its wire form on the page's session.
+    pub(in crate::browser) async fn send_wire(&self, wire: Wire) -> BpResult<Value> {
+        self.send_on(&self.session, &wire.method, wire.params).await
     }
 
     pub(in crate::browser) fn doc(&self) -> (u64, Option<String>, bool, bool) {
@@ -322,13 +325,8 @@ impl TargetCall {
         if let Ok(rt) = tokio::runtime::Handle::try_current() {
             rt.spawn(async move {
                 for (session, group) in groups {
-                    let _ = cdp
-                        .call(
-                            "Runtime.releaseObjectGroup",
-                            Some(&session),
-                            json!({"objectGroup": group}),
-                        )
-                        .await;
+                    let release = ReleaseObjectGroupParams::new(group);
+                    let _ = cdp.send(&release, Some(&session)).await;
                 }
             });
         }
@@ -344,11 +342,11 @@ impl Drop for TargetCall {
         let mut groups: Vec<(String, String)> = self
             .group_sessions
             .iter()
-            .map(|s| (s.clone(), self.group.clone()))
+            .map(|s| (s.to_string(), self.group.clone()))
             .collect();
         // A walk whose observation was never recorded.
-        if let Some(refs) = self.refs_group.take() {
-            groups.push((self.session.clone(), refs));
+        if let Some(refs) = self.observe.refs_group.take() {
+            groups.push((self.session.to_string(), refs));
         }
         self.release_groups(groups);
     }

@@ -8,6 +8,7 @@ use crate::browser::observe::held_refs::{HeldGroup, MAX_KNOWN};
 use crate::browser::observe::observations::{Observation, RefNode, OBSERVATION_TTL};
 use crate::browser::types::{NodeHandle, ObservedElement};
 use crate::error::{BpError, BpResult, Code, StaleReason};
+use crate::ids::ObservationId;
 use serde_json::json;
 use std::sync::Arc;
 
@@ -21,10 +22,11 @@ fn no_such_ref() -> BpError {
 }
 
 impl TargetCall {
+    /// Record the observation; its ID as the WIT edge names it, a string.
     pub fn record_observation(&mut self, elements: &[ObservedElement]) -> BpResult<String> {
         self.check()?;
         let (doc_gen, loader, ..) = self.doc();
-        let Some((tree_gen, tree_loader, frame_scope)) = self.tree_doc.clone() else {
+        let Some((tree_gen, tree_loader, frame_scope)) = self.observe.tree_doc.clone() else {
             return Err(BpError::invalid(
                 "read the accessibility tree before recording an observation",
             ));
@@ -49,7 +51,7 @@ impl TargetCall {
                 frame: h.frame.clone(),
             });
         }
-        let id = crate::ids::new_id("obs");
+        let id = ObservationId::fresh();
         self.observations.insert(Observation {
             id: id.clone(),
             workspace_id: self.caller.workspace_id.clone(),
@@ -63,23 +65,24 @@ impl TargetCall {
             frame_scope,
             refs,
         });
-        let release = match self.refs_group.take().or(self.inherited_group.take()) {
+        let walked_group = self.observe.refs_group.take();
+        let release = match walked_group.or(self.observe.inherited_group.take()) {
             Some(group) => {
-                let mut known = std::mem::take(&mut self.walked);
+                let mut known = std::mem::take(&mut self.observe.walked);
                 if known.len() > MAX_KNOWN {
                     // Too many to pass back; the refs still use them.
                     known.clear();
                 }
                 let held = HeldGroup {
-                    observation: id.clone(),
-                    session: self.session.clone(),
+                    observation: id.to_string(),
+                    session: self.session.to_string(),
                     group,
                     known: Arc::new(known),
-                    roles: Arc::new(std::mem::take(&mut self.walked_roles)),
-                    agent: self.agent.take(),
+                    roles: Arc::new(std::mem::take(&mut self.observe.walked_roles)),
+                    agent: self.observe.agent.take(),
                     doc_gen,
                 };
-                self.held_count += 1;
+                self.observe.held_count += 1;
                 self.observations.held.hold(&self.raw_id, held)
             }
             // Not walked (a framed page): the tab's older objects go.
@@ -98,7 +101,7 @@ impl TargetCall {
             .map(|g| (g.session, g.group))
             .collect();
         self.release_groups(release);
-        Ok(id)
+        Ok(id.into_string())
     }
 
     pub async fn resolve_ref(
@@ -140,7 +143,10 @@ impl TargetCall {
                     .object_of(&self.raw_id, observation_id, node.backend)
             })
             .flatten();
-        Ok((self.new_handle(node.backend, node.frame, session), held))
+        Ok((
+            self.new_handle(node.backend, node.frame, session.into()),
+            held,
+        ))
     }
 
     /// The observation, if the caller may still resolve its refs: it
@@ -186,7 +192,7 @@ impl TargetCall {
     /// frame's if that frame still shows the document it was observed in.
     fn ref_session(&self, node: &RefNode) -> BpResult<String> {
         let Some((frame, frame_loader)) = &node.frame else {
-            return Ok(self.session.clone());
+            return Ok(self.session.to_string());
         };
         let now = self
             .registry

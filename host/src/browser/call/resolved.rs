@@ -68,7 +68,7 @@ impl TargetCall {
         let state = if main { &value["state"] } else { &value };
         let connected = state["connected"] == json!(true);
         let (doc, _, dialog_open, _) = self.doc();
-        self.resolved = (connected && !dialog_open).then(|| Resolved {
+        self.observe.resolved = (connected && !dialog_open).then(|| Resolved {
             handle,
             sent: self.cdp.commands_sent(),
             doc,
@@ -107,13 +107,13 @@ impl TargetCall {
     ) -> Option<&mut Resolved> {
         let (doc, _, dialog_open, _) = self.doc();
         let sent = self.cdp.commands_sent();
-        let current = self
-            .resolved
-            .as_ref()
-            .is_some_and(|r| r.handle == handle && r.sent == sent && r.doc == doc && !dialog_open);
+        let current =
+            self.observe.resolved.as_ref().is_some_and(|r| {
+                r.handle == handle && r.sent == sent && r.doc == doc && !dialog_open
+            });
         if !current {
-            self.resolved = None;
+            self.observe.resolved = None;
         }
-        self.resolved.as_mut()
+        self.observe.resolved.as_mut()
     }
 }

@@ -4,8 +4,9 @@
 //! live with that work: [`ReadAhead`] in `observe/read_ahead.rs`, [`Resolved`] in
 //! `call/resolved.rs`, [`TypedBefore`] in `input/typed_readback.rs`, [`SettleArm`] in
 //! `input/settle_after.rs`. A leaf: it
-//! imports only other leaves (`proof.rs`, `types.rs`).
+//! imports only other leaves (`proof.rs`, `types.rs`, `call/wire.rs`).
 
+use crate::browser::call::wire::Wire;
 use crate::browser::proof::Proof;
 use crate::browser::types::{NodeHandle, Point, SettleMode};
 use crate::cdp::Pending;
@@ -13,8 +14,7 @@ use serde_json::Value;
 
 /// A read sent ahead on the page's own session (`observe/read_ahead.rs`).
 pub(in crate::browser) struct ReadAhead {
-    pub(in crate::browser) method: &'static str,
-    pub(in crate::browser) params: Value,
+    pub(in crate::browser) read: Wire,
     /// Commands sent on the connection right after it.
     pub(in crate::browser) sent: u64,
     pub(in crate::browser) reply: AheadReply,

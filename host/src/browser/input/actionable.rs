@@ -141,11 +141,9 @@ impl TargetCall {
         let main = self.in_main_frame(handle);
         let args = json!([{"value": need_hit}, {"value": main}, {"value": need_enabled}]);
         let mut params = self.call_on_params(&object, function, args, true);
-        params["awaitPromise"] = json!(true);
+        params.await_promise = Some(true);
         self.forget_read_ahead();
-        let reply = self
-            .send_for(handle, "Runtime.callFunctionOn", params)
-            .await?;
+        let reply = self.cmd_for_raw(handle, &params).await?;
         if reply.get("exceptionDetails").is_some() {
             let session = self.handle(handle)?.session.clone();
             self.group_sessions.insert(session);
@@ -210,7 +208,7 @@ impl TargetCall {
         if dialog_open {
             return;
         }
-        self.resolved = Some(Resolved {
+        self.observe.resolved = Some(Resolved {
             handle,
             sent: self.cdp.commands_sent(),
             doc,

@@ -6,19 +6,22 @@ use crate::browser::call::{as_str, TargetCall};
 use crate::browser::js;
 use crate::browser::types::{Hit, NodeHandle, Point};
 use crate::error::{BpError, BpResult, Code};
+use chromiumoxide::cdp::browser_protocol::accessibility::GetPartialAxTreeParams;
+use chromiumoxide::cdp::browser_protocol::dom::{
+    BackendNodeId, GetContentQuadsParams, ScrollIntoViewIfNeededParams,
+};
+use chromiumoxide::cdp::js_protocol::runtime::RemoteObjectId;
 use serde_json::{json, Value};
 
 impl TargetCall {
     pub async fn scroll_into_view(&mut self, handle: NodeHandle) -> BpResult<()> {
         self.check()?;
         let backend = self.backend(handle)?;
-        self.send_for(
-            handle,
-            "DOM.scrollIntoViewIfNeeded",
-            json!({"backendNodeId": backend}),
-        )
-        .await
-        .map(|_| ())
+        let scroll = ScrollIntoViewIfNeededParams {
+            backend_node_id: Some(BackendNodeId::new(backend)),
+            ..Default::default()
+        };
+        self.cmd_for(handle, &scroll).await.map(|_| ())
     }
 
     pub async fn box_center(&mut self, handle: NodeHandle) -> BpResult<Point> {
@@ -28,26 +31,20 @@ impl TargetCall {
             BpError::new(Code::ActionNotVerified, "the element has no visible box")
                 .with_context(json!({"reason": "not_visible"}))
         };
+        let quads = GetContentQuadsParams {
+            backend_node_id: Some(BackendNodeId::new(backend)),
+            ..Default::default()
+        };
         let reply = self
-            .send_for(
-                handle,
-                "DOM.getContentQuads",
-                json!({"backendNodeId": backend}),
-            )
+            .cmd_for(handle, &quads)
             .await
             .map_err(|_| not_visible())?;
         // Quads are relative to the viewport of the session's root frame;
         // input goes to the top-level viewport.
         let session = self.handle(handle)?.session.clone();
         let offset = self.session_offset(&session).await?;
-        let quads = reply["quads"].as_array().cloned().unwrap_or_default();
-        for q in quads {
-            let p: Vec<f64> = q
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_f64)
-                .collect();
+        for q in &reply.quads {
+            let p = q.inner();
             if p.len() != 8 {
                 continue;
             }
@@ -71,12 +68,12 @@ impl TargetCall {
     /// node; any other (or a page call that fails) takes the three steps.
     pub async fn aim(&mut self, handle: NodeHandle) -> BpResult<(Point, Hit)> {
         self.check()?;
-        self.aimed_handle = Some(handle);
-        self.pointerups_before = None;
+        self.input.aimed_handle = Some(handle);
+        self.input.pointerups_before = None;
         let main_frame = self.in_main_frame(handle);
         if main_frame {
             if let Some((at, pointerups)) = self.take_resolved_aim(handle) {
-                self.pointerups_before = pointerups;
+                self.input.pointerups_before = pointerups;
                 // Revalidating the ref found it in view and not covered.
                 let hit = Hit {
                     on_target: true,
@@ -93,7 +90,7 @@ impl TargetCall {
                     (v["x"].as_f64(), v["y"].as_f64(), v["covered"].as_bool())
                 {
                     let at = Point { x, y };
-                    self.pointerups_before = v["pointerups"].as_u64();
+                    self.input.pointerups_before = v["pointerups"].as_u64();
                     if covered {
                         // Rare: name what covers it (two more calls).
                         let hit = self.hit_test(handle, at).await?;
@@ -138,12 +135,14 @@ impl TargetCall {
                 part: hit["value"].as_str().unwrap_or_default().to_string(),
             });
         };
+        let partial = GetPartialAxTreeParams {
+            object_id: Some(RemoteObjectId::new(cover)),
+            fetch_relatives: Some(false),
+            ..Default::default()
+        };
+        // Accessibility nodes are read as JSON: their enums drift.
         let ax = self
-            .send_for(
-                handle,
-                "Accessibility.getPartialAXTree",
-                json!({"objectId": cover, "fetchRelatives": false}),
-            )
+            .cmd_for_raw(handle, &partial)
             .await
             .unwrap_or(Value::Null);
         let node = ax["nodes"]

@@ -2,12 +2,18 @@
 //! stop waiting when a JavaScript dialog opens (the browser holds an
 //! input's reply until the dialog is answered).
 
+use crate::browser::call::wire::{call_function, Wire};
 use crate::browser::call::{dialog_open, TargetCall};
 use crate::browser::input::keys;
 use crate::browser::js;
 use crate::browser::proof::{count_reached, Proof};
 use crate::browser::types::{Modifiers, MouseButton, NodeHandle, Point};
 use crate::error::{BpError, BpResult, Code, StaleReason};
+use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, FocusParams};
+use chromiumoxide::cdp::browser_protocol::input::{
+    DispatchMouseEventParams, DispatchMouseEventType as MouseEvent, MouseButton as CdpButton,
+};
+use chromiumoxide::types::Command;
 use serde_json::{json, Value};
 
 /// How long a click that met a dialog waits for its pointer move's reply.
@@ -50,12 +56,12 @@ async fn dialog_during_click(moved: crate::cdp::Pending, sent: u32, total: u32) 
 impl TargetCall {
     /// Send an input event; return early if it opens a JavaScript dialog
     /// (the browser holds the reply until the dialog is handled).
-    async fn input_event(&self, method: &str, params: Value) -> BpResult<()> {
-        self.input_event_on(&self.session, method, params).await
+    async fn input_event<C: Command>(&self, event: &C) -> BpResult<()> {
+        self.input_event_on(&self.session, event).await
     }
 
-    async fn input_event_on(&self, session: &str, method: &str, params: Value) -> BpResult<()> {
-        self.send_unless_dialog(session, method, params)
+    async fn input_event_on<C: Command>(&self, session: &str, event: &C) -> BpResult<()> {
+        self.send_unless_dialog(session, Wire::of(event)?)
             .await
             .map(|_| ())
     }
@@ -66,21 +72,20 @@ impl TargetCall {
     pub(in crate::browser) async fn send_unless_dialog(
         &self,
         session: &str,
-        method: &str,
-        params: Value,
+        cmd: Wire,
     ) -> BpResult<Option<Value>> {
-        let (rx, sent) = self.watch_and_send(session, method, params)?;
-        self.reply_unless_dialog(rx, method, sent).await
+        let method = cmd.method.clone();
+        let (rx, sent) = self.watch_and_send(session, cmd)?;
+        self.reply_unless_dialog(rx, &method, sent).await
     }
 
-    /// Watch the target, then send `method` at once (refused while a
+    /// Watch the target, then send `cmd` at once (refused while a
     /// dialog is open): the watch and the reply to come, for
     /// [`TargetCall::reply_unless_dialog`].
     pub(in crate::browser) fn watch_and_send(
         &self,
         session: &str,
-        method: &str,
-        params: Value,
+        cmd: Wire,
     ) -> BpResult<(tokio::sync::watch::Receiver<u64>, crate::cdp::Pending)> {
         let rx = self
             .registry
@@ -92,7 +97,7 @@ impl TargetCall {
         if self.crashed_since_start() {
             return Err(crate::cdp::errors::crashed());
         }
-        let sent = self.cdp.send_now(method, Some(session), params)?;
+        let sent = self.cdp.send_now(&cmd.method, Some(session), cmd.params)?;
         Ok((rx, sent))
     }
 
@@ -133,44 +138,47 @@ impl TargetCall {
     pub async fn click(&mut self, at: Point, button: MouseButton, count: u32) -> BpResult<()> {
         self.check()?;
         let button = match button {
-            MouseButton::Left => "left",
-            MouseButton::Middle => "middle",
-            MouseButton::Right => "right",
+            MouseButton::Left => CdpButton::Left,
+            MouseButton::Middle => CdpButton::Middle,
+            MouseButton::Right => CdpButton::Right,
         };
         self.ensure_observer().await;
         self.mark_dispatched();
         // The move goes out together with the press. Its reply waits for
         // the next animation frame (the renderer aligns moves to frames),
         // yet the renderer handles it before the press that follows.
-        let moved = self.cdp.send_now(
-            "Input.dispatchMouseEvent",
-            Some(&self.session),
-            json!({"type": "mouseMoved", "x": at.x, "y": at.y}),
-        )?;
+        let moved = DispatchMouseEventParams::new(MouseEvent::MouseMoved, at.x, at.y);
+        let moved = self.cdp.send_typed_now(&moved, Some(&self.session))?;
         let (mut sent, total) = (0, 2 * count.max(1));
         for n in 1..=count.max(1) {
-            let ev = |kind: &str| json!({"type": kind, "x": at.x, "y": at.y, "button": button, "buttons": 1, "clickCount": n});
-            for kind in ["mousePressed", "mouseReleased"] {
+            let ev = |kind: MouseEvent| {
+                let mut ev = DispatchMouseEventParams::new(kind, at.x, at.y);
+                ev.button = Some(button.clone());
+                ev.buttons = Some(1);
+                ev.click_count = Some(i64::from(n));
+                ev
+            };
+            for kind in [MouseEvent::MousePressed, MouseEvent::MouseReleased] {
                 // A dialog opened by an earlier event pauses the page: stop
                 // sending.
                 if self.doc().2 {
                     return dialog_during_click(moved, sent, total).await;
                 }
                 if sent + 1 < total {
-                    self.input_event("Input.dispatchMouseEvent", ev(kind))
-                        .await?;
+                    self.input_event(&ev(kind)).await?;
                 } else {
                     // The clicked node and the page are read next: sent
                     // with the release when the count of releases the
                     // page has seen can prove it ran after this one.
                     let next = self
+                        .input
                         .aimed_handle
                         .and_then(|h| self.node_read(h, &js::node_and_page()));
-                    let proof = self.pointerups_before.take().map(|n| {
+                    let proof = self.input.pointerups_before.take().map(|n| {
                         let want = n.saturating_add(u64::from(count.max(1)));
                         (Proof::Clicked, count_reached("pointerups", want))
                     });
-                    self.input_and_read(("Input.dispatchMouseEvent", ev(kind)), next, proof)
+                    self.input_and_read(Wire::of(&ev(kind))?, next, proof)
                         .await?;
                 }
                 sent += 1;
@@ -186,8 +194,10 @@ impl TargetCall {
     pub async fn wheel(&mut self, at: Point, dx: f64, dy: f64) -> BpResult<()> {
         self.check()?;
         self.mark_dispatched();
-        let ev = json!({"type": "mouseWheel", "x": at.x, "y": at.y, "deltaX": dx, "deltaY": dy});
-        self.input_event("Input.dispatchMouseEvent", ev).await
+        let mut ev = DispatchMouseEventParams::new(MouseEvent::MouseWheel, at.x, at.y);
+        ev.delta_x = Some(dx);
+        ev.delta_y = Some(dy);
+        self.input_event(&ev).await
     }
 
     pub async fn dom_click(&mut self, handle: NodeHandle) -> BpResult<()> {
@@ -196,12 +206,9 @@ impl TargetCall {
         self.mark_dispatched();
         let object = self.object(handle).await?;
         let session = self.handle(handle)?.session.clone();
-        self.input_event_on(
-            &session,
-            "Runtime.callFunctionOn",
-            json!({"objectId": object, "functionDeclaration": js::DOM_CLICK, "returnByValue": true}),
-        )
-        .await?;
+        let mut click = call_function(&object, js::DOM_CLICK);
+        click.return_by_value = Some(true);
+        self.input_event_on(&session, &click).await?;
         self.defer_settle();
         Ok(())
     }
@@ -210,21 +217,24 @@ impl TargetCall {
         self.check()?;
         let backend = self.backend(handle)?;
         self.mark_dispatched();
-        let params = json!({"backendNodeId": backend});
-        self.focused_handle = Some(handle);
+        let focus = FocusParams {
+            backend_node_id: Some(BackendNodeId::new(backend)),
+            ..Default::default()
+        };
+        self.input.focused_handle = Some(handle);
         if self.handle(handle)?.session != self.session {
-            return self.send_for(handle, "DOM.focus", params).await.map(|_| ());
+            return self.cmd_for(handle, &focus).await.map(|_| ());
         }
         // Composite typing reads focus next: that read goes out with it.
-        let next = self.first_active_read();
-        self.input_then_read("DOM.focus", params, Some(next))
+        let next = self.first_active_read()?;
+        self.input_then_read(Wire::of(&focus)?, Some(next))
             .await
             .map(|_| ())
     }
 
     pub async fn press_key(&mut self, key: &str, held: Modifiers) -> BpResult<()> {
         self.check()?;
-        self.typed_before = None;
+        self.input.typed_before = None;
         let mut mods = 0;
         for (on, bit) in [
             (held.alt, keys::ALT),
@@ -241,8 +251,8 @@ impl TargetCall {
         // if nothing was sent since: the focus read after the key must
         // show one more.
         let sent = self.cdp.commands_sent();
-        let proof = match self.keyups_seen.take() {
-            Some((count, at)) if at == sent && self.last_active.is_some() => Some((
+        let proof = match self.input.keyups_seen.take() {
+            Some((count, at)) if at == sent && self.input.last_active.is_some() => Some((
                 Proof::Keyed,
                 count_reached("keyups", count.saturating_add(1)),
             )),
@@ -250,10 +260,10 @@ impl TargetCall {
         };
         self.ensure_observer().await;
         self.mark_dispatched();
-        self.input_event("Input.dispatchKeyEvent", down).await?;
+        self.input_event(&down).await?;
         if !self.doc().2 {
-            let next = self.first_active_read();
-            self.input_and_read(("Input.dispatchKeyEvent", up), Some(next), proof)
+            let next = self.first_active_read()?;
+            self.input_and_read(Wire::of(&up)?, Some(next), proof)
                 .await?;
         }
         self.defer_settle();

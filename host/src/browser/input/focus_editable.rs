@@ -14,6 +14,7 @@
 //! DOM.
 
 use crate::browser::call::state::TypedBefore;
+use crate::browser::call::wire::Wire;
 use crate::browser::call::{node_state, TargetCall};
 use crate::browser::js;
 use crate::browser::types::{NodeHandle, NodeState};
@@ -66,16 +67,16 @@ impl TargetCall {
         };
         match value["focus"].as_str() {
             Some("self") => {
-                self.focused_handle = Some(handle);
+                self.input.focused_handle = Some(handle);
                 let object = self.handle(handle)?.object.clone();
                 if let Some(object) = object {
                     let token = self.name_active(object);
-                    self.active_known = Some((self.cdp.commands_sent(), token));
+                    self.input.active_known = Some((self.cdp.commands_sent(), token));
                 }
             }
             // A focus handler moved it on: as after `focus`, the pin is
             // whatever has focus now.
-            Some("moved") => self.focused_handle = Some(handle),
+            Some("moved") => self.input.focused_handle = Some(handle),
             // The page's `focus()` changed nothing: the browser's own
             // focus either works or says why it cannot.
             Some(_) => self.focus(handle).await?,
@@ -84,7 +85,7 @@ impl TargetCall {
         let selected = value["focus"] == "self" && value["selected"] == true;
         // The read-back of the text is proved against the field as it
         // stands once focused, when this call could read it so.
-        self.typed_before = (value["focus"] == "self" && value["focused"].is_object())
+        self.input.typed_before = (value["focus"] == "self" && value["focused"].is_object())
             .then(|| TypedBefore::of(handle, &state, selected));
         Ok((handle, state, selected))
     }
@@ -173,11 +174,11 @@ impl TargetCall {
         let params = self.call_on_params(&object, &js::focus_editable(), args, true);
         let session = self.session.clone();
         self.forget_read_ahead();
-        let (rx, sent) = self.watch_and_send(&session, "Runtime.callFunctionOn", params)?;
+        let call = Wire::of(&params)?;
+        let method = call.method.clone();
+        let (rx, sent) = self.watch_and_send(&session, call)?;
         self.mark_dispatched();
-        let reply = self
-            .reply_unless_dialog(rx, "Runtime.callFunctionOn", sent)
-            .await;
+        let reply = self.reply_unless_dialog(rx, &method, sent).await;
         let reply = match reply {
             Ok(Some(reply)) if reply.get("exceptionDetails").is_none() => reply,
             // The exception, or a reply never seen that may hold one, is

@@ -1,7 +1,7 @@
 //! DOM key names to `Input.dispatchKeyEvent` parameters.
 
 use crate::error::{BpError, BpResult};
-use serde_json::{json, Value};
+use chromiumoxide::cdp::browser_protocol::input::{DispatchKeyEventParams, DispatchKeyEventType};
 
 /// Modifier bits as CDP counts them.
 pub const ALT: i64 = 1;
@@ -41,7 +41,10 @@ const NAMED: &[(&str, &str, i64, &str)] = &[
 ];
 
 /// The keyDown and keyUp events for `key` with `modifiers` held.
-pub fn key_events(key: &str, modifiers: i64) -> BpResult<(Value, Value)> {
+pub fn key_events(
+    key: &str,
+    modifiers: i64,
+) -> BpResult<(DispatchKeyEventParams, DispatchKeyEventParams)> {
     let key = if key == "Space" { " " } else { key };
     let (dom_key, code, vk, mut text) =
         if let Some((k, c, vk, t)) = NAMED.iter().find(|(k, ..)| *k == key) {
@@ -72,23 +75,28 @@ pub fn key_events(key: &str, modifiers: i64) -> BpResult<(Value, Value)> {
     if modifiers & (CTRL | META | ALT) != 0 {
         text.clear();
     }
-    let mut down = json!({
-        "type": if text.is_empty() { "rawKeyDown" } else { "keyDown" },
-        "key": dom_key, "code": code, "windowsVirtualKeyCode": vk, "nativeVirtualKeyCode": vk,
-        "modifiers": modifiers,
+    let event = |kind: DispatchKeyEventType| {
+        let mut ev = DispatchKeyEventParams::new(kind);
+        ev.key = Some(dom_key.clone());
+        ev.code = Some(code.clone());
+        ev.windows_virtual_key_code = Some(vk);
+        ev.native_virtual_key_code = Some(vk);
+        ev.modifiers = Some(modifiers);
+        ev
+    };
+    let mut down = event(if text.is_empty() {
+        DispatchKeyEventType::RawKeyDown
+    } else {
+        DispatchKeyEventType::KeyDown
     });
-    if let Some(obj) = down.as_object_mut() {
-        if !text.is_empty() {
-            obj.insert("text".into(), json!(text));
-            obj.insert("unmodifiedText".into(), json!(text));
-        }
-        // Editing shortcuts need their command named explicitly.
-        if modifiers & (CTRL | META) != 0 && key.eq_ignore_ascii_case("a") {
-            obj.insert("commands".into(), json!(["selectAll"]));
-        }
+    if !text.is_empty() {
+        down.text = Some(text.clone());
+        down.unmodified_text = Some(text);
     }
-    let up = json!({"type": "keyUp", "key": dom_key, "code": code, "windowsVirtualKeyCode": vk,
-        "nativeVirtualKeyCode": vk, "modifiers": modifiers});
+    if modifiers & (CTRL | META) != 0 && key.eq_ignore_ascii_case("a") {
+        down.commands = Some(vec!["selectAll".to_string()]);
+    }
+    let up = event(DispatchKeyEventType::KeyUp);
     Ok((down, up))
 }
 
@@ -99,12 +107,18 @@ mod tests {
     #[test]
     fn keys() {
         let (down, _) = key_events("Enter", 0).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(down["text"], "\r");
+        assert_eq!(down.text.as_deref(), Some("\r"));
         let (down, _) = key_events("a", CTRL).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(down["type"], "rawKeyDown");
-        assert_eq!(down["commands"][0], "selectAll");
-        let (down, _) = key_events("b", SHIFT).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(down["text"], "B");
+        assert_eq!(down.r#type, DispatchKeyEventType::RawKeyDown);
+        assert_eq!(down.commands, Some(vec!["selectAll".to_string()]));
+        let (down, up) = key_events("b", SHIFT).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(down.text.as_deref(), Some("B"));
+        // On the wire: every field the string form had, and no other.
+        assert_eq!(
+            serde_json::to_value(&up).unwrap(),
+            serde_json::json!({"type": "keyUp", "key": "B", "code": "KeyB",
+                "windowsVirtualKeyCode": 66, "nativeVirtualKeyCode": 66, "modifiers": SHIFT})
+        );
         assert!(key_events("Nope", 0).is_err());
     }
 }

@@ -2,6 +2,7 @@
 
 pub(in crate::browser) mod actionable;
 pub(in crate::browser) mod aim;
+pub(in crate::browser) mod call_input;
 pub(in crate::browser) mod dispatch;
 pub(in crate::browser) mod element_at;
 pub(in crate::browser) mod focus_editable;

@@ -4,11 +4,18 @@
 //! read of the page keeps between its two halves. The `pointer`
 //! capability reaches these through the tab façade (`crate::tab`).
 
+use crate::browser::call::wire::{call_args, call_function, Wire};
 use crate::browser::call::TargetCall;
 use crate::browser::types::Point;
 use crate::cdp::event::CdpEvent;
 use crate::error::{BpError, BpResult};
-use serde_json::{json, Value};
+use chromiumoxide::cdp::browser_protocol::input::{
+    DispatchDragEventParams, DispatchDragEventType as DragEvent, DispatchMouseEventParams,
+    DispatchMouseEventType as MouseEvent, DragData, EventDragIntercepted, MouseButton,
+    SetInterceptDragsParams,
+};
+use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
+use serde_json::Value;
 use std::sync::Arc;
 use tokio::sync::broadcast;
 
@@ -43,18 +50,18 @@ impl TargetCall {
         self.check()?;
         self.mark_dispatched();
         let (kind, buttons, count) = match event {
-            Mouse::Moved(held) => ("mouseMoved", u8::from(held), 0),
-            Mouse::Pressed => ("mousePressed", 1, 1),
-            Mouse::Released => ("mouseReleased", 0, 1),
+            Mouse::Moved(held) => (MouseEvent::MouseMoved, i64::from(held), 0),
+            Mouse::Pressed => (MouseEvent::MousePressed, 1, 1),
+            Mouse::Released => (MouseEvent::MouseReleased, 0, 1),
         };
-        let mut ev = json!({"type": kind, "x": at.x, "y": at.y, "buttons": buttons});
+        let mut ev = DispatchMouseEventParams::new(kind, at.x, at.y);
+        ev.buttons = Some(buttons);
         if event != Mouse::Moved(false) {
-            ev["button"] = json!("left");
-            ev["clickCount"] = json!(count);
+            ev.button = Some(MouseButton::Left);
+            ev.click_count = Some(count);
         }
         let session = self.session.clone();
-        self.send_unless_dialog(&session, "Input.dispatchMouseEvent", ev)
-            .await?;
+        self.send_unless_dialog(&session, Wire::of(&ev)?).await?;
         self.defer_settle();
         Ok(())
     }
@@ -72,9 +79,10 @@ impl TargetCall {
         events: &mut broadcast::Receiver<Arc<CdpEvent>>,
     ) -> Option<Value> {
         while let Ok(ev) = events.try_recv() {
-            if ev.method == "Input.dragIntercepted"
+            if ev.is::<EventDragIntercepted>()
                 && ev.session_id.as_deref() == Some(self.session.as_str())
             {
+                // Kept as sent: the component hands it back to `drag_event`.
                 return Some(ev.params["data"].clone());
             }
         }
@@ -85,7 +93,7 @@ impl TargetCall {
     /// instead of run by the browser (`on`), or no longer.
     pub async fn intercept_drags(&mut self, on: bool) -> BpResult<()> {
         self.check()?;
-        self.send("Input.setInterceptDrags", json!({"enabled": on}))
+        self.cmd(&SetInterceptDragsParams::new(on))
             .await
             .map(|_| ())
     }
@@ -95,15 +103,17 @@ impl TargetCall {
         self.check()?;
         self.mark_dispatched();
         let kind = match stage {
-            DragStage::Enter => "dragEnter",
-            DragStage::Over => "dragOver",
-            DragStage::Drop => "drop",
-            DragStage::Cancel => "dragCancel",
+            DragStage::Enter => DragEvent::DragEnter,
+            DragStage::Over => DragEvent::DragOver,
+            DragStage::Drop => DragEvent::Drop,
+            DragStage::Cancel => DragEvent::DragCancel,
         };
-        let ev = json!({"type": kind, "x": at.x, "y": at.y, "data": data});
+        // The browser's own drag data, from its `Input.dragIntercepted`.
+        let data: DragData = serde_json::from_value(data.clone())
+            .map_err(|e| BpError::internal(format!("drag data not understood: {e}")))?;
+        let ev = DispatchDragEventParams::new(kind, at.x, at.y, data);
         let session = self.session.clone();
-        self.send_unless_dialog(&session, "Input.dispatchDragEvent", ev)
-            .await?;
+        self.send_unless_dialog(&session, Wire::of(&ev)?).await?;
         self.defer_settle();
         Ok(())
     }
@@ -114,8 +124,9 @@ impl TargetCall {
         self.check()?;
         let session = self.session.clone();
         self.group_sessions.insert(session);
-        let params = json!({"expression": expression, "objectGroup": self.group});
-        let reply = self.send("Runtime.evaluate", params).await?;
+        let mut evaluate = EvaluateParams::new(expression);
+        evaluate.object_group = Some(self.group.clone());
+        let reply = self.cmd_raw(&evaluate).await?;
         if reply.get("exceptionDetails").is_some() {
             return Err(BpError::internal("a page-side helper threw"));
         }
@@ -134,9 +145,10 @@ impl TargetCall {
         args: Value,
     ) -> BpResult<Value> {
         self.check()?;
-        let params = json!({"objectId": object, "functionDeclaration": function,
-            "arguments": args, "returnByValue": true});
-        let reply = self.send("Runtime.callFunctionOn", params).await?;
+        let mut call = call_function(object, function);
+        call.arguments = Some(call_args(&args));
+        call.return_by_value = Some(true);
+        let reply = self.cmd_raw(&call).await?;
         if reply.get("exceptionDetails").is_some() {
             return Err(BpError::internal("a page-side helper threw"));
         }

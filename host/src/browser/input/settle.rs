@@ -9,33 +9,33 @@
 //! load had to be waited for. Any other operation, and the end of the tool
 //! call, settle first.
 
+use crate::browser::call::wire::evaluate_by_value;
 use crate::browser::call::TargetCall;
 use crate::browser::types::{NodeHandle, NodeState, PageInfo};
 use crate::error::BpResult;
-use serde_json::json;
 
 impl TargetCall {
     /// Input was dispatched: settle before the next operation.
     pub(in crate::browser) fn defer_settle(&mut self) {
-        self.unsettled = true;
+        self.input.unsettled = true;
     }
 
     /// Settle input dispatched earlier, if any: the barrier, then the load
     /// of a navigation it started.
     pub async fn settle_pending(&mut self) {
-        if !std::mem::take(&mut self.unsettled) {
+        if !std::mem::take(&mut self.input.unsettled) {
             return;
         }
         if self.doc().2 {
             return;
         }
-        let barrier = json!({"expression": "0", "returnByValue": true});
+        // Only the round trip counts: the reply is not read.
+        let barrier = evaluate_by_value("0");
         let _ = self
             .cdp
-            .call_timeout(
-                "Runtime.evaluate",
+            .send_timeout(
+                &barrier,
                 Some(&self.session),
-                barrier,
                 std::time::Duration::from_secs(2),
             )
             .await;
@@ -61,7 +61,7 @@ impl TargetCall {
         &mut self,
         handle: Option<NodeHandle>,
     ) -> BpResult<(PageInfo, Option<NodeState>)> {
-        let pending = std::mem::take(&mut self.unsettled);
+        let pending = std::mem::take(&mut self.input.unsettled);
         let read = self.page_and_node_now(handle).await;
         if pending && self.load_after_input().await {
             return self.page_and_node_now(handle).await;
@@ -71,7 +71,7 @@ impl TargetCall {
 
     /// One node's state; with input pending, the read is the barrier.
     pub async fn read_node(&mut self, handle: NodeHandle) -> BpResult<NodeState> {
-        let pending = std::mem::take(&mut self.unsettled);
+        let pending = std::mem::take(&mut self.input.unsettled);
         let read = self.read_node_now(handle).await;
         if pending && self.load_after_input().await {
             return self.read_node_now(handle).await;

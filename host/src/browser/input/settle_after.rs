@@ -25,6 +25,7 @@
 //! itself 15 s after it was installed if no settle read it.
 
 use crate::browser::call::state::SettleArm;
+use crate::browser::call::wire::evaluate_by_value;
 use crate::browser::call::TargetCall;
 use crate::browser::js;
 use crate::browser::types::{SettleMode, SettleReport};
@@ -76,7 +77,7 @@ impl TargetCall {
             .registry
             .with(&self.raw_id, |t| t.requests.started)
             .unwrap_or(0);
-        self.settle_arm = Some(SettleArm {
+        self.input.settle_arm = Some(SettleArm {
             mode,
             requests_from,
         });
@@ -96,31 +97,30 @@ impl TargetCall {
     /// observer, when armed for it and no page call of this action
     /// installed it in this document.
     pub(in crate::browser) async fn ensure_observer(&mut self) {
-        let Some(arm) = self.settle_arm else {
+        let Some(arm) = self.input.settle_arm else {
             return;
         };
         let doc = self.doc().0;
         // Only `dom` counts mutations from before the input (`network`
         // puts the observer in place once the requests have finished).
-        if arm.mode != SettleMode::Dom || self.observer_doc == Some(doc) || self.doc().2 {
+        if arm.mode != SettleMode::Dom || self.input.observer_doc == Some(doc) || self.doc().2 {
             return;
         }
-        let params = json!({"expression": js::OBSERVE, "returnByValue": true});
-        if self.send("Runtime.evaluate", params).await.is_ok() {
-            self.observer_doc = Some(doc);
+        if self.cmd_raw(&evaluate_by_value(js::OBSERVE)).await.is_ok() {
+            self.input.observer_doc = Some(doc);
         }
     }
 
     /// A page call of this action installed the observer (`js::OBSERVE`).
     pub(in crate::browser) fn observer_installed(&mut self) {
-        self.observer_doc = Some(self.doc().0);
+        self.input.observer_doc = Some(self.doc().0);
     }
 
     /// Settle as armed, for at most `max_ms`: see the module notes.
     pub async fn settle_after(&mut self, max_ms: u32) -> BpResult<SettleReport> {
         self.check()?;
         let start = Instant::now();
-        let Some(arm) = self.settle_arm.take() else {
+        let Some(arm) = self.input.settle_arm.take() else {
             return Ok(SettleReport::settled(0));
         };
         if arm.mode == SettleMode::None {
@@ -129,12 +129,12 @@ impl TargetCall {
         let max = Duration::from_millis(u64::from(max_ms.min(MAX_SETTLE_MS)));
         let (started, mut open) = self.requests_since(arm.requests_from);
         let network = arm.mode == SettleMode::Network;
-        let unchanged = self.mutations_seen == Some((0, self.cdp.commands_sent()));
+        let unchanged = self.input.mutations_seen == Some((0, self.cdp.commands_sent()));
         // `network` with no request started: what the action changed in
         // the DOM it changed before its read after the input, which shows
         // it. `dom` with no mutation seen by that read: nothing to wait for.
         if (network && started == 0) || (!network && unchanged) {
-            self.observer_doc = None;
+            self.input.observer_doc = None;
             return Ok(SettleReport::settled(0));
         }
         if network {
@@ -149,9 +149,9 @@ impl TargetCall {
             let left = max.saturating_sub(start.elapsed()).as_millis() as u32;
             let left = left.min(MAX_QUIET_MS);
             let expression = quiet_js(QUIET_MS, left, network);
-            let params =
-                json!({"expression": expression, "returnByValue": true, "awaitPromise": true});
-            if let Ok(reply) = self.send("Runtime.evaluate", params).await {
+            let mut wait = evaluate_by_value(&expression);
+            wait.await_promise = Some(true);
+            if let Ok(reply) = self.cmd_raw(&wait).await {
                 quiet = reply["result"]["value"]["quiet"] != json!(false);
             }
         }
@@ -160,7 +160,7 @@ impl TargetCall {
         } else {
             open = 0;
         }
-        self.observer_doc = None;
+        self.input.observer_doc = None;
         let waited_ms = start.elapsed().as_millis() as u32;
         Ok(SettleReport {
             settled: quiet && open == 0,
@@ -175,18 +175,14 @@ impl TargetCall {
     /// page, on another path than the input's own reply, so when none has
     /// been seen yet one round trip through the page comes first.
     pub async fn settle_after_barrier(&mut self, max_ms: u32) -> BpResult<SettleReport> {
-        if let Some(arm) = self.settle_arm {
+        if let Some(arm) = self.input.settle_arm {
             let none_yet = self.requests_since(arm.requests_from).0 == 0;
             if arm.mode == SettleMode::Network && none_yet && !self.doc().2 {
-                let barrier = json!({"expression": "0", "returnByValue": true});
+                // Only the round trip counts: the reply is not read.
+                let barrier = evaluate_by_value("0");
                 let _ = self
                     .cdp
-                    .call_timeout(
-                        "Runtime.evaluate",
-                        Some(&self.session),
-                        barrier,
-                        BARRIER_LIMIT,
-                    )
+                    .send_timeout(&barrier, Some(&self.session), BARRIER_LIMIT)
                     .await;
             }
         }
@@ -209,6 +205,6 @@ impl TargetCall {
 impl TargetCall {
     /// A main-frame node read saw the settle observer's count `seen`.
     pub(in crate::browser) fn note_mutations(&mut self, seen: Option<u64>) {
-        self.mutations_seen = seen.map(|n| (n, self.cdp.commands_sent()));
+        self.input.mutations_seen = seen.map(|n| (n, self.cdp.commands_sent()));
     }
 }

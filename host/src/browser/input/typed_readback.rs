@@ -18,12 +18,15 @@
 //! browser focuses it; its read-back is never sent ahead.
 
 use crate::browser::call::state::TypedBefore;
+use crate::browser::call::wire::Wire;
 use crate::browser::call::{node_state, TargetCall};
 use crate::browser::js;
 use crate::browser::proof::Proof;
 use crate::browser::types::{NodeHandle, NodeState};
 use crate::error::BpResult;
-use serde_json::json;
+use chromiumoxide::cdp::browser_protocol::input::{
+    DispatchKeyEventParams, DispatchKeyEventType, InsertTextParams,
+};
 
 impl TypedBefore {
     pub(in crate::browser) fn of(handle: NodeHandle, state: &NodeState, replaced: bool) -> Self {
@@ -77,43 +80,39 @@ impl TargetCall {
         self.mark_dispatched();
         // The typed-into field is read back next.
         let next = self
+            .input
             .focused_handle
             .and_then(|h| self.node_read(h, js::NODE_STATE));
         if text.is_empty() {
             return self
-                .input_then_read("Input.insertText", json!({"text": text}), next)
+                .input_then_read(Wire::of(&InsertTextParams::new(text))?, next)
                 .await
                 .map(|_| ());
         }
         let session = self.session.clone();
         let inserted = self
-            .send_unless_dialog(&session, "Input.insertText", json!({"text": text}))
+            .send_unless_dialog(&session, Wire::of(&InsertTextParams::new(text))?)
             .await?;
         if inserted.is_none() {
             // A dialog opened (or the page went away): nothing to release.
             return Ok(());
         }
-        let release = ("Input.dispatchKeyEvent", typing_release());
+        let release = Wire::of(&typing_release())?;
         let before = self
+            .input
             .typed_before
             .take()
-            .filter(|b| Some(b.handle) == self.focused_handle);
-        let (Some((method, params)), Some(before)) = (next.clone(), before) else {
-            return self
-                .input_then_read(release.0, release.1, next)
-                .await
-                .map(|_| ());
+            .filter(|b| Some(b.handle) == self.input.focused_handle);
+        let (Some(read), Some(before)) = (next.clone(), before) else {
+            return self.input_then_read(release, next).await.map(|_| ());
         };
         if !before.can_prove(text) {
             // No read could show it: the field is read once the release is
             // answered (counted as read again).
             self.registry.count_readback(Proof::Typed, false);
-            return self
-                .input_then_read(release.0, release.1, next)
-                .await
-                .map(|_| ());
+            return self.input_then_read(release, next).await.map(|_| ());
         }
-        self.input_with_proved_read(release, (method, params), Proof::Typed, |value| {
+        self.input_with_proved_read(release, read, Proof::Typed, |value| {
             before.proves_typed(&node_state(value), text)
         })
         .await
@@ -124,9 +123,14 @@ impl TargetCall {
 /// The key release that ends typed text. It names no key (`Unidentified`):
 /// the text may end in any character, a password's among them, which must
 /// not reach the browser twice.
-fn typing_release() -> serde_json::Value {
-    json!({"type": "keyUp", "key": "Unidentified", "code": "", "windowsVirtualKeyCode": 0,
-           "nativeVirtualKeyCode": 0, "modifiers": 0})
+fn typing_release() -> DispatchKeyEventParams {
+    let mut up = DispatchKeyEventParams::new(DispatchKeyEventType::KeyUp);
+    up.key = Some("Unidentified".to_string());
+    up.code = Some(String::new());
+    up.windows_virtual_key_code = Some(0);
+    up.native_virtual_key_code = Some(0);
+    up.modifiers = Some(0);
+    up
 }
 
 #[cfg(test)]

@@ -5,7 +5,12 @@
 use crate::browser::call::TargetCall;
 use crate::browser::types::{FrameInfo, Point};
 use crate::error::{BpError, BpResult, StaleReason};
-use serde_json::json;
+use crate::ids::SessionId;
+use chromiumoxide::cdp::browser_protocol::dom::{
+    BackendNodeId, DescribeNodeParams, GetBoxModelParams, GetFrameOwnerParams,
+};
+use chromiumoxide::cdp::browser_protocol::page::FrameId;
+use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, RemoteObjectId};
 
 /// Nesting followed at most when adding up frame offsets.
 const MAX_NESTING: usize = 16;
@@ -23,15 +28,9 @@ impl TargetCall {
         if let Some(owner) = self.frame_owners.get(&key) {
             return Some(*owner);
         }
-        let reply = self
-            .send_on(
-                parent_session,
-                "DOM.getFrameOwner",
-                json!({"frameId": frame}),
-            )
-            .await
-            .ok()?;
-        let owner = reply["backendNodeId"].as_i64()?;
+        let owner = GetFrameOwnerParams::new(FrameId::new(frame));
+        let reply = self.cmd_on(parent_session, &owner).await.ok()?;
+        let owner = *reply.backend_node_id.inner();
         self.frame_owners.insert(key, owner);
         Some(owner)
     }
@@ -58,17 +57,17 @@ impl TargetCall {
                 .frame_owner(&parent_session, &f)
                 .await
                 .ok_or_else(|| BpError::stale(StaleReason::FrameDetached))?;
+            let box_model = GetBoxModelParams {
+                backend_node_id: Some(BackendNodeId::new(owner)),
+                ..Default::default()
+            };
             let model = self
-                .send_on(
-                    &parent_session,
-                    "DOM.getBoxModel",
-                    json!({"backendNodeId": owner}),
-                )
+                .cmd_on(&parent_session, &box_model)
                 .await
                 .map_err(|_| BpError::stale(StaleReason::FrameDetached))?;
-            let content = &model["model"]["content"];
-            total.x += content[0].as_f64().unwrap_or(0.0);
-            total.y += content[1].as_f64().unwrap_or(0.0);
+            let content = model.model.content.inner();
+            total.x += content.first().copied().unwrap_or(0.0);
+            total.y += content.get(1).copied().unwrap_or(0.0);
             // That box is relative to the parent session's root frame.
             cur = self.session_root(&parent_session);
         }
@@ -77,7 +76,7 @@ impl TargetCall {
 
     /// The frame a session renders as its root (`None`: the page's).
     fn session_root(&self, session: &str) -> Option<String> {
-        if session == self.session {
+        if *self.session == *session {
             return None;
         }
         self.registry
@@ -186,7 +185,7 @@ impl TargetCall {
     pub async fn active_element(&mut self) -> BpResult<String> {
         self.check()?;
         // Right after input this read is the barrier that settles the page.
-        let pending = std::mem::take(&mut self.unsettled);
+        let pending = std::mem::take(&mut self.input.unsettled);
         if pending && self.doc().2 {
             return Err(crate::browser::call::dialog_open());
         }
@@ -200,51 +199,50 @@ impl TargetCall {
     /// A new token for the active element `object` of the page's own
     /// session, kept with it for the next read to confirm.
     pub(in crate::browser) fn name_active(&mut self, object: String) -> String {
-        self.active_reads += 1;
-        let token = format!("o{}/", self.active_reads);
-        self.last_active = Some((token.clone(), object));
+        self.input.active_reads += 1;
+        let token = format!("o{}/", self.input.active_reads);
+        self.input.last_active = Some((token.clone(), object));
         token
     }
 
     async fn active_element_now(&mut self) -> BpResult<String> {
         // Just found by the page call that focused it, nothing sent since?
-        if let Some((sent, token)) = self.active_known.take() {
+        if let Some((sent, token)) = self.input.active_known.take() {
             if sent == self.cdp.commands_sent() {
                 return Ok(token);
             }
         }
         // Still the element read last? One page call instead of two.
-        if let Some((token, _)) = self.last_active.clone() {
-            let (method, params) = self.first_active_read();
-            let read = self.send_or_ahead(method, params).await;
+        if let Some((token, _)) = self.input.last_active.clone() {
+            let read = match self.first_active_read() {
+                Ok(first) => self.send_or_ahead(first).await,
+                Err(e) => Err(e),
+            };
             let confirmed = read
                 .as_ref()
                 .map_or(&serde_json::Value::Null, |r| &r["result"]["value"]);
             if confirmed["same"] == true {
                 // (Nothing was sent since this read: a key sent next
                 // compares its own focus read's count with this one.)
-                self.keyups_seen = confirmed["keyups"]
+                self.input.keyups_seen = confirmed["keyups"]
                     .as_u64()
                     .map(|n| (n, self.cdp.commands_sent()));
                 return Ok(token);
             }
-            self.last_active = None;
+            self.input.last_active = None;
         }
         let mut token = String::new();
         let mut session = self.session.clone();
         for _ in 0..MAX_NESTING {
             let reply = if session == self.session {
-                let (method, params) = self.first_active_read();
-                self.send_or_ahead(method, params).await?
+                let first = self.first_active_read()?;
+                self.send_or_ahead(first).await?
             } else {
                 // A read by reference: its object is the call's.
                 self.group_sessions.insert(session.clone());
-                self.send_on(
-                    &session,
-                    "Runtime.evaluate",
-                    json!({"expression": crate::browser::js::ACTIVE_ELEMENT, "objectGroup": self.group}),
-                )
-                .await?
+                let mut read = EvaluateParams::new(crate::browser::js::ACTIVE_ELEMENT);
+                read.object_group = Some(self.group.clone());
+                self.cmd_on_raw(&session, &read).await?
             };
             let Some(object) = reply["result"]["objectId"].as_str() else {
                 return Ok(token);
@@ -258,9 +256,12 @@ impl TargetCall {
                 token.push_str(&self.name_active(object.to_string()));
                 return Ok(token);
             }
-            let node = self
-                .send_on(&session, "DOM.describeNode", json!({"objectId": object}))
-                .await?;
+            let describe = DescribeNodeParams {
+                object_id: Some(RemoteObjectId::new(object)),
+                ..Default::default()
+            };
+            // A DOM node is read as JSON: its enums drift.
+            let node = self.cmd_on_raw(&session, &describe).await?;
             let backend = node["node"]["backendNodeId"].as_i64().unwrap_or(0);
             token.push_str(&format!("{backend}/"));
             // Focus inside an out-of-process frame: continue in its session.
@@ -274,7 +275,7 @@ impl TargetCall {
                 None
             };
             match child {
-                Some(s) => session = s,
+                Some(s) => session = SessionId::from(s),
                 None => return Ok(token),
             }
         }

@@ -18,7 +18,8 @@
 use crate::browser::call::TargetCall;
 use crate::browser::js;
 use crate::browser::types::NavResult;
-use serde_json::{json, Value};
+use chromiumoxide::cdp::browser_protocol::page::GetNavigationHistoryParams;
+use serde_json::Value;
 
 /// Chromium's cap on the title it keeps in a history entry (`kMaxTitleChars`).
 const MAX_HISTORY_TITLE: usize = 4096;
@@ -53,13 +54,13 @@ impl TargetCall {
         let (generation, loader, ..) = self.doc();
         let history = self
             .cdp
-            .call("Page.getNavigationHistory", Some(&self.session), json!({}))
+            .send(&GetNavigationHistoryParams::default(), Some(&self.session))
             .await
             .ok()?;
-        let index = usize::try_from(history["currentIndex"].as_i64()?).ok()?;
-        let entry = history["entries"].get(index)?;
-        let url = entry["url"].as_str()?;
-        let title = entry["title"].as_str()?;
+        let index = usize::try_from(history.current_index).ok()?;
+        let entry = history.entries.get(index)?;
+        let url = entry.url.as_str();
+        let title = entry.title.as_str();
         // The browser keeps at most 4096 UTF-16 units of a title; a longer
         // one is read whole from the page.
         if title.encode_utf16().count() >= MAX_HISTORY_TITLE {

@@ -7,10 +7,14 @@
 //! the page has moved; the page reports the move itself
 //! (`Page.navigatedWithinDocument`), which is what the wait looks for.
 
+use crate::browser::call::wire::Wire;
 use crate::browser::call::TargetCall;
 use crate::browser::registry::TargetState;
 use crate::browser::types::{HistoryAction, NavResult};
 use crate::error::{BpError, BpResult, Code, StaleReason};
+use chromiumoxide::cdp::browser_protocol::page::{
+    GetNavigationHistoryParams, NavigateParams, NavigateToHistoryEntryParams, ReloadParams,
+};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -149,7 +153,7 @@ impl TargetCall {
         let marks = self.nav_marks();
         self.mark_dispatched();
         let reply = self
-            .navigation_step("goto", "Page.navigate", json!({"url": url}))
+            .navigation_step("goto", Wire::of(&NavigateParams::new(url))?)
             .await?;
         if let Some(err) = reply["errorText"].as_str().filter(|e| !e.is_empty()) {
             return Err(
@@ -173,12 +177,12 @@ impl TargetCall {
         match action {
             HistoryAction::Reload => {
                 self.mark_dispatched();
-                self.navigation_step("reload", "Page.reload", json!({}))
-                    .await?;
+                let reload = Wire::of(&ReloadParams::default())?;
+                self.navigation_step("reload", reload).await?;
             }
             HistoryAction::Back | HistoryAction::Forward => {
-                let h = self.send("Page.getNavigationHistory", json!({})).await?;
-                let current = h["currentIndex"].as_i64().unwrap_or(0);
+                let h = self.cmd(&GetNavigationHistoryParams::default()).await?;
+                let current = h.current_index;
                 let target = if matches!(action, HistoryAction::Back) {
                     current - 1
                 } else {
@@ -186,17 +190,13 @@ impl TargetCall {
                 };
                 let entry = usize::try_from(target)
                     .ok()
-                    .and_then(|i| h["entries"].as_array().and_then(|e| e.get(i)).cloned())
+                    .and_then(|i| h.entries.get(i))
                     .ok_or_else(|| {
                         BpError::invalid("there is no history entry in that direction")
                     })?;
                 self.mark_dispatched();
-                self.navigation_step(
-                    "history",
-                    "Page.navigateToHistoryEntry",
-                    json!({"entryId": entry["id"]}),
-                )
-                .await?;
+                let go = Wire::of(&NavigateToHistoryEntryParams::new(entry.id))?;
+                self.navigation_step("history", go).await?;
             }
         }
         self.wait_loaded(Some(marks), None).await?;
@@ -208,10 +208,9 @@ impl TargetCall {
     pub(in crate::browser) async fn navigation_step(
         &self,
         step: &str,
-        method: &str,
-        params: Value,
+        cmd: Wire,
     ) -> BpResult<Value> {
-        match self.send_unless_dialog(&self.session, method, params).await? {
+        match self.send_unless_dialog(&self.session, cmd).await? {
             Some(reply) => Ok(reply),
             None if !self.doc().2 => Err(BpError::stale(StaleReason::TargetClosed)),
             None => Err(BpError::new(

@@ -11,7 +11,10 @@ use crate::browser::observe::frame_extras::Extras;
 use crate::browser::observe::walk::normalize_name;
 use crate::browser::types::{AxNode, AxSnapshot};
 use crate::error::{BpError, BpResult, StaleReason};
-use serde_json::{json, Value};
+use crate::ids::SessionId;
+use chromiumoxide::cdp::browser_protocol::accessibility::GetFullAxTreeParams;
+use chromiumoxide::cdp::browser_protocol::page::FrameId;
+use serde_json::Value;
 use std::collections::HashMap;
 
 /// Frames read at most in one observation.
@@ -78,15 +81,17 @@ impl TargetCall {
                 (t.session_for(frame.as_deref()), own, children, loader)
             })
             .unwrap_or((None, false, Vec::new(), None));
-        let session = session.unwrap_or_else(|| self.session.clone());
+        let session = session.unwrap_or_else(|| self.session.to_string());
         // A frame with its own session is that session's root document.
-        let params = match &frame {
-            Some(f) if !own_session => json!({"frameId": f}),
-            _ => json!({}),
+        let tree = GetFullAxTreeParams {
+            frame_id: match &frame {
+                Some(f) if !own_session => Some(FrameId::new(f.as_str())),
+                _ => None,
+            },
+            ..Default::default()
         };
-        let mut reply = self
-            .send_on(&session, "Accessibility.getFullAXTree", params)
-            .await?;
+        // Accessibility nodes are read as JSON: their enums drift.
+        let mut reply = self.cmd_on_raw(&session, &tree).await?;
         // Taken, not cloned: a large page's tree is tens of megabytes.
         let nodes = match reply["nodes"].take() {
             Value::Array(nodes) => nodes,
@@ -197,7 +202,7 @@ impl TargetCall {
                     break;
                 }
                 let (frame, session) = (trees[ti].frame.clone(), trees[ti].session.clone());
-                let mut node = self.ax_node(n, depth, frame, session);
+                let mut node = self.ax_node(n, depth, frame, SessionId::from(session));
                 if let Some((kind, name)) = extra {
                     node.role = kind;
                     node.name = normalize_name(&name);
@@ -226,7 +231,7 @@ impl TargetCall {
                 }
             }
         }
-        self.tree_doc = Some((doc_gen, loader, scope));
+        self.observe.tree_doc = Some((doc_gen, loader, scope));
         crate::browser::observe::walk_facts::gather_options(&mut out);
         crate::browser::observe::walk_facts::tidy_links(&mut out, &info.url);
         Ok(AxSnapshot {
@@ -242,7 +247,7 @@ impl TargetCall {
         n: &Value,
         depth: u32,
         frame: Option<(String, Option<String>)>,
-        session: String,
+        session: SessionId,
     ) -> AxNode {
         let prop = |name: &str| {
             n["properties"]

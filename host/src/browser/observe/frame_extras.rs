@@ -8,8 +8,12 @@
 //! IDs to the kind and short name it gave them. One page call per frame
 //! document; a frame that does not answer keeps only what its tree says.
 
+use crate::browser::call::wire::{call_args, call_function};
 use crate::browser::call::TargetCall;
 use crate::browser::observe::walk::{FAST, WALK};
+use crate::browser::observe::walk_agent::with_node_ids;
+use crate::ids::SessionId;
+use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, ResolveNodeParams};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
@@ -66,33 +70,26 @@ impl TargetCall {
             return Extras::new();
         };
         let group = self.group.clone();
-        let resolved = self
-            .send_on(
-                session,
-                "DOM.resolveNode",
-                json!({"backendNodeId": document, "objectGroup": group}),
-            )
-            .await;
+        let resolve = ResolveNodeParams {
+            backend_node_id: Some(BackendNodeId::new(document)),
+            object_group: Some(group.clone()),
+            ..Default::default()
+        };
+        // The reply is a remote object: read as JSON (its enums drift).
+        let resolved = self.cmd_on_raw(session, &resolve).await;
         let Some(object) = resolved
             .ok()
             .and_then(|r| r["object"]["objectId"].as_str().map(str::to_string))
         else {
             return Extras::new();
         };
-        self.group_sessions.insert(session.to_string());
-        let params = json!({
-            "objectId": object,
-            "functionDeclaration": extras_js(),
-            "arguments": [{"value": CAP}],
-            "returnByValue": false,
-            "objectGroup": group,
-            "serializationOptions": {"serialization": "deep", "maxDepth": 1,
-                "additionalParameters": {"maxNodeDepth": 0, "includeShadowTree": "none"}},
-        });
-        match self
-            .send_on(session, "Runtime.callFunctionOn", params)
-            .await
-        {
+        self.group_sessions.insert(SessionId::from(session));
+        let mut call = call_function(&object, &extras_js());
+        call.arguments = Some(call_args(&json!([{ "value": CAP }])));
+        call.return_by_value = Some(false);
+        call.object_group = Some(group);
+        call.serialization_options = Some(with_node_ids());
+        match self.cmd_on_raw(session, &call).await {
             Ok(reply) if reply.get("exceptionDetails").is_none() => parse(&reply["result"]),
             _ => Extras::new(),
         }

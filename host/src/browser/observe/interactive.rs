@@ -16,6 +16,7 @@
 //! full tree (`observe/axtree.rs`), which splices frames in; so is any page where
 //! the walk fails.
 
+use crate::browser::call::wire::Wire;
 use crate::browser::call::TargetCall;
 use crate::browser::observe::held_refs::Known;
 use crate::browser::observe::walk::{
@@ -23,6 +24,9 @@ use crate::browser::observe::walk::{
 };
 use crate::browser::types::{AxNode, AxSnapshot, PageInfo};
 use crate::error::BpResult;
+use chromiumoxide::cdp::browser_protocol::accessibility::GetPartialAxTreeParams;
+use chromiumoxide::cdp::browser_protocol::dom::DescribeNodeParams;
+use chromiumoxide::cdp::js_protocol::runtime::{GetPropertiesParams, RemoteObjectId};
 use serde_json::{json, Value};
 
 /// Accessibility reads in flight at once.
@@ -50,7 +54,7 @@ impl TargetCall {
             let (doc_gen, loader, dialog_open, _) = self.doc();
             match self.walk(roles, limit as usize + 1).await {
                 Ok((mut nodes, (url, title))) => {
-                    self.tree_doc = Some((doc_gen, loader, None));
+                    self.observe.tree_doc = Some((doc_gen, loader, None));
                     crate::browser::observe::walk_facts::tidy_links(&mut nodes, &url);
                     let info = PageInfo {
                         url: crate::sanitize::redact::url(&url),
@@ -68,7 +72,7 @@ impl TargetCall {
                 Err(e) if page_unreachable(&e) => return Err(e),
                 Err(e) => {
                     // Its objects may be gone with the walk's group.
-                    self.agent = None;
+                    self.observe.agent = None;
                     tracing::debug!(
                         "fast observation unavailable ({}); reading the full tree",
                         e.message
@@ -92,8 +96,8 @@ impl TargetCall {
         let mut seen = 0;
         let mut counted = 0;
         let mut nodes = Vec::new();
-        self.walked.clear();
-        self.walked_roles = roles.to_vec();
+        self.observe.walked.clear();
+        self.observe.walked_roles = roles.to_vec();
         loop {
             let walked = self.candidates(cap, roles, want).await?;
             let elements = walked.elements;
@@ -115,7 +119,7 @@ impl TargetCall {
                     });
                     // The node's identity, for the next observation.
                     if let (Some(b), false) = (backend, candidate.object.is_empty()) {
-                        self.walked.push(Known {
+                        self.observe.walked.push(Known {
                             backend: b,
                             object: candidate.object.clone(),
                             counted: counts,
@@ -144,9 +148,9 @@ impl TargetCall {
             if walked.page_counted.is_some_and(|c| counted < c) {
                 // The page counted known elements that no longer count
                 // (Chromium ignores them now): start again, afresh.
-                self.rewalk_off = true;
-                self.walked.clear();
-                self.inherited_group = None;
+                self.observe.rewalk_off = true;
+                self.observe.walked.clear();
+                self.observe.inherited_group = None;
                 nodes.clear();
                 (seen, counted) = (0, 0);
                 continue;
@@ -163,15 +167,15 @@ impl TargetCall {
     /// and title: from the elements a recent observation identified when
     /// they suffice (`observe/rewalk.rs`), else from a fresh walk.
     async fn candidates(&mut self, cap: usize, roles: &[String], want: usize) -> BpResult<Walked> {
-        if self.agent.is_none() {
-            self.agent = self.held_agent();
+        if self.observe.agent.is_none() {
+            self.observe.agent = self.held_agent();
         }
-        if !self.rewalk_off && self.agent.is_some() {
+        if !self.observe.rewalk_off && self.observe.agent.is_some() {
             if let Some(held) = self.known_elements(roles) {
                 match self.rewalk(cap, roles, want, &held).await {
                     Ok(walked) => return Ok(walked),
                     Err(e) => {
-                        self.rewalk_off = true;
+                        self.observe.rewalk_off = true;
                         tracing::debug!("walking with known elements failed ({})", e.message);
                     }
                 }
@@ -189,13 +193,13 @@ impl TargetCall {
     /// call's own, which the recorded observation keeps (`observe/held_refs.rs`).
     pub(in crate::browser) fn fresh_refs_group(&mut self) -> String {
         let name = self.fresh_group_name();
-        self.refs_group.get_or_insert(name).clone()
+        self.observe.refs_group.get_or_insert(name).clone()
     }
 
     /// The name of this call's group for walked elements (a new one
     /// after each recorded observation, whose group is then held).
     pub(in crate::browser) fn fresh_group_name(&self) -> String {
-        format!("{}-refs{}", self.group, self.held_count)
+        format!("{}-refs{}", self.group, self.observe.held_count)
     }
 
     /// The candidates in the page-side list `list` (the walk's answer: its
@@ -211,12 +215,11 @@ impl TargetCall {
             .as_str()
             .ok_or_else(|| crate::error::BpError::internal("the page walk returned no list"))?;
         let serialized = serialized_ids(list);
-        let props = self
-            .send(
-                "Runtime.getProperties",
-                json!({"objectId": array, "ownProperties": true, "generatePreview": false}),
-            )
-            .await?;
+        let mut properties = GetPropertiesParams::new(RemoteObjectId::new(array));
+        properties.own_properties = Some(true);
+        properties.generate_preview = Some(false);
+        // Remote objects: read as JSON (their enums drift).
+        let props = self.cmd_raw(&properties).await?;
         let props: &[Value] = props["result"].as_array().map_or(&[], Vec::as_slice);
         let fact = |name: &str| {
             props
@@ -235,7 +238,7 @@ impl TargetCall {
             .collect();
         objects.sort_unstable_by_key(|(i, _)| *i);
         // The walk agent, in this list's group (`observe/walk_agent.rs`).
-        self.agent = props
+        self.observe.agent = props
             .iter()
             .find(|p| p["name"] == "agent")
             .and_then(|p| p["value"]["objectId"].as_str())
@@ -265,18 +268,24 @@ impl TargetCall {
     /// accessibility node of any other.
     async fn read_candidates(&self, candidates: &[Candidate]) -> BpResult<Vec<(Candidate, Value)>> {
         let replies = futures::future::join_all(candidates.iter().map(|c| async move {
-            let (method, params) = match (&c.plain, c.backend.or(c.serialized)) {
+            let object = Some(RemoteObjectId::new(c.object.as_str()));
+            // DOM and accessibility nodes are read as JSON: their enums drift.
+            let read = match (&c.plain, c.backend.or(c.serialized)) {
                 (Some(_), Some(b)) => return Ok(json!({"node": {"backendNodeId": b}})),
                 // Left out of a walk over known elements: its role is not
                 // wanted, so it is dropped without its node.
                 (Some(_), None) if c.object.is_empty() => return Ok(json!({"node": {}})),
-                (Some(_), None) => ("DOM.describeNode", json!({"objectId": c.object})),
-                (None, _) => (
-                    "Accessibility.getPartialAXTree",
-                    json!({"objectId": c.object, "fetchRelatives": false}),
-                ),
+                (Some(_), None) => Wire::of(&DescribeNodeParams {
+                    object_id: object,
+                    ..Default::default()
+                })?,
+                (None, _) => Wire::of(&GetPartialAxTreeParams {
+                    object_id: object,
+                    fetch_relatives: Some(false),
+                    ..Default::default()
+                })?,
             };
-            self.send(method, params).await
+            self.send_wire(read).await
         }))
         .await;
         let by_page = candidates.iter().filter(|c| c.plain.is_some()).count() as u64;

@@ -1,6 +1,7 @@
 //! Observations: the page walks, the accessibility tree, refs held and proved, reads ahead.
 
 pub(in crate::browser) mod axtree;
+pub(in crate::browser) mod call_walk;
 pub(in crate::browser) mod frame_extras;
 pub mod held_refs;
 pub(in crate::browser) mod interactive;

@@ -2,6 +2,7 @@
 //! was taken against, and each ref its backend node.
 
 use crate::error::StaleReason;
+use crate::ids::{ObservationId, RawTargetId};
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -14,10 +15,10 @@ pub const OBSERVATION_TTL: Duration = Duration::from_secs(300);
 /// One recorded observation.
 #[derive(Debug)]
 pub struct Observation {
-    pub id: String,
+    pub id: ObservationId,
     pub workspace_id: String,
     pub lease_id: String,
-    pub raw_target: String,
+    pub raw_target: RawTargetId,
     pub generation: u64,
     pub session_serial: u64,
     pub doc_gen: u64,
@@ -47,15 +48,15 @@ pub struct Observations {
 
 #[derive(Default)]
 struct Inner {
-    map: HashMap<String, Arc<Observation>>,
-    order: VecDeque<String>,
-    latest: HashMap<(String, String), String>,
+    map: HashMap<ObservationId, Arc<Observation>>,
+    order: VecDeque<ObservationId>,
+    latest: HashMap<(String, String), ObservationId>,
     /// Observations invalidated before their document changed, and why.
-    invalid: HashMap<String, StaleReason>,
+    invalid: HashMap<ObservationId, StaleReason>,
     /// IDs of observations of earlier connection generations (only the
     /// IDs: their content is gone), oldest first.
-    retired: VecDeque<String>,
-    retired_set: std::collections::HashSet<String>,
+    retired: VecDeque<ObservationId>,
+    retired_set: std::collections::HashSet<ObservationId>,
     /// Workspaces whose latest observations were of an earlier generation.
     retired_workspaces: std::collections::HashSet<String>,
 }
@@ -70,7 +71,7 @@ impl Observations {
         let mut inner = self.lock();
         inner.retired_workspaces.remove(&obs.workspace_id);
         inner.latest.insert(
-            (obs.workspace_id.clone(), obs.raw_target.clone()),
+            (obs.workspace_id.clone(), obs.raw_target.to_string()),
             obs.id.clone(),
         );
         inner.order.push_back(obs.id.clone());
@@ -92,7 +93,7 @@ impl Observations {
         self.lock()
             .latest
             .get(&(workspace_id.to_string(), raw_target.to_string()))
-            .cloned()
+            .map(ToString::to_string)
     }
 
     /// The latest observation of (workspace, target), when it was taken in
@@ -111,7 +112,7 @@ impl Observations {
         let scoped = inner.map.get(&id)?.frame_scope.as_deref() == Some(frame);
         scoped.then(|| {
             inner.invalid.insert(id.clone(), StaleReason::FrameDetached);
-            id
+            id.into_string()
         })
     }
 
@@ -173,8 +174,8 @@ impl Observations {
             invalid,
             ..
         } = &mut *inner;
-        order.retain(|id| map.contains_key(id));
-        invalid.retain(|id, _| map.contains_key(id));
+        order.retain(|id| map.contains_key(id.as_str()));
+        invalid.retain(|id, _| map.contains_key(id.as_str()));
         inner.retired_workspaces.remove(workspace_id);
     }
 }

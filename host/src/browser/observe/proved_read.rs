@@ -30,6 +30,7 @@
 //! as without this. That saves a round trip on most of these actions.
 
 use crate::browser::call::state::ReadAhead;
+use crate::browser::call::wire::Wire;
 use crate::browser::call::TargetCall;
 use crate::cdp::{Cdp, Pending, COMMAND_TIMEOUT};
 use crate::error::BpResult;
@@ -70,8 +71,8 @@ impl TargetCall {
     /// without, once the input is answered (`input_then_read`).
     pub(in crate::browser) async fn input_and_read(
         &mut self,
-        input: (&'static str, Value),
-        read: Option<(&'static str, Value)>,
+        input: Wire,
+        read: Option<Wire>,
         proof: Option<(Proof, impl Fn(&Value) -> bool + Sync)>,
     ) -> BpResult<Option<Value>> {
         match (read, proof) {
@@ -79,7 +80,7 @@ impl TargetCall {
                 self.input_with_proved_read(input, read, proof, proves)
                     .await
             }
-            (read, _) => self.input_then_read(input.0, input.1, read).await,
+            (read, _) => self.input_then_read(input, read).await,
         }
     }
 
@@ -91,15 +92,15 @@ impl TargetCall {
     /// answered, the read is sent again then.
     pub(in crate::browser) async fn input_with_proved_read(
         &mut self,
-        input: (&'static str, Value),
-        read: (&'static str, Value),
+        input: Wire,
+        read: Wire,
         proof: Proof,
         proves: impl Fn(&Value) -> bool + Sync,
     ) -> BpResult<Option<Value>> {
-        let (method, params) = read;
         let session = self.session.clone();
         let watch = self.registry.watch(&self.raw_id);
-        let (rx, sent) = self.watch_and_send(&session, input.0, input.1)?;
+        let input_method = input.method.clone();
+        let (rx, sent) = self.watch_and_send(&session, input)?;
         self.forget_read_ahead();
         // Until every read's reply is seen, one may hold an exception of
         // the call's group (the call can end while it waits). A read by
@@ -108,7 +109,7 @@ impl TargetCall {
         // first command).
         let marked = self.group_sessions.insert(session.clone());
         let raced = self
-            .race_input_and_reads((input.0, rx, sent), (method, &params), watch, &proves)
+            .race_input_and_reads((&input_method, rx, sent), &read, watch, &proves)
             .await;
         if marked && !raced.may_hold_objects {
             self.group_sessions.remove(&session);
@@ -119,11 +120,11 @@ impl TargetCall {
         }
         // A read that proves it is counted when it is taken.
         if let Some((reply, sent)) = raced.proven {
-            self.read_ahead = Some(ReadAhead::ready(method, params, sent, reply, proof));
+            self.observe.read_ahead = Some(ReadAhead::ready(read, sent, reply, proof));
             return raced.answered;
         }
         self.registry.count_readback(proof, false);
-        self.read_ahead_of(method, params);
+        self.read_ahead_of(read);
         raced.answered
     }
 
@@ -135,7 +136,7 @@ impl TargetCall {
     async fn race_input_and_reads(
         &self,
         (input, rx, sent): (&str, tokio::sync::watch::Receiver<u64>, Pending),
-        (method, params): (&'static str, &Value),
+        read: &Wire,
         watch: Option<tokio::sync::watch::Receiver<u64>>,
         proves: &(dyn Fn(&Value) -> bool + Sync),
     ) -> Raced {
@@ -144,7 +145,7 @@ impl TargetCall {
             // command of another task's in between means it is never taken.
             let sent = self.cdp.commands_sent() + 1;
             self.cdp
-                .send_now(method, Some(&self.session), params.clone())
+                .send_now(&read.method, Some(&self.session), read.params.clone())
                 .ok()
                 .map(|reply| InFlight { reply, sent })
         };
@@ -164,11 +165,11 @@ impl TargetCall {
                 biased;
                 answered = &mut answer => break answered,
                 reply = async { (&mut out.as_mut()?.reply).await.ok() }, if out.is_some() => {
-                    let Some(read) = out.take() else { continue };
+                    let Some(flight) = out.take() else { continue };
                     match reply.and_then(Result::ok) {
                         Some(r) if r.get("exceptionDetails").is_some() => raced.may_hold_objects = true,
                         Some(r) if proves(&r["result"]["value"]) => {
-                            raced.proven = Some((r, read.sent));
+                            raced.proven = Some((r, flight.sent));
                         }
                         _ if reads < READS_BEFORE_ANSWER && !self.doc().2 => {
                             out = send_read();
@@ -181,20 +182,23 @@ impl TargetCall {
             }
         };
         raced.answered = answered;
-        let Some(read) = out else { return raced };
+        let Some(out) = out else { return raced };
         if !matches!(raced.answered, Ok(Some(_))) || raced.proven.is_some() {
             raced.may_hold_objects = true;
             return raced;
         }
         let reply = match watch {
-            Some(watch) => self.reply_unless_dialog(watch, method, read.reply).await,
-            None => Cdp::reply(method, read.reply, COMMAND_TIMEOUT)
+            Some(watch) => {
+                self.reply_unless_dialog(watch, &read.method, out.reply)
+                    .await
+            }
+            None => Cdp::reply(&read.method, out.reply, COMMAND_TIMEOUT)
                 .await
                 .map(Some),
         };
         match reply {
             Ok(Some(r)) if r.get("exceptionDetails").is_some() => raced.may_hold_objects = true,
-            Ok(Some(r)) if proves(&r["result"]["value"]) => raced.proven = Some((r, read.sent)),
+            Ok(Some(r)) if proves(&r["result"]["value"]) => raced.proven = Some((r, out.sent)),
             Ok(Some(_)) => {}
             _ => raced.may_hold_objects = true,
         }

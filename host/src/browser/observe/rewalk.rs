@@ -31,7 +31,7 @@ impl TargetCall {
         let held = self.observations.held.get(&self.raw_id)?;
         let obs = self.observations.get(&held.observation)?;
         let (doc_gen, loader, ..) = self.doc();
-        let same = held.session == self.session
+        let same = *held.session == *self.session
             && obs.generation == self.generation
             && obs.session_serial == self.session_serial
             && obs.doc_gen == doc_gen
@@ -73,18 +73,19 @@ impl TargetCall {
         args.extend(known.iter().map(|k| json!({"objectId": k.object})));
         // A list goes in a fresh group; a string answer makes no objects.
         let group = self
+            .observe
             .refs_group
             .clone()
             .unwrap_or_else(|| self.fresh_group_name());
         let reply = self.agent_rewalk(args, &group).await?;
         if reply.get("exceptionDetails").is_some() {
             // (The exception is an object of that group.)
-            self.refs_group = Some(group);
+            self.observe.refs_group = Some(group);
             return Err(BpError::internal("the page walk threw"));
         }
         let result = &reply["result"];
         if result["objectId"].is_string() {
-            self.refs_group = Some(group);
+            self.observe.refs_group = Some(group);
             return self.candidates_of(result, cap, known).await;
         }
         let answer: Value = result["value"]
@@ -105,7 +106,7 @@ impl TargetCall {
             })
             .collect();
         // The observation keeps the same held objects.
-        self.inherited_group = Some(held.group.clone());
+        self.observe.inherited_group = Some(held.group.clone());
         Ok(Walked {
             elements,
             facts: facts.page(),

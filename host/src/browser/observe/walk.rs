@@ -9,9 +9,9 @@ use crate::error::BpError;
 use serde_json::Value;
 
 /// The page-side walk.
-pub(in crate::browser) const WALK: &str = include_str!("interactive_walk.js");
+pub(in crate::browser) const WALK: &str = include_str!("scripts/interactive_walk.js");
 /// The page-side description of plain candidates.
-pub(in crate::browser) const FAST: &str = include_str!("interactive_fast.js");
+pub(in crate::browser) const FAST: &str = include_str!("scripts/interactive_fast.js");
 
 /// Errors after which nothing else sent to the page would be answered
 /// (it is unresponsive, or its renderer crashed): no fallback is tried.

@@ -1,6 +1,6 @@
 //! The page walk, made once per document and called after that.
 //!
-//! The walk (`interactive_walk.js`, with `interactive_fast.js` and the
+//! The walk (`scripts/interactive_walk.js`, with `interactive_fast.js` and the
 //! matching in `rewalk.js`) is about 12 KB of script. Sent as source, the
 //! page compiles it and runs it cold on every observation; on a small
 //! form that took 2 to 3 ms against under 1 ms for the same function
@@ -26,13 +26,17 @@
 //! serialized: it mostly answers with one string, which would then come
 //! twice, and its list names most candidates already.
 
+use crate::browser::call::wire::{call_args, call_function};
 use crate::browser::call::TargetCall;
 use crate::browser::observe::walk::{page_unreachable, FAST, WALK};
 use crate::error::{BpError, BpResult};
+use chromiumoxide::cdp::js_protocol::runtime::{
+    EvaluateParams, SerializationOptions, SerializationOptionsSerialization,
+};
 use serde_json::{json, Value};
 
 /// Matching the walk's candidates against the known elements.
-const MATCH: &str = include_str!("rewalk.js");
+const MATCH: &str = include_str!("scripts/rewalk.js");
 
 /// The expression that makes the agent: `walk(cap)` answers the list,
 /// `rewalk(cap, roles, want, counts, known)` the list or one string
@@ -54,9 +58,12 @@ fn agent_source() -> String {
 /// How a fresh walk's list is serialized besides its remote object: its
 /// elements one level deep, as nodes with no children or shadow trees
 /// (Chromium's DOM serialization options).
-fn with_node_ids() -> Value {
-    json!({"serialization": "deep", "maxDepth": 1,
-           "additionalParameters": {"maxNodeDepth": 0, "includeShadowTree": "none"}})
+pub(in crate::browser) fn with_node_ids() -> SerializationOptions {
+    SerializationOptions {
+        serialization: SerializationOptionsSerialization::Deep,
+        max_depth: Some(1),
+        additional_parameters: Some(json!({"maxNodeDepth": 0, "includeShadowTree": "none"})),
+    }
 }
 
 impl TargetCall {
@@ -72,12 +79,13 @@ impl TargetCall {
         cap: usize,
         group: &str,
     ) -> BpResult<Value> {
-        if let Some(agent) = self.agent.clone() {
-            let params = json!({"objectId": agent, "arguments": [{"value": cap}],
-                "functionDeclaration": "function (cap) { return this.walk(cap); }",
-                "returnByValue": false, "objectGroup": group,
-                "serializationOptions": with_node_ids()});
-            match self.send("Runtime.callFunctionOn", params).await {
+        if let Some(agent) = self.observe.agent.clone() {
+            let mut call = call_function(&agent, "function (cap) { return this.walk(cap); }");
+            call.arguments = Some(call_args(&json!([{ "value": cap }])));
+            call.return_by_value = Some(false);
+            call.object_group = Some(group.to_string());
+            call.serialization_options = Some(with_node_ids());
+            match self.cmd_raw(&call).await {
                 Ok(reply) => {
                     self.registry.count_walk(true);
                     return Ok(reply);
@@ -87,18 +95,16 @@ impl TargetCall {
                 Err(e) if page_unreachable(&e) => return Err(e),
                 Err(e) => {
                     tracing::debug!("the walk agent is gone ({}); making it again", e.message);
-                    self.agent = None;
+                    self.observe.agent = None;
                 }
             }
         }
         let expression = format!("{}.walk({cap})", agent_source());
-        let reply = self
-            .send(
-                "Runtime.evaluate",
-                json!({"expression": expression, "objectGroup": group, "returnByValue": false,
-                       "serializationOptions": with_node_ids()}),
-            )
-            .await?;
+        let mut walk = EvaluateParams::new(expression);
+        walk.object_group = Some(group.to_string());
+        walk.return_by_value = Some(false);
+        walk.serialization_options = Some(with_node_ids());
+        let reply = self.cmd_raw(&walk).await?;
         self.registry.count_walk(false);
         Ok(reply)
     }
@@ -112,16 +118,21 @@ impl TargetCall {
         group: &str,
     ) -> BpResult<Value> {
         let agent = self
+            .observe
             .agent
             .clone()
             .ok_or_else(|| BpError::internal("no walk agent"))?;
-        let params = json!({"objectId": agent, "arguments": args,
-            "functionDeclaration": "function (cap, roles, want, counts, ...known) { return this.rewalk(cap, roles, want, counts, known); }",
-            "returnByValue": false, "objectGroup": group});
-        let reply = self.send("Runtime.callFunctionOn", params).await;
+        let mut call = call_function(
+            &agent,
+            "function (cap, roles, want, counts, ...known) { return this.rewalk(cap, roles, want, counts, known); }",
+        );
+        call.arguments = Some(call_args(&Value::Array(args)));
+        call.return_by_value = Some(false);
+        call.object_group = Some(group.to_string());
+        let reply = self.cmd_raw(&call).await;
         match reply {
             Ok(_) => self.registry.count_walk(true),
-            Err(_) => self.agent = None,
+            Err(_) => self.observe.agent = None,
         }
         reply
     }

@@ -33,7 +33,7 @@ fn sizes_and_scales_out_of_range_are_refused() {
         assert_eq!(e.code, Code::InvalidArgument, "{bad:?}");
     }
     let o = metrics_override(&metrics(375, 667, Some(2.0), true)).expect("in range");
-    let (method, params) = o.command();
+    let (method, params) = o.command().expect("serialisable");
     assert_eq!(method, "Emulation.setDeviceMetricsOverride");
     assert_eq!(
         params,
@@ -80,7 +80,10 @@ fn media_features_are_sent_and_checked_by_name() {
     assert!(media_matches(&none, &read(false, false, true)));
     assert!(!media_matches(&none, &read(false, true, false)));
     assert_eq!(
-        media_override(None, None).command().1,
+        media_override(None, None)
+            .command()
+            .expect("serialisable")
+            .1,
         json!({"features": []})
     );
     let r = media_read(&json!({"dark": true, "light": false, "reduce": false})).expect("reply");
