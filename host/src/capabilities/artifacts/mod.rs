@@ -1,0 +1,14 @@
+//! Capability `artifacts` (`tools-wit/artifacts.wit`): keep a capture as
+//! an artifact of the calling workspace, and read an upload artifact's
+//! metadata. Its view of the calling workspace and linking (here, from
+//! `workspace_view!`), its WIT `Host` impl (`host.rs`), the WIT <->
+//! broker conversions (`convert.rs`) and their unit tests. It reaches the
+//! workspace, never a tab; the store is `store/artifacts`, reached through
+//! `browser/workspace/media.rs`.
+
+mod convert;
+mod host;
+#[cfg(test)]
+mod tests;
+
+crate::workspace_view!(ArtifactsView, ArtifactsScope, artifacts);

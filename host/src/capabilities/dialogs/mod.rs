@@ -1,0 +1,12 @@
+//! Capability `dialogs` (`tools-wit/dialogs.wit`): the JavaScript dialogs
+//! open on the tabs the calling workspace controls, and answering one. Its
+//! view of the calling workspace and linking (here, from
+//! `workspace_view!`), its WIT `Host` impl (`host.rs`) and the conversion
+//! of a dialog to WIT (`convert.rs`, where the page's message loses its
+//! invisible characters). It reaches the workspace, never a tab; the
+//! operations are `browser/navigation/dialogs.rs`.
+
+mod convert;
+mod host;
+
+crate::workspace_view!(DialogsView, DialogsScope, dialogs);

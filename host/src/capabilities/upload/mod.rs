@@ -1,0 +1,23 @@
+//! Capability `upload` (`tools-wit/upload.wit`): give upload artifacts to
+//! a file input of the call's tab, set directly or through the file
+//! chooser a click opens, and read the input back. Its linking against
+//! the shared `TabView` (here), its WIT `Host` impl (`host.rs`) and the
+//! WIT <-> broker conversion of the read-back (`convert.rs`). The
+//! operations are the tab's (`crate::tab`, `browser/workspace/media.rs`
+//! and `chooser.rs`).
+
+mod convert;
+mod host;
+
+use crate::tab::{TabScope, TabView};
+use crate::wit::upload;
+use wasmtime::component::Linker;
+
+/// Add `upload` to a linker whose store data hands out the call's
+/// [`TabView`] (this capability keeps no state of its own).
+pub fn add_to_linker<T: Send + 'static>(
+    linker: &mut Linker<T>,
+    view: fn(&mut T) -> TabView<'_>,
+) -> wasmtime::Result<()> {
+    upload::add_to_linker::<T, TabScope>(linker, view)
+}
