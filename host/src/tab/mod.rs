@@ -8,10 +8,10 @@
 //! The tab layer imports the browser layer below it and never the runtime
 //! or the broker (checked by the layering test).
 
+mod commands;
 mod cookies;
 mod emulation;
 mod input;
-mod media;
 mod navigation;
 mod page_read;
 mod page_tools;

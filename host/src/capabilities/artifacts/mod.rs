@@ -8,6 +8,7 @@
 
 mod convert;
 mod host;
+mod store;
 #[cfg(test)]
 mod tests;
 

@@ -1,15 +1,11 @@
-//! Unit tests of `artifacts`' conversions.
-
-use crate::browser::types as domain;
-use crate::wit::types;
-
 #[test]
-fn artifact_kinds_keep_their_store_names() {
-    for (kind, name) in [
-        (types::ArtifactKind::Screenshot, "screenshot"),
-        (types::ArtifactKind::Preview, "preview"),
-        (types::ArtifactKind::Pdf, "pdf"),
-    ] {
-        assert_eq!(domain::ArtifactKind::from(kind).as_str(), name);
-    }
+fn only_png_and_pdf_may_be_kept() {
+    use super::store::check_mime;
+    assert!(check_mime("image/png").is_ok());
+    assert!(check_mime("application/pdf").is_ok());
+    let err = check_mime("text/html").err();
+    assert_eq!(
+        err.map(|e| e.code),
+        Some(crate::error::Code::InvalidArgument)
+    );
 }

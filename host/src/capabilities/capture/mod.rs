@@ -8,6 +8,9 @@
 
 mod convert;
 mod host;
+mod shot;
+#[cfg(test)]
+mod tests;
 
 use crate::tab::{TabScope, TabView};
 use crate::wit::capture;

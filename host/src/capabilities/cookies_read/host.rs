@@ -7,6 +7,6 @@ use crate::wit::typed::all;
 
 impl cookies_read::Host for TabView<'_> {
     async fn get_cookies(&mut self, urls: Vec<String>) -> BpResult<Vec<Cookie>> {
-        self.settled().await?.get_cookies(urls).await.map(all)
+        self.settled().await?.cookies(urls).await.map(all)
     }
 }

@@ -6,6 +6,9 @@
 
 mod convert;
 mod host;
+#[cfg(test)]
+mod tests;
+mod write;
 
 use crate::tab::{TabScope, TabView};
 use crate::wit::cookies_write;

@@ -6,7 +6,10 @@
 //! invisible characters). It reaches the workspace, never a tab; the
 //! operations are `browser/navigation/dialogs.rs`.
 
+mod answer;
 mod convert;
 mod host;
+#[cfg(test)]
+mod tests;
 
 crate::workspace_view!(DialogsView, DialogsScope, dialogs);

@@ -5,6 +5,9 @@
 //! evaluation is the tab's (`crate::tab`, `browser/workspace/netops.rs`).
 
 mod host;
+mod run;
+#[cfg(test)]
+mod tests;
 
 use crate::tab::{TabScope, TabView};
 use crate::wit::script;

@@ -1,5 +1,6 @@
 //! The WIT `Host` impl of `upload`.
 
+use super::{chooser, files};
 use crate::error::BpResult;
 use crate::tab::TabView;
 use crate::wit::page_read::NodeHandle;
@@ -11,9 +12,8 @@ impl upload::Host for TabView<'_> {
         node: NodeHandle,
         artifact_ids: Vec<String>,
     ) -> BpResult<UploadReadback> {
-        self.settled()
-            .await?
-            .set_files(node, &artifact_ids)
+        let tab = self.settled().await?;
+        files::set_files(tab, node, &artifact_ids)
             .await
             .map(Into::into)
     }
@@ -23,9 +23,8 @@ impl upload::Host for TabView<'_> {
         node: NodeHandle,
         artifact_ids: Vec<String>,
     ) -> BpResult<UploadReadback> {
-        self.settled()
-            .await?
-            .choose_files(node, &artifact_ids)
+        let tab = self.settled().await?;
+        chooser::choose_files(tab, node, &artifact_ids)
             .await
             .map(Into::into)
     }

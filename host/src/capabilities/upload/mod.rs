@@ -6,8 +6,12 @@
 //! operations are the tab's (`crate::tab`, `browser/workspace/media.rs`
 //! and `chooser.rs`).
 
+mod chooser;
 mod convert;
+mod files;
 mod host;
+#[cfg(test)]
+mod tests;
 
 use crate::tab::{TabScope, TabView};
 use crate::wit::upload;
