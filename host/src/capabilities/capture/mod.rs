@@ -2,9 +2,9 @@
 //! call's tab (viewport or whole page) or the page printed to PDF. Its
 //! linking against the shared `TabView` (here), its WIT `Host` impl
 //! (`host.rs`) and the WIT <-> broker conversion of an image
-//! (`convert.rs`). The capture is the tab's (`crate::tab`,
-//! `browser/workspace/media.rs`); keeping it is the `artifacts`
-//! capability's.
+//! (`convert.rs`), the captures in typed CDP on the shared tab
+//! (`shot.rs`) and unit tests of their pure logic; keeping a capture is
+//! the `artifacts` capability's.
 
 mod convert;
 mod host;

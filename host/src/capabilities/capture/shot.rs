@@ -17,23 +17,14 @@ pub(super) const MAX_CAPTURE_EDGE: f64 = 16_384.0;
 
 pub(super) async fn screenshot(tab: &mut Tab<'_>, full_page: bool) -> BpResult<Image> {
     tab.check()?;
-    let mut shot = CaptureScreenshotParams {
-        format: Some(CaptureScreenshotFormat::Png),
-        ..Default::default()
-    };
-    if full_page {
+    let content = if full_page {
         let metrics = tab.send(&GetLayoutMetricsParams {}).await?;
         let size = metrics.css_content_size;
-        shot.capture_beyond_viewport = Some(true);
-        shot.clip = Some(Viewport {
-            x: 0.0,
-            y: 0.0,
-            width: size.width.clamp(1.0, MAX_CAPTURE_EDGE),
-            height: size.height.clamp(1.0, MAX_CAPTURE_EDGE),
-            scale: 1.0,
-        });
-    }
-    let reply = tab.send(&shot).await?;
+        Some((size.width, size.height))
+    } else {
+        None
+    };
+    let reply = tab.send(&shot_params(content)).await?;
     let png = decode(reply.data.as_ref())?;
     let (width, height) = png_size(&png)?;
     Ok(Image { png, width, height })
@@ -47,6 +38,26 @@ pub(super) async fn pdf(tab: &mut Tab<'_>) -> BpResult<Vec<u8>> {
     };
     let reply = tab.send(&print).await?;
     decode(reply.data.as_ref())
+}
+
+/// The screenshot command: the viewport, or with the page's CSS content
+/// size the whole page (each side capped at [`MAX_CAPTURE_EDGE`]).
+pub(super) fn shot_params(content: Option<(f64, f64)>) -> CaptureScreenshotParams {
+    let mut shot = CaptureScreenshotParams {
+        format: Some(CaptureScreenshotFormat::Png),
+        ..Default::default()
+    };
+    if let Some((width, height)) = content {
+        shot.capture_beyond_viewport = Some(true);
+        shot.clip = Some(Viewport {
+            x: 0.0,
+            y: 0.0,
+            width: width.clamp(1.0, MAX_CAPTURE_EDGE),
+            height: height.clamp(1.0, MAX_CAPTURE_EDGE),
+            scale: 1.0,
+        });
+    }
+    shot
 }
 
 /// The bytes of the browser's base64 data.

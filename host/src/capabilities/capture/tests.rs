@@ -1,8 +1,9 @@
 //! Unit tests of `capture`'s pure logic: reading the browser's data and a
 //! PNG's size.
 
-use super::shot::{decode, png_size};
+use super::shot::{decode, png_size, shot_params};
 use crate::error::Code;
+use serde_json::json;
 
 /// The first 24 bytes of a PNG: signature, IHDR length and type, width,
 /// height.
@@ -34,5 +35,16 @@ fn base64_data_is_decoded_and_garbage_refused() {
     assert_eq!(
         decode("not base64!").err().map(|e| e.code),
         Some(Code::InternalError)
+    );
+}
+
+#[test]
+fn the_screenshot_goes_out_as_the_string_call_sent_it() {
+    let sent = |content| serde_json::to_value(shot_params(content)).ok();
+    assert_eq!(sent(None), Some(json!({"format": "png"})));
+    assert_eq!(
+        sent(Some((1280.0, 90_000.0))),
+        Some(json!({"format": "png", "captureBeyondViewport": true,
+                    "clip": {"x": 0.0, "y": 0.0, "width": 1280.0, "height": 16_384.0, "scale": 1.0}}))
     );
 }

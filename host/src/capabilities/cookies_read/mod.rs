@@ -2,8 +2,8 @@
 //! the browser holds for the call's tab's page (or for URLs named). Its
 //! linking against the shared `TabView` (here), its WIT `Host` impl
 //! (`host.rs`) and the conversion of a browser cookie to WIT
-//! (`convert.rs`). The read is the tab's (`crate::tab`,
-//! `browser/workspace/netops.rs`).
+//! (`convert.rs`). The read is the tab's (`tab/cookies.rs`, typed CDP),
+//! shared with `cookies-write`.
 
 mod convert;
 mod host;

@@ -1,8 +1,9 @@
 //! Capability `cookies-write` (`tools-wit/cookies-write.wit`): set
 //! cookies for the call's tab's page, or clear them. Its linking against
-//! the shared `TabView` (here), its WIT `Host` impl (`host.rs`) and the
-//! conversion of a WIT cookie to the browser's (`convert.rs`). The writes
-//! are the tab's (`crate::tab`, `browser/workspace/netops.rs`).
+//! the shared `TabView` (here), its WIT `Host` impl (`host.rs`), the
+//! conversion of a WIT cookie to the browser's (`convert.rs`), the writes
+//! in typed CDP (`write.rs`: set, and clear what the tab's cookie read
+//! finds) and their unit tests.
 
 mod convert;
 mod host;

@@ -3,8 +3,8 @@
 //! view of the calling workspace and linking (here, from
 //! `workspace_view!`), its WIT `Host` impl (`host.rs`) and the conversion
 //! of a dialog to WIT (`convert.rs`, where the page's message loses its
-//! invisible characters). It reaches the workspace, never a tab; the
-//! operations are `browser/navigation/dialogs.rs`.
+//! invisible characters), listing and answering (`answer.rs`, typed CDP)
+//! and its unit tests. It reaches the workspace, never a tab.
 
 mod answer;
 mod convert;

@@ -1,8 +1,8 @@
 //! Capability `script` (`tools-wit/script.wit`): evaluate a script in the
 //! call's tab (behind the client grant `developer.eval`). Its linking
-//! against the shared `TabView` (here) and its WIT `Host` impl
-//! (`host.rs`); it crosses only strings, so it has no conversions. The
-//! evaluation is the tab's (`crate::tab`, `browser/workspace/netops.rs`).
+//! against the shared `TabView` (here), its WIT `Host` impl
+//! (`host.rs`), the evaluation in typed CDP on the shared tab (`run.rs`)
+//! and its unit tests; it crosses only strings, so it has no conversions.
 
 mod host;
 mod run;

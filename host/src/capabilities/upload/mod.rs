@@ -1,10 +1,11 @@
 //! Capability `upload` (`tools-wit/upload.wit`): give upload artifacts to
 //! a file input of the call's tab, set directly or through the file
 //! chooser a click opens, and read the input back. Its linking against
-//! the shared `TabView` (here), its WIT `Host` impl (`host.rs`) and the
-//! WIT <-> broker conversion of the read-back (`convert.rs`). The
-//! operations are the tab's (`crate::tab`, `browser/workspace/media.rs`
-//! and `chooser.rs`).
+//! the shared `TabView` (here), its WIT `Host` impl (`host.rs`), the
+//! WIT <-> broker conversion of the read-back (`convert.rs`), the
+//! operations in typed CDP on the shared tab (`files.rs`: set directly,
+//! and the read-back both ways share; `chooser.rs`: through the chooser)
+//! and their unit tests.
 
 mod chooser;
 mod convert;
