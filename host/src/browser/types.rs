@@ -1,7 +1,7 @@
 //! The domain types of the browser operations: what a [`TargetCall`] or a
 //! [`WorkspaceCall`] takes and returns. They mirror the records of the
 //! capability interfaces but do not depend on the generated bindings; the
-//! runtime converts at its edge (`runtime/host/convert.rs`).
+//! capability folders convert at their edge (each `capabilities/<cap>/convert.rs`).
 //!
 //! [`TargetCall`]: crate::browser::call::TargetCall
 //! [`WorkspaceCall`]: crate::browser::workspace::WorkspaceCall

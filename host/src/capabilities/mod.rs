@@ -6,16 +6,30 @@
 //! how each row is linked. Nothing else names capabilities. A leaf: it
 //! imports only the error type.
 
+pub mod artifacts;
+pub mod capture;
 pub mod console;
+pub mod cookies_read;
+pub mod cookies_write;
+pub mod dialogs;
 pub mod emulation;
+pub mod input;
+pub mod navigation;
+pub mod network_modify;
+pub mod network_read;
+pub mod page_read;
 pub mod page_scroll;
 pub mod page_select;
+pub mod page_tools;
 pub mod page_wait;
 pub mod pointer;
+pub mod script;
 pub mod state_load;
 pub mod state_save;
 pub mod storage_read;
 pub mod storage_write;
+pub mod tabs_manage;
+pub mod upload;
 
 use crate::error::{BpError, BpResult};
 

@@ -8,9 +8,15 @@
 //! The tab layer imports the browser layer below it and never the runtime
 //! or the broker (checked by the layering test).
 
+mod commands;
+mod cookies;
 mod emulation;
+mod input;
+mod navigation;
 mod pace;
 pub use pace::SETTLE_MS;
+mod page_read;
+mod page_tools;
 mod pointer;
 mod storage;
 pub use storage::{bounded, StorageItem, MAX_ITEMS, MAX_VALUE_CHARS};

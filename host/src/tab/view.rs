@@ -25,6 +25,15 @@ impl<'a> TabView<'a> {
             .as_mut()
             .ok_or_else(|| BpError::internal("no tab scope for this call"))
     }
+
+    /// The call's tab, once input dispatched before has settled (only
+    /// reads that can serve as the barrier skip this and take
+    /// [`TabView::tab`]; see `browser/input/settle.rs`).
+    pub async fn settled(&mut self) -> BpResult<&mut Tab<'a>> {
+        let tab = self.tab()?;
+        tab.call.settle_pending().await;
+        Ok(tab)
+    }
 }
 
 /// Marker for linking an interface against [`TabView`].

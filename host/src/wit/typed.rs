@@ -62,3 +62,8 @@ macro_rules! tool_errors {
         }
     };
 }
+
+/// Convert every item of a list (between WIT and broker records).
+pub fn all<T, U: From<T>>(items: Vec<T>) -> Vec<U> {
+    items.into_iter().map(U::from).collect()
+}

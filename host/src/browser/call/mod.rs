@@ -209,12 +209,6 @@ impl TargetCall {
         self.dispatched.store(true, Ordering::SeqCst);
     }
 
-    /// Send `method` on the page's session (the string form, for callers
-    /// not yet typed; typed commands go through [`TargetCall::cmd`]).
-    pub(in crate::browser) async fn send(&self, method: &str, params: Value) -> BpResult<Value> {
-        self.send_on(&self.session, method, params).await
-    }
-
     /// Send on one of the target's sessions (the page's, or an
     /// out-of-process frame's).
     pub(in crate::browser) async fn send_on(
@@ -225,17 +219,6 @@ impl TargetCall {
     ) -> BpResult<Value> {
         self.ready_for(method)?;
         self.cdp.call(method, Some(session), params).await
-    }
-
-    /// Send on the session that renders the handle's node.
-    pub(in crate::browser) async fn send_for(
-        &self,
-        handle: u32,
-        method: &str,
-        params: Value,
-    ) -> BpResult<Value> {
-        let session = self.handle(handle)?.session.clone();
-        self.send_on(&session, method, params).await
     }
 
     /// Whether `method` may go to the page now.

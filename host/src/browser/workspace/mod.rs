@@ -6,11 +6,9 @@
 //! (a screenshot becoming an artifact).
 
 mod capability_view;
-pub(in crate::browser) mod chooser;
 pub(in crate::browser) mod console;
-pub(in crate::browser) mod media;
 pub(in crate::browser) mod net;
-pub(in crate::browser) mod netops;
+pub(in crate::browser) mod primitives;
 pub mod state;
 pub mod state_file;
 pub mod tabs;

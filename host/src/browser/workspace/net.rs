@@ -1,7 +1,9 @@
 //! The workspace's network operations: the request journal, request rules
 //! (block, mock, headers) and HTTP credentials. They belong to the
 //! workspace, not to a tab: any lease of it may use them with no tab open.
+//! A target call routes its tab's requests through the broker here.
 
+use crate::browser::call::TargetCall;
 use crate::browser::types::{Header, JournalPage, MockResponse, RequestEntry, Rule, RuleAction};
 use crate::browser::workspace::WorkspaceCall;
 use crate::error::BpResult;
@@ -20,6 +22,14 @@ fn headers(p: &[(String, String)]) -> Vec<Header> {
             value: v.clone(),
         })
         .collect()
+}
+
+impl TargetCall {
+    /// Make sure this target's requests pass through the broker (the
+    /// workspace's rules and credentials apply to it).
+    pub async fn ensure_interception(&self) -> BpResult<()> {
+        super::enable_interception(&self.cdp, &self.registry, &self.raw_id).await
+    }
 }
 
 impl WorkspaceCall {

@@ -1,11 +1,10 @@
-//! The `page-tools` capability: a target capability whose imports reach
-//! the call's tab through a [`TargetView`] (see `browser/page_tools/mod.rs`).
+//! Conversions of `page-tools` from the broker's domain types to WIT; the
+//! page's words (a tool's name and description) lose their invisible
+//! characters here.
 
 use crate::browser::page_tools as domain;
 use crate::browser::page_tools::invoke;
-use crate::error::BpResult;
-use crate::runtime::bindings::page_tools::{self, Effect, Invocation, Listing, PageTool};
-use crate::runtime::host::views::TargetView;
+use crate::wit::page_tools::{Effect, Invocation, Listing, PageTool};
 
 impl From<domain::Effect> for Effect {
     fn from(e: domain::Effect) -> Self {
@@ -48,29 +47,12 @@ impl From<invoke::Invocation> for Invocation {
     }
 }
 
-impl page_tools::Host for TargetView<'_> {
-    async fn declared(&mut self, frame_id: Option<String>) -> BpResult<Listing> {
-        let call = self.settled().await?;
-        call.page_tools_declared(frame_id.as_deref())
-            .await
-            .map(|l| Listing {
-                tools: l.tools.into_iter().map(Into::into).collect(),
-                hidden_by_policy: l.hidden_by_policy,
-                hidden_by_grant: l.hidden_by_grant,
-            })
-    }
-
-    async fn lookup(&mut self, tool_ref: String) -> BpResult<PageTool> {
-        self.settled()
-            .await?
-            .page_tool_lookup(&tool_ref)
-            .map(Into::into)
-    }
-
-    async fn invoke(&mut self, tool_ref: String, input: String) -> BpResult<Invocation> {
-        let call = self.settled().await?;
-        call.invoke_page_tool(&tool_ref, &input)
-            .await
-            .map(Into::into)
+impl From<domain::PageToolListing> for Listing {
+    fn from(l: domain::PageToolListing) -> Self {
+        Listing {
+            tools: l.tools.into_iter().map(Into::into).collect(),
+            hidden_by_policy: l.hidden_by_policy,
+            hidden_by_grant: l.hidden_by_grant,
+        }
     }
 }
