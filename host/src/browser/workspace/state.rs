@@ -9,6 +9,7 @@ use crate::browser::workspace::state_file::{cookie_entry, OriginStorage, SavedSt
 use crate::browser::workspace::WorkspaceCall;
 use crate::error::{BpError, BpResult, Code};
 use crate::store::artifacts::NewArtifact;
+use chromiumoxide::cdp::browser_protocol::{emulation, network, page, storage, target};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -58,14 +59,15 @@ impl WorkspaceCall {
     /// the user's own browser, only those the workspace's tabs would send.
     async fn cookies_to_save(&self, pages: &[(String, String)]) -> BpResult<Vec<Value>> {
         let reply = if self.launched {
-            self.cdp.call("Storage.getCookies", None, json!({})).await?
+            self.cdp.send_raw(&storage::GetCookiesParams::default(), None).await?
         } else {
             let urls: Vec<&str> = pages.iter().map(|(_, u)| u.as_str()).collect();
             match pages.first() {
                 Some((session, _)) => {
-                    self.cdp
-                        .call("Network.getCookies", Some(session), json!({"urls": urls}))
-                        .await?
+                    let get = network::GetCookiesParams {
+                        urls: Some(urls.iter().map(|u| u.to_string()).collect()),
+                    };
+                    self.cdp.send_raw(&get, Some(session)).await?
                 }
                 None => json!({}),
             }
@@ -152,11 +154,19 @@ impl WorkspaceCall {
         if cookies.is_empty() {
             return Ok(0);
         }
+        let refused = || BpError::invalid("the browser refused a cookie of the saved state");
+        let params: Vec<network::CookieParam> = cookies
+            .iter()
+            .map(|c| serde_json::from_value(c.clone()).map_err(|_| refused()))
+            .collect::<BpResult<_>>()?;
         self.cdp
-            .call("Storage.setCookies", None, json!({"cookies": cookies}))
+            .send(&storage::SetCookiesParams::new(params), None)
             .await
-            .map_err(|_| BpError::invalid("the browser refused a cookie of the saved state"))?;
-        let now = self.cdp.call("Storage.getCookies", None, json!({})).await?;
+            .map_err(|_| refused())?;
+        let now = self
+            .cdp
+            .send_raw(&storage::GetCookiesParams::default(), None)
+            .await?;
         let held: Vec<Value> = now["cookies"]
             .as_array()
             .into_iter()
@@ -185,50 +195,27 @@ impl WorkspaceCall {
     /// broker opens in the background and closes again; returns how many
     /// items it read back.
     async fn load_origin(&self, o: &OriginStorage) -> BpResult<u32> {
-        let created = self
-            .cdp
-            .call(
-                "Target.createTarget",
-                None,
-                json!({"url": "about:blank", "background": true}),
-            )
-            .await?;
-        let raw = created["targetId"]
-            .as_str()
-            .ok_or_else(|| BpError::internal("the browser opened no page"))?
-            .to_string();
+        let mut open = target::CreateTargetParams::new("about:blank");
+        open.background = Some(true);
+        let raw = self.cdp.send(&open, None).await?.target_id;
         let result = self.fill_origin(&raw, o).await;
-        let _ = self
-            .cdp
-            .call("Target.closeTarget", None, json!({"targetId": raw}))
-            .await;
+        let close = target::CloseTargetParams::new(raw);
+        let _ = self.cdp.send(&close, None).await;
         result
     }
 
-    async fn fill_origin(&self, raw: &str, o: &OriginStorage) -> BpResult<u32> {
-        let attached = self
-            .cdp
-            .call(
-                "Target.attachToTarget",
-                None,
-                json!({"targetId": raw, "flatten": true}),
-            )
-            .await?;
-        let session = attached["sessionId"]
-            .as_str()
-            .ok_or_else(|| BpError::internal("attach returned no session"))?;
+    async fn fill_origin(&self, raw: &target::TargetId, o: &OriginStorage) -> BpResult<u32> {
+        let mut attach = target::AttachToTargetParams::new(raw.clone());
+        attach.flatten = Some(true);
+        let attached = self.cdp.send(&attach, None).await?;
+        let session: &str = attached.session_id.as_ref();
         // The origin's own page must not run while its storage is filled
         // (an app could read or clear it): scripts are off in this page.
-        self.cdp
-            .call(
-                "Emulation.setScriptExecutionDisabled",
-                Some(session),
-                json!({"value": true}),
-            )
-            .await?;
+        let no_script = emulation::SetScriptExecutionDisabledParams::new(true);
+        self.cdp.send(&no_script, Some(session)).await?;
         let url = format!("{}/", o.origin);
         self.cdp
-            .call("Page.navigate", Some(session), json!({"url": url}))
+            .send_raw(&page::NavigateParams::new(url), Some(session))
             .await?;
         self.wait_for_origin(session, &o.origin).await?;
         for (k, v) in &o.items {
@@ -249,7 +236,7 @@ impl WorkspaceCall {
         loop {
             let reply = self
                 .cdp
-                .call("Page.getFrameTree", Some(session), json!({}))
+                .send_raw(&page::GetFrameTreeParams::default(), Some(session))
                 .await;
             if let Ok(r) = reply {
                 let frame = &r["frameTree"]["frame"];
