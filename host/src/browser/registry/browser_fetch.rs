@@ -8,11 +8,12 @@
 use super::page_events::net_event;
 use super::{Registry, Signal};
 use crate::cdp::CdpEvent;
+use chromiumoxide::cdp::browser_protocol::fetch::EventRequestPaused;
 
 impl Registry {
     /// A browser-session event: only paused requests are ours.
     pub(super) fn browser_fetch_event(&self, ev: &CdpEvent) {
-        if ev.method != "Fetch.requestPaused" {
+        if !ev.is::<EventRequestPaused>() {
             return;
         }
         let Some(event) = net_event(&ev.method, &ev.params) else {

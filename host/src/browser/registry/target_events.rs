@@ -2,17 +2,25 @@
 //! frames, frames seen and gone, and the frame tree read at attach.
 
 use super::*;
+use chromiumoxide::cdp::browser_protocol::target::{
+    EventAttachedToTarget, EventDetachedFromTarget, EventTargetCreated, EventTargetDestroyed,
+    EventTargetInfoChanged,
+};
 
 impl Registry {
     /// Apply one CDP event.
     pub fn on_event(&self, ev: &CdpEvent) {
         let p = &ev.params;
         match ev.method.as_str() {
-            "Target.targetCreated" | "Target.targetInfoChanged" | "Target.attachedToTarget" => {
+            // The target info is read from the JSON: one reader for these
+            // events and `Target.getTargets` (see `apply_info`).
+            EventTargetCreated::IDENTIFIER
+            | EventTargetInfoChanged::IDENTIFIER
+            | EventAttachedToTarget::IDENTIFIER => {
                 let Some(info) = p.get("targetInfo") else {
                     return;
                 };
-                if ev.method == "Target.attachedToTarget"
+                if ev.is::<EventAttachedToTarget>()
                     && (self.attach_worker(ev, info) || self.attach_frame(ev, info))
                 {
                     return;
@@ -29,8 +37,9 @@ impl Registry {
                     self.set_session(&id, &session);
                 }
             }
-            "Target.targetDestroyed" => {
-                if let Some(id) = s(p, "targetId") {
+            EventTargetDestroyed::IDENTIFIER => {
+                if let Some(gone) = ev.parse::<EventTargetDestroyed>() {
+                    let id: String = gone.target_id.into();
                     self.update(&id, |t| {
                         t.closed = true;
                         t.session = None;
@@ -38,10 +47,11 @@ impl Registry {
                     self.signal(Signal::Destroyed { raw: id });
                 }
             }
-            "Target.detachedFromTarget" => {
-                let Some(session) = s(p, "sessionId") else {
+            EventDetachedFromTarget::IDENTIFIER => {
+                let Some(detached) = ev.parse::<EventDetachedFromTarget>() else {
                     return;
                 };
+                let session: String = detached.session_id.into();
                 let child = self.lock().child_sessions.remove(&session);
                 if let Some(raw) = child {
                     // The frame's own removal is reported by its parent
