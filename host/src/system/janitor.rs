@@ -13,8 +13,8 @@
 //! user tabs, so it can never close one. Nothing is written to disk.
 
 use crate::cdp::Cdp;
+use chromiumoxide::cdp::browser_protocol::target::{CloseTargetParams, TargetId};
 use crate::error::{BpError, BpResult};
-use serde_json::json;
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
@@ -131,13 +131,9 @@ pub async fn run() -> BpResult<()> {
     };
     let cleanup = async {
         for target in tracked.iter().rev() {
+            let close = CloseTargetParams::new(TargetId::new(target.as_str()));
             let _ = cdp
-                .call_timeout(
-                    "Target.closeTarget",
-                    None,
-                    json!({ "targetId": target }),
-                    Duration::from_secs(2),
-                )
+                .send_timeout(&close, None, Duration::from_secs(2))
                 .await;
         }
     };

@@ -6,6 +6,7 @@ use crate::broker::call::types::{raw_target, CallScope, NestedCall};
 use crate::broker::Broker;
 use crate::browser::workspace::tabs::{OpenedTab, TabsFuture, TabsHost};
 use crate::error::{BpError, BpResult, Code, StaleReason};
+use chromiumoxide::cdp::browser_protocol::target::{ActivateTargetParams, TargetId};
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -121,10 +122,8 @@ impl BrokerTabs {
         // name a window for later tabs; Chromium puts a new tab in the
         // last active window, so bring a member of the set forward first.
         if let Some(member) = &member {
-            let _ = conn
-                .cdp
-                .call("Target.activateTarget", None, json!({"targetId": member}))
-                .await;
+            let activate = ActivateTargetParams::new(TargetId::new(member.as_str()));
+            let _ = conn.cdp.send(&activate, None).await;
         }
         let raw = conn.create_tab(member.is_none()).await?;
         if member.is_none() {

@@ -2,6 +2,7 @@
 
 pub(in crate::broker) mod consoleflow;
 pub(in crate::broker) mod events;
+pub(in crate::broker) mod fetch_answer;
 pub(in crate::broker) mod hints;
 pub(in crate::broker) mod netflow;
 pub(in crate::broker) mod overrides;
@@ -102,8 +103,8 @@ async fn oversized(broker: &Broker, conn: &BrowserConn, signal: Signal) {
     else {
         return;
     };
-    let cancel = json!({"guid": guid});
-    let _ = conn.cdp.call("Browser.cancelDownload", None, cancel).await;
+    let cancel = chromiumoxide::cdp::browser_protocol::browser::CancelDownloadParams::new(guid);
+    let _ = conn.cdp.send(&cancel, None).await;
     // Whatever the browser left of it in staging goes too.
     if let Some(dir) = dir {
         for name in [filename.clone(), format!("{filename}.crdownload")] {
