@@ -4,6 +4,7 @@
 use super::commands::Commands;
 use crate::broker::watch::events::{Journal, NewEvent};
 use crate::error::{BpError, BpResult, Code};
+use crate::ids::{RawTargetId, TabId};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -33,11 +34,12 @@ pub struct Workspace {
     /// over: they may read its state, events and commands, nothing else.
     pub observers: HashSet<String>,
     /// Opaque public target ID -> raw CDP target ID.
-    pub targets: BTreeMap<String, String>,
-    pub by_raw: HashMap<String, String>,
+    pub targets: BTreeMap<TabId, RawTargetId>,
+    /// The same pairs the other way round.
+    pub by_raw: HashMap<RawTargetId, TabId>,
     pub(super) next_target: u32,
     /// The target tools use when no `targetId` is given.
-    pub current_target: Option<String>,
+    pub current_target: Option<TabId>,
     /// Raw IDs of the workspace's ManagedTabSet: tabs it created and the
     /// popups adopted from them.
     pub managed: HashSet<String>,
@@ -49,15 +51,26 @@ pub struct Workspace {
 
 impl Workspace {
     /// The public ID of `raw`, assigning one on first sight.
-    pub fn public_id(&mut self, raw: &str) -> String {
+    pub fn public_id(&mut self, raw: &str) -> TabId {
         if let Some(id) = self.by_raw.get(raw) {
             return id.clone();
         }
         self.next_target += 1;
-        let id = format!("t{}-{}", self.next_target, &crate::ids::random_hex(3));
-        self.targets.insert(id.clone(), raw.to_string());
-        self.by_raw.insert(raw.to_string(), id.clone());
+        let id = TabId::new(format!(
+            "t{}-{}",
+            self.next_target,
+            &crate::ids::random_hex(3)
+        ));
+        let raw = RawTargetId::new(raw);
+        self.targets.insert(id.clone(), raw.clone());
+        self.by_raw.insert(raw, id.clone());
         id
+    }
+
+    /// The raw ID behind public ID `public`, if it is one of this
+    /// workspace's.
+    pub fn raw_of(&self, public: &str) -> Option<&RawTargetId> {
+        self.targets.get(public)
     }
 
     /// `managed`, `managed_popup` or `user_tab`.

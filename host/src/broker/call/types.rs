@@ -112,8 +112,8 @@ pub(super) enum Bound {
     /// crashed before, and its turn on the tab's lane.
     Target {
         conn: Arc<BrowserConn>,
-        raw: String,
-        public: String,
+        raw: crate::ids::RawTargetId,
+        public: crate::ids::TabId,
         crashed_before: bool,
         _turn: tokio::sync::OwnedMutexGuard<()>,
         call: Option<crate::runtime::Scope>,
@@ -141,7 +141,11 @@ impl Bound {
 }
 
 /// The raw target behind a public ID of the caller's workspace.
-pub fn raw_target(st: &mut State, scope: &CallScope, public: &str) -> BpResult<String> {
+pub fn raw_target(
+    st: &mut State,
+    scope: &CallScope,
+    public: &str,
+) -> BpResult<crate::ids::RawTargetId> {
     let raw = st
         .workspace(&scope.principal, &scope.workspace_id)?
         .targets

@@ -13,6 +13,7 @@ use crate::broker::args::{bool_arg, no_args, object_args, only_keys, str_arg};
 use crate::broker::call::types::{raw_target, CallScope};
 use crate::broker::Broker;
 use crate::browser::connection::BrowserConn;
+use crate::ids::TabId;
 use crate::error::{BpError, BpResult, Code};
 use serde_json::{json, Value};
 use std::sync::atomic::Ordering;
@@ -71,11 +72,11 @@ pub async fn call(
                 if name == "browser.tabs.acquire" {
                     st.acquire(&scope.lease_id, &raw)?;
                     st.workspace(&scope.principal, &scope.workspace_id)?
-                        .current_target = Some(public.to_string());
+                        .current_target = Some(TabId::new(public));
                 } else {
                     st.release_target(&scope.lease_id, &raw);
                 }
-                st.controllers.get(&raw) == Some(&scope.lease_id)
+                st.controllers.get(raw.as_str()) == Some(&scope.lease_id)
             };
             if !controlled {
                 broker.clear_released_overrides().await;

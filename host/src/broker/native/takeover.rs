@@ -216,7 +216,7 @@ pub(super) async fn call(broker: &Arc<Broker>, scope: &CallScope, args: &Value) 
         id,
         ws: scope.workspace_id.clone(),
         lease: scope.lease_id.clone(),
-        raw: raw.clone(),
+        raw: raw.to_string(),
         how: "cancelled",
     };
     let until = match &ask.until {

@@ -9,6 +9,7 @@ use crate::broker::call::types::{raw_target, CallScope};
 use crate::broker::Broker;
 use crate::browser::connection::BrowserConn;
 use crate::error::{BpError, BpResult, Code};
+use crate::ids::{RawTargetId, TabId};
 use chromiumoxide::cdp::browser_protocol::browser::{
     Bounds, GetWindowBoundsParams, GetWindowForTargetParams, SetWindowBoundsParams, WindowId,
     WindowState,
@@ -27,10 +28,10 @@ pub(super) fn target(
     broker: &Broker,
     scope: &CallScope,
     args: &Value,
-) -> BpResult<(String, String)> {
+) -> BpResult<(RawTargetId, TabId)> {
     let mut st = broker.state();
     let public = match str_arg(args, "targetId")? {
-        Some(id) => id.to_string(),
+        Some(id) => TabId::new(id),
         None => st
             .workspace(&scope.principal, &scope.workspace_id)?
             .current_target
@@ -43,7 +44,7 @@ pub(super) fn target(
             })?,
     };
     let raw = raw_target(&mut st, scope, &public)?;
-    match st.controllers.get(&raw) {
+    match st.controllers.get(raw.as_str()) {
         Some(lease) if *lease != scope.lease_id => Err(BpError::new(
             Code::TargetNotOwned,
             "another lease controls this tab",

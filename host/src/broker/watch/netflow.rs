@@ -14,7 +14,7 @@ fn owner(broker: &Broker, raw: &str) -> Option<(String, String)> {
     let mut st = broker.state();
     let (_, ws) = st.controller_of(raw)?;
     let public = st.workspaces.get_mut(&ws)?.public_id(raw);
-    Some((ws, public))
+    Some((ws, public.into_string()))
 }
 
 /// Handle one network signal of `raw` (on `session`).

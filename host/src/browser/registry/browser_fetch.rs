@@ -39,7 +39,7 @@ impl Registry {
             .targets
             .iter()
             .find(|(_, t)| t.frames.contains_key(frame))
-            .map(|(raw, _)| raw.clone())
+            .map(|(raw, _)| raw.to_string())
             .unwrap_or_else(|| frame.to_string())
     }
 }

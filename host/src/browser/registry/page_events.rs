@@ -51,12 +51,12 @@ impl Registry {
     fn session_owner(&self, session: &str) -> Option<(String, bool)> {
         let inner = self.lock();
         if let Some(raw) = inner.by_session.get(session) {
-            return Some((raw.clone(), false));
+            return Some((raw.to_string(), false));
         }
         inner
             .child_sessions
             .get(session)
-            .map(|raw| (raw.clone(), true))
+            .map(|raw| (raw.to_string(), true))
     }
 
     /// A paused request of a session we no longer track (a frame just

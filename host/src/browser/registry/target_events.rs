@@ -26,7 +26,7 @@ impl Registry {
                     return;
                 }
                 let known =
-                    s(info, "targetId").is_some_and(|id| self.lock().targets.contains_key(&id));
+                    s(info, "targetId").is_some_and(|id| self.lock().targets.contains_key(id.as_str()));
                 let Some(id) = self.apply_info(info) else {
                     return;
                 };
@@ -52,7 +52,7 @@ impl Registry {
                     return;
                 };
                 let session: String = detached.session_id.into();
-                let child = self.lock().child_sessions.remove(&session);
+                let child = self.lock().child_sessions.remove(session.as_str());
                 if let Some(raw) = child {
                     // The frame's own removal is reported by its parent
                     // (`Page.frameDetached`, which comes first); here it
@@ -70,7 +70,7 @@ impl Registry {
                     self.frames_gone(&raw, gone);
                     return;
                 }
-                let raw = self.lock().by_session.remove(&session);
+                let raw = self.lock().by_session.remove(session.as_str());
                 tracing::debug!(?raw, session = %session, "session detached");
                 if let Some(raw) = raw {
                     self.update(&raw, |t| {
@@ -124,7 +124,7 @@ impl Registry {
         let Some(raw) = page else { return false };
         self.lock()
             .child_sessions
-            .insert(child.clone(), raw.clone());
+            .insert(SessionId::new(child.as_str()), raw.clone());
         self.update(&raw, |t| {
             let f = t.frames.entry(frame).or_insert_with(FrameState::default);
             f.session = Some(child.clone());
@@ -133,7 +133,7 @@ impl Registry {
             }
         });
         self.signal(Signal::FrameSession {
-            raw,
+            raw: raw.into_string(),
             session: child,
         });
         true
@@ -173,7 +173,7 @@ impl Registry {
         }
         for (frame, state) in gone {
             if let Some(session) = state.session {
-                self.lock().child_sessions.remove(&session);
+                self.lock().child_sessions.remove(session.as_str());
             }
             self.signal(Signal::FrameDetached {
                 raw: raw.to_string(),
@@ -185,7 +185,7 @@ impl Registry {
     /// Whether `session` is still the live session of an out-of-process
     /// frame of `raw`.
     pub fn child_session_live(&self, raw: &str, session: &str) -> bool {
-        self.lock().child_sessions.get(session).map(String::as_str) == Some(raw)
+        self.lock().child_sessions.get(session).map(RawTargetId::as_str) == Some(raw)
     }
 
     /// Record the child frames of a `Page.getFrameTree` result that are
