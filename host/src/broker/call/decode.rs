@@ -63,8 +63,8 @@ pub fn accept(
             overtakes: broker.runtime.overtakes(&name),
             scope: CallScope {
                 principal: principal.to_string(),
-                workspace_id: ws,
-                lease_id: lease,
+                workspace_id: ws.into(),
+                lease_id: lease.into(),
                 compat: crate::broker::connect::identity::client_name(principal) == CLI_PRINCIPAL,
                 grants,
                 command_id: id,

@@ -171,7 +171,7 @@ async fn target_call(
             &guard_scope.workspace_id,
             &guard_scope.lease_id,
         )?;
-        match st.controllers.get(&guard_raw) {
+        match st.controllers.get(guard_raw.as_str()) {
             Some(l) if *l == guard_scope.lease_id => Ok(()),
             _ => Err(BpError::stale(StaleReason::ControlReleased)),
         }
@@ -189,8 +189,8 @@ async fn target_call(
         generation: conn.generation,
         current_generation: broker.generation_handle(),
         caller: Caller {
-            workspace_id: scope.workspace_id.clone(),
-            lease_id: scope.lease_id.clone(),
+            workspace_id: scope.workspace_id.to_string(),
+            lease_id: scope.lease_id.to_string(),
             page_tools: scope.page_tool_access(broker),
         },
         lease_guard,

@@ -10,7 +10,7 @@ use crate::browser::call::{Caller, LeaseGuard};
 use crate::browser::connection::BrowserConn;
 use crate::browser::workspace::{WorkspaceCall, WorkspaceSetup};
 use crate::error::BpError;
-use crate::ids::{RawTargetId, TabId};
+use crate::ids::{LeaseId, RawTargetId, TabId};
 use crate::runtime::Scope;
 use serde_json::Value;
 use std::sync::atomic::AtomicBool;
@@ -73,8 +73,8 @@ pub(super) fn workspace_call(
         network: broker.network.clone(),
         console: broker.console.clone(),
         caller: Caller {
-            workspace_id: scope.workspace_id.clone(),
-            lease_id: scope.lease_id.clone(),
+            workspace_id: scope.workspace_id.to_string(),
+            lease_id: scope.lease_id.to_string(),
             page_tools: scope.page_tool_access(broker),
         },
         controlled: controlled_targets(broker, scope)
@@ -129,13 +129,13 @@ fn named_tab(
 /// Targets controlled by leases of the caller's workspace: (raw, public ID).
 fn controlled_targets(broker: &Broker, scope: &CallScope) -> Vec<(RawTargetId, TabId)> {
     let mut st = broker.state();
-    let leases: Vec<String> = st
+    let leases: Vec<LeaseId> = st
         .leases
         .values()
         .filter(|l| l.workspace_id == scope.workspace_id)
         .map(|l| l.id.clone())
         .collect();
-    let raws: Vec<String> = st
+    let raws: Vec<RawTargetId> = st
         .controllers
         .iter()
         .filter(|(_, l)| leases.contains(l))
@@ -146,7 +146,7 @@ fn controlled_targets(broker: &Broker, scope: &CallScope) -> Vec<(RawTargetId, T
             .into_iter()
             .map(|r| {
                 let public = ws.public_id(&r);
-                (RawTargetId::new(r), public)
+                (r, public)
             })
             .collect(),
         Err(_) => Vec::new(),

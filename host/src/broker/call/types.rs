@@ -20,14 +20,14 @@ use std::time::Instant;
 #[derive(Clone)]
 pub struct CallScope {
     pub principal: String,
-    pub workspace_id: String,
-    pub lease_id: String,
+    pub workspace_id: crate::ids::WorkspaceId,
+    pub lease_id: crate::ids::LeaseId,
     /// The one-shot CLI's compatibility principal: bare refs resolve
     /// against the latest observation of the target.
     pub compat: bool,
     /// What the connection was granted at `initialize`.
     pub grants: Grants,
-    pub command_id: String,
+    pub command_id: crate::ids::CommandId,
     /// The browser connection generation when the command was accepted: a
     /// command never reaches a later generation.
     pub generation: u64,

@@ -255,7 +255,7 @@ async fn tabs_list(broker: &Arc<Broker>, scope: &CallScope) -> BpResult<Value> {
                 .registry
                 .with(raw, |t| (t.url.clone(), t.title.clone(), t.crashed))?;
             let id = ws.public_id(raw);
-            let controller = controllers.get(raw);
+            let controller = controllers.get(raw.as_str());
             Some(json!({
                 "targetId": id,
                 "url": url,

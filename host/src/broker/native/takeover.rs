@@ -214,8 +214,8 @@ pub(super) async fn call(broker: &Arc<Broker>, scope: &CallScope, args: &Value) 
     let mut ending = Ending {
         broker: broker.clone(),
         id,
-        ws: scope.workspace_id.clone(),
-        lease: scope.lease_id.clone(),
+        ws: scope.workspace_id.to_string(),
+        lease: scope.lease_id.to_string(),
         raw: raw.to_string(),
         how: "cancelled",
     };

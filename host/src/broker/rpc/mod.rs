@@ -258,7 +258,7 @@ fn open_session(broker: &Broker, conn: &mut Connection, session: &Value) -> BpRe
     let lease = st.create_lease(&principal, &ws.id, ttl, Some(lease_key))?;
     let (lease_id, expires) = (lease.id.clone(), unix_ms(lease.expires));
     let cursor = st.cursor(&ws.id);
-    conn.session = Some((ws.id.clone(), lease_id.clone()));
+    conn.session = Some((ws.id.clone(), lease_id.to_string()));
     Ok(
         json!({"workspaceId": ws.id, "leaseId": lease_id, "expiresAt": expires, "eventCursor": cursor,
               "resumeSecret": ws.resume_secret, "resumed": ws.resumed}),

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 fn owner(broker: &Broker, raw: &str) -> Option<(String, String)> {
     let mut st = broker.state();
     let (_, ws) = st.controller_of(raw)?;
-    let public = st.workspaces.get_mut(&ws)?.public_id(raw);
+    let public = st.workspaces.get_mut(ws.as_str())?.public_id(raw);
     Some((ws, public.into_string()))
 }
 

@@ -33,7 +33,7 @@ fn owner(st: &State, raw: &str) -> Option<String> {
     st.workspaces
         .values()
         .find(|w| w.managed.contains(raw))
-        .map(|w| w.id.clone())
+        .map(|w| w.id.to_string())
 }
 
 /// The refusal of a paused request out of scope (`Fetch.failRequest`), or
@@ -62,7 +62,7 @@ pub fn judge_paused(
     let main_document = r.resource_type == "Document" && r.frame_id == Some(raw);
     let uncontrolled_popup = st
         .workspaces
-        .get(&ws)
+        .get(ws.as_str())
         .is_some_and(|w| w.popups.contains(raw))
         && st.controller_of(raw).is_none();
     let kind = match (r.redirect, main_document, uncontrolled_popup || via_opener) {
