@@ -294,8 +294,7 @@ impl BrowserConn {
             behavior: "allow".into(),
             download_path: Some(dir.clone()),
         };
-        match self.cdp.send(&stage, Some(session)).await
-        {
+        match self.cdp.send(&stage, Some(session)).await {
             Ok(_) => self.registry.update(raw_id, |t| t.download_dir = Some(dir)),
             Err(e) => {
                 tracing::info!("download capture unavailable for a target: {}", e.message);

@@ -258,9 +258,7 @@ fn session_gone(ev: &CdpEvent) -> Option<(&str, &'static str)> {
     // Matched by type; the session is read from the JSON, borrowed (the
     // registry's sink reads the same event typed).
     match ev.method.as_str() {
-        EventDetachedFromTarget::IDENTIFIER => {
-            Some((ev.params["sessionId"].as_str()?, DETACHED))
-        }
+        EventDetachedFromTarget::IDENTIFIER => Some((ev.params["sessionId"].as_str()?, DETACHED)),
         EventTargetCrashed::IDENTIFIER => Some((ev.session_id.as_deref()?, CRASHED)),
         _ => None,
     }

@@ -13,8 +13,8 @@
 //! user tabs, so it can never close one. Nothing is written to disk.
 
 use crate::cdp::Cdp;
-use chromiumoxide::cdp::browser_protocol::target::{CloseTargetParams, TargetId};
 use crate::error::{BpError, BpResult};
+use chromiumoxide::cdp::browser_protocol::target::{CloseTargetParams, TargetId};
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
@@ -132,9 +132,7 @@ pub async fn run() -> BpResult<()> {
     let cleanup = async {
         for target in tracked.iter().rev() {
             let close = CloseTargetParams::new(TargetId::new(target.as_str()));
-            let _ = cdp
-                .send_timeout(&close, None, Duration::from_secs(2))
-                .await;
+            let _ = cdp.send_timeout(&close, None, Duration::from_secs(2)).await;
         }
     };
     let _ = tokio::time::timeout(CLEANUP_BOUND, cleanup).await;

@@ -112,7 +112,12 @@ impl BrokerTabs {
                 .iter()
                 .filter(|r| !ws.popups.contains(*r))
                 .collect();
-            members.sort_by_key(|r| (Some(r.as_str()) != current.map(|c| c.as_str()), (*r).clone()));
+            members.sort_by_key(|r| {
+                (
+                    Some(r.as_str()) != current.map(|c| c.as_str()),
+                    (*r).clone(),
+                )
+            });
             members
                 .into_iter()
                 .find(|r| conn.registry.with(r, |t| !t.closed).unwrap_or(false))

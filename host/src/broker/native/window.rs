@@ -86,7 +86,7 @@ pub(super) async fn set_state(conn: &BrowserConn, raw: &str, state: &str) -> BpR
             window_state: Some(s),
             ..Bounds::default()
         };
-        SetWindowBoundsParams::new(id.clone(), bounds)
+        SetWindowBoundsParams::new(id, bounds)
     };
     let wanted: WindowState = state
         .parse()
@@ -108,7 +108,9 @@ pub(super) async fn bring_to_front(conn: &BrowserConn, raw: &str) -> BpResult<Va
     let activate = ActivateTargetParams::new(TargetId::new(raw));
     conn.cdp.send(&activate, None).await?;
     let session = conn.attach(raw).await?;
-    conn.cdp.send(&BringToFrontParams {}, Some(&session)).await?;
+    conn.cdp
+        .send(&BringToFrontParams {}, Some(&session))
+        .await?;
     Ok(window)
 }
 

@@ -2,10 +2,10 @@
 //! requests and auth challenges with the controlling workspace's rules and
 //! credentials (or passing them through unchanged).
 
+use super::fetch_answer::{AuthAnswer, FetchAnswer};
 use crate::broker::Broker;
 use crate::browser::registry::NetEvent;
 use crate::store::network::{Action, Entry, Network};
-use super::fetch_answer::{AuthAnswer, FetchAnswer};
 use base64::Engine as _;
 use serde_json::{json, Value};
 

@@ -7,14 +7,14 @@
 //! in the tool's frame seen by an observer in an isolated world the page
 //! cannot reach.
 
+use super::in_world;
 use crate::browser::call::TargetCall;
 use crate::browser::registry::PageToolPath;
-use super::in_world;
 use crate::cdp::{webmcp, Cdp};
+use crate::error::{BpError, BpResult, Code, StaleReason};
 use chromiumoxide::cdp::browser_protocol::page::{
     CreateIsolatedWorldParams, EventJavascriptDialogOpening, FrameId,
 };
-use crate::error::{BpError, BpResult, Code, StaleReason};
 use serde_json::{json, Value};
 use std::sync::Arc;
 

@@ -118,13 +118,11 @@ impl Registry {
                 }
             }),
             pg::EventFrameRequestedNavigation::IDENTIFIER
-            | pg::EventFrameStartedLoading::IDENTIFIER => {
-                self.update(&raw, |t| {
-                    if is_main(t, s(p, "frameId")) {
-                        t.loading = true;
-                    }
-                })
-            }
+            | pg::EventFrameStartedLoading::IDENTIFIER => self.update(&raw, |t| {
+                if is_main(t, s(p, "frameId")) {
+                    t.loading = true;
+                }
+            }),
             pg::EventFrameStoppedLoading::IDENTIFIER => self.update(&raw, |t| {
                 if is_main(t, s(p, "frameId")) {
                     t.loading = false;

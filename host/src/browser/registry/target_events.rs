@@ -25,8 +25,8 @@ impl Registry {
                 {
                     return;
                 }
-                let known =
-                    s(info, "targetId").is_some_and(|id| self.lock().targets.contains_key(id.as_str()));
+                let known = s(info, "targetId")
+                    .is_some_and(|id| self.lock().targets.contains_key(id.as_str()));
                 let Some(id) = self.apply_info(info) else {
                     return;
                 };
@@ -185,7 +185,11 @@ impl Registry {
     /// Whether `session` is still the live session of an out-of-process
     /// frame of `raw`.
     pub fn child_session_live(&self, raw: &str, session: &str) -> bool {
-        self.lock().child_sessions.get(session).map(RawTargetId::as_str) == Some(raw)
+        self.lock()
+            .child_sessions
+            .get(session)
+            .map(RawTargetId::as_str)
+            == Some(raw)
     }
 
     /// Record the child frames of a `Page.getFrameTree` result that are
