@@ -314,10 +314,10 @@ impl State {
     }
 
     /// The lease controlling `raw` and its workspace, if any.
-    pub fn controller_of(&self, raw: &str) -> Option<(String, String)> {
+    pub fn controller_of(&self, raw: &str) -> Option<(LeaseId, WorkspaceId)> {
         let lease = self.controllers.get(raw)?;
-        let ws = self.leases.get(lease)?.workspace_id.to_string();
-        Some((lease.to_string(), ws))
+        let ws = self.leases.get(lease)?.workspace_id.clone();
+        Some((lease.clone(), ws))
     }
 
     /// Give `lease` control of `raw`, or fail with `target_busy`.

@@ -378,3 +378,44 @@ impl BrowserConn {
             .map(|_| ())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed set-up commands send exactly what the string calls sent.
+    #[test]
+    fn set_up_commands_serialise_as_the_string_calls_did() {
+        let wire = |v: Result<Value, serde_json::Error>| v.unwrap();
+        assert_eq!(
+            wire(serde_json::to_value(auto_attach())),
+            json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true,
+                   "filter": [{"type": "page", "exclude": true},
+                              {"type": "tab", "exclude": true},
+                              {"type": "browser", "exclude": true},
+                              {}]})
+        );
+        assert_eq!(
+            wire(serde_json::to_value(network_enable())),
+            json!({"maxPostDataSize": 0})
+        );
+        assert_eq!(
+            fetch_params(),
+            json!({"patterns": [{"urlPattern": "*", "requestStage": "Request"}],
+                   "handleAuthRequests": true})
+        );
+        let create = CreateTargetParams {
+            new_window: Some(false),
+            background: Some(true),
+            ..CreateTargetParams::new("about:blank")
+        };
+        assert_eq!(
+            wire(serde_json::to_value(create)),
+            json!({"url": "about:blank", "newWindow": false, "background": true})
+        );
+        assert_eq!(
+            wire(serde_json::to_value(page::EnableParams::default())),
+            json!({})
+        );
+    }
+}

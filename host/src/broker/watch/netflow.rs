@@ -5,16 +5,17 @@
 use super::fetch_answer::{AuthAnswer, FetchAnswer};
 use crate::broker::Broker;
 use crate::browser::registry::NetEvent;
+use crate::ids::{TabId, WorkspaceId};
 use crate::store::network::{Action, Entry, Network};
 use base64::Engine as _;
 use serde_json::{json, Value};
 
 /// The workspace controlling `raw` and its ID for it.
-fn owner(broker: &Broker, raw: &str) -> Option<(String, String)> {
+fn owner(broker: &Broker, raw: &str) -> Option<(WorkspaceId, TabId)> {
     let mut st = broker.state();
     let (_, ws) = st.controller_of(raw)?;
     let public = st.workspaces.get_mut(ws.as_str())?.public_id(raw);
-    Some((ws, public.into_string()))
+    Some((ws, public))
 }
 
 /// Handle one network signal of `raw` (on `session`).

@@ -28,7 +28,7 @@ pub struct PausedRequest<'a> {
 /// (A tab held by neither is judged by its opener's, in `judge_paused`.)
 fn owner(st: &State, raw: &str) -> Option<String> {
     if let Some((_, ws)) = st.controller_of(raw) {
-        return Some(ws);
+        return Some(ws.into_string());
     }
     st.workspaces
         .values()
