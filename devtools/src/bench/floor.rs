@@ -4,8 +4,22 @@
 //! hidden) runs one step per process, as the one-shot CLI does: start,
 //! connect to the browser, attach to the tab, take the step, exit.
 
+use super::cdp::{eval, mouse};
 use browser_pilot_host::cdp::Cdp;
 use browser_pilot_host::{BpError, BpResult};
+use chromiumoxide::cdp::browser_protocol::accessibility::GetFullAxTreeParams;
+use chromiumoxide::cdp::browser_protocol::dom::{
+    BackendNodeId, DescribeNodeParams, GetContentQuadsParams, ScrollIntoViewIfNeededParams,
+};
+use chromiumoxide::cdp::browser_protocol::input::{
+    DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventType, InsertTextParams,
+};
+use chromiumoxide::cdp::browser_protocol::page::{self, EventLoadEventFired, NavigateParams};
+use chromiumoxide::cdp::browser_protocol::target::{AttachToTargetParams, TargetId};
+use chromiumoxide::cdp::js_protocol::runtime::{
+    EvaluateParams, ReleaseObjectParams, RemoteObjectId,
+};
+use chromiumoxide::types::Command;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -23,11 +37,9 @@ impl FloorTab<'_> {
     /// Load `url` and wait for the load event (`Page` must be enabled).
     pub async fn navigate(&self, url: &str) -> BpResult<()> {
         let mut events = self.cdp.subscribe();
-        self.cdp
-            .call("Page.navigate", self.s(), json!({"url": url}))
-            .await?;
+        self.cdp.send(&NavigateParams::new(url), self.s()).await?;
         while let Ok(ev) = events.recv().await {
-            if ev.method == "Page.loadEventFired" && ev.session_id.as_deref() == self.s() {
+            if ev.is::<EventLoadEventFired>() && ev.session_id.as_deref() == self.s() {
                 return Ok(());
             }
         }
@@ -41,27 +53,19 @@ impl FloorTab<'_> {
 
     /// The backend node of the first element `selector` matches.
     pub async fn backend_of_selector(&self, selector: &str) -> BpResult<i64> {
-        let found = self
-            .cdp
-            .call(
-                "Runtime.evaluate",
-                self.s(),
-                json!({"expression": format!("document.querySelector({selector:?})")}),
-            )
-            .await?;
+        let find = EvaluateParams::new(format!("document.querySelector({selector:?})"));
+        let found = self.cdp.send_raw(&find, self.s()).await?;
         let object = found["result"]["objectId"]
             .as_str()
+            .map(RemoteObjectId::new)
             .ok_or_else(|| BpError::internal(format!("nothing matches {selector}")))?;
-        let node = self
-            .cdp
-            .call("DOM.describeNode", self.s(), json!({"objectId": object}))
-            .await?;
+        let describe = DescribeNodeParams {
+            object_id: Some(object.clone()),
+            ..DescribeNodeParams::default()
+        };
+        let node = self.cdp.send_raw(&describe, self.s()).await?;
         self.cdp
-            .call(
-                "Runtime.releaseObject",
-                self.s(),
-                json!({"objectId": object}),
-            )
+            .send(&ReleaseObjectParams::new(object), self.s())
             .await?;
         node["node"]["backendNodeId"]
             .as_i64()
@@ -70,19 +74,13 @@ impl FloorTab<'_> {
 
     /// `expression` evaluated in the page, its value returned.
     pub async fn evaluate(&self, expression: &str) -> BpResult<Value> {
-        self.cdp
-            .call(
-                "Runtime.evaluate",
-                self.s(),
-                json!({"expression": expression, "returnByValue": true}),
-            )
-            .await
+        self.cdp.send_raw(&eval(expression), self.s()).await
     }
 
     /// The page's whole accessibility tree.
     pub async fn observe(&self) -> BpResult<Value> {
         self.cdp
-            .call("Accessibility.getFullAXTree", self.s(), json!({}))
+            .send_raw(&GetFullAxTreeParams::default(), self.s())
             .await
     }
 
@@ -92,17 +90,22 @@ impl FloorTab<'_> {
     /// that is answered, a key is released in the field (careful: the
     /// value read back once the release is answered).
     pub async fn type_name(&self, careful: bool, text: &str) -> BpResult<()> {
-        let focus = json!({"expression": "(e => { e.focus(); e.select(); \
+        let focus = eval(
+            "(e => { e.focus(); e.select(); \
             return document.activeElement === e; })(document.getElementById('name'))",
-            "returnByValue": true});
-        self.cdp.call("Runtime.evaluate", self.s(), focus).await?;
-        let value =
-            json!({"expression": "document.getElementById('name').value", "returnByValue": true});
-        let text = json!({"text": text});
-        self.cdp.call("Input.insertText", self.s(), text).await?;
-        let release = json!({"type": "keyUp", "key": "Unidentified", "code": "",
-            "windowsVirtualKeyCode": 0, "nativeVirtualKeyCode": 0, "modifiers": 0});
-        self.input_then_read("Input.dispatchKeyEvent", release, careful.then_some(value))
+        );
+        self.cdp.send_raw(&focus, self.s()).await?;
+        let value = eval("document.getElementById('name').value");
+        self.cdp
+            .send(&InsertTextParams::new(text), self.s())
+            .await?;
+        let mut release = DispatchKeyEventParams::new(DispatchKeyEventType::KeyUp);
+        release.key = Some("Unidentified".into());
+        release.code = Some(String::new());
+        release.windows_virtual_key_code = Some(0);
+        release.native_virtual_key_code = Some(0);
+        release.modifiers = Some(0);
+        self.input_then_read(&release, careful.then_some(value))
             .await
     }
 
@@ -111,29 +114,25 @@ impl FloorTab<'_> {
     /// input: the browser process handles `Input.*` and passes it to the
     /// page on another channel, so a read sent with it can see the page
     /// before the input.
-    async fn input_then_read(
+    async fn input_then_read<C: Command>(
         &self,
-        method: &str,
-        params: Value,
-        read: Option<Value>,
+        input: &C,
+        read: Option<EvaluateParams>,
     ) -> BpResult<()> {
-        self.cdp.call(method, self.s(), params).await?;
+        self.cdp.send_raw(input, self.s()).await?;
         if let Some(read) = read {
-            self.cdp.call("Runtime.evaluate", self.s(), read).await?;
+            self.cdp.send_raw(&read, self.s()).await?;
         }
         Ok(())
     }
 
     /// The centre of `node`'s first box, in viewport CSS pixels.
     pub async fn centre(&self, node: i64) -> BpResult<(f64, f64)> {
-        let quads = self
-            .cdp
-            .call(
-                "DOM.getContentQuads",
-                self.s(),
-                json!({"backendNodeId": node}),
-            )
-            .await?;
+        let quads = GetContentQuadsParams {
+            backend_node_id: Some(BackendNodeId::new(node)),
+            ..GetContentQuadsParams::default()
+        };
+        let quads = self.cdp.send_raw(&quads, self.s()).await?;
         let q: Vec<f64> = quads["quads"][0]
             .as_array()
             .into_iter()
@@ -152,31 +151,23 @@ impl FloorTab<'_> {
     /// after).
     pub async fn click(&self, node: i64, careful: bool) -> BpResult<()> {
         let (cdp, s) = (self.cdp, self.s());
-        cdp.call(
-            "DOM.scrollIntoViewIfNeeded",
-            s,
-            json!({"backendNodeId": node}),
-        )
-        .await?;
+        let into_view = ScrollIntoViewIfNeededParams {
+            backend_node_id: Some(BackendNodeId::new(node)),
+            ..ScrollIntoViewIfNeededParams::default()
+        };
+        cdp.send(&into_view, s).await?;
         let (x, y) = self.centre(node).await?;
         if careful {
             // Sent with the press, as `browser.click` does.
-            let _moved = cdp.send_now(
-                "Input.dispatchMouseEvent",
-                s,
-                json!({"type": "mouseMoved", "x": x, "y": y}),
-            )?;
+            let moved = mouse(DispatchMouseEventType::MouseMoved, x, y);
+            let _moved = cdp.send_typed_now(&moved, s)?;
         }
-        let ev =
-            |kind: &str| json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1});
-        cdp.call("Input.dispatchMouseEvent", s, ev("mousePressed"))
-            .await?;
+        let pressed = mouse(DispatchMouseEventType::MousePressed, x, y);
+        cdp.send(&pressed, s).await?;
         // Careful: the page is read once the release is answered.
-        let page = careful.then(
-            || json!({"expression": "[location.href, document.title]", "returnByValue": true}),
-        );
-        self.input_then_read("Input.dispatchMouseEvent", ev("mouseReleased"), page)
-            .await
+        let page = careful.then(|| eval("[location.href, document.title]"));
+        let released = mouse(DispatchMouseEventType::MouseReleased, x, y);
+        self.input_then_read(&released, page).await
     }
 }
 
@@ -193,17 +184,11 @@ pub(crate) fn ax_node(tree: &Value, role: &str, name: &str) -> BpResult<i64> {
 
 /// Attach to `target` on the connection: its flat session.
 pub(crate) async fn attach(cdp: &Cdp, target: &str) -> BpResult<String> {
-    let attached = cdp
-        .call(
-            "Target.attachToTarget",
-            None,
-            json!({"targetId": target, "flatten": true}),
-        )
-        .await?;
-    attached["sessionId"]
-        .as_str()
-        .map(str::to_string)
-        .ok_or_else(|| BpError::internal("attach returned no session"))
+    let attach = AttachToTargetParams {
+        target_id: TargetId::new(target),
+        flatten: Some(true),
+    };
+    Ok(cdp.send(&attach, None).await?.session_id.into())
 }
 
 /// One step of the one-shot floor, in a process of its own: connect to
@@ -220,7 +205,8 @@ pub async fn one_step(ws_url: &str, target: &str, step: &str, arg: Option<&str>)
     let needed = || BpError::invalid(format!("bench-floor {step} needs an argument"));
     let out = match step {
         "navigate" => {
-            cdp.call("Page.enable", Some(&session), json!({})).await?;
+            cdp.send(&page::EnableParams::default(), Some(&session))
+                .await?;
             tab.navigate(arg.ok_or_else(needed)?).await?;
             json!({})
         }

@@ -39,8 +39,7 @@ pub(crate) async fn run(home: &Path, url: &str) -> BpResult<()> {
 
     let (_browser, cdp, _) = raw_target(home, "profiles-idle-floor", url).await?;
     for _ in 1..TABS {
-        cdp.call("Target.createTarget", None, json!({ "url": url }))
-            .await?;
+        super::cdp::create_target(&cdp, url).await?;
     }
     std::thread::sleep(SETTLE);
     let floor = cpu_seconds(&home.join("profiles-idle-floor"), WINDOW);

@@ -11,6 +11,7 @@ use super::floor::FloorTab;
 use super::steady::{taking_turns, SteadyStep};
 use super::{find_ref_number, BridgeClient};
 use browser_pilot_host::BpResult;
+use chromiumoxide::cdp::browser_protocol::input::DispatchMouseEventType;
 use serde_json::{json, Value};
 
 /// Calls each way per tool (the scroll's and the hover's read-backs wait
@@ -127,8 +128,8 @@ impl FloorTab<'_> {
     pub async fn hover(&self, node: i64) -> BpResult<()> {
         let s = Some(self.session);
         let (x, y) = self.centre(node).await?;
-        let at = json!({"type": "mouseMoved", "x": x, "y": y});
-        self.cdp.call("Input.dispatchMouseEvent", s, at).await?;
+        let at = super::cdp::mouse(DispatchMouseEventType::MouseMoved, x, y);
+        self.cdp.send(&at, s).await?;
         self.evaluate("document.querySelectorAll(':hover').length")
             .await
             .map(drop)

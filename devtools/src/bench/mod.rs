@@ -6,6 +6,7 @@
 
 mod bridge_client;
 mod broker_proc;
+mod cdp;
 mod cost;
 mod floor;
 mod headline;
@@ -438,12 +439,7 @@ pub(crate) async fn raw_target(
     )
     .await?;
     let cdp = Cdp::connect(&browser.ws_url, Arc::new(|_| {})).await?;
-    let target = cdp
-        .call("Target.createTarget", None, json!({"url": url}))
-        .await?["targetId"]
-        .as_str()
-        .map(str::to_string)
-        .ok_or_else(|| BpError::internal("createTarget returned no target"))?;
+    let target = cdp::create_target(&cdp, url).await?;
     Ok((browser, cdp, target))
 }
 

@@ -6,7 +6,10 @@ use super::{bp, median, ms};
 use browser_pilot_host::cdp::Cdp;
 use browser_pilot_host::discovery;
 use browser_pilot_host::{BpError, BpResult};
-use serde_json::{json, Value};
+use chromiumoxide::cdp::browser_protocol::target::{
+    CloseTargetParams, SetDiscoverTargetsParams, TargetId,
+};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Child;
 use std::sync::Arc;
@@ -119,25 +122,22 @@ pub async fn run(home: &Path, url: &str, iterations: usize) -> BpResult<()> {
     for _ in 0..iterations {
         let start = Instant::now();
         let c = Cdp::connect(&ws, Arc::new(|_| {})).await?;
-        c.call("Target.setDiscoverTargets", None, json!({"discover": true}))
-            .await?;
+        let discover = SetDiscoverTargetsParams {
+            discover: true,
+            filter: None,
+        };
+        c.send(&discover, None).await?;
         attach_floor.push(ms(start.elapsed()));
         c.close();
     }
     let cdp = Cdp::connect(&ws, Arc::new(|_| {})).await?;
     let mut close_floor = Vec::new();
     for _ in 0..iterations.clamp(1, 5) {
-        let made = cdp
-            .call("Target.createTarget", None, json!({"url": "about:blank"}))
-            .await?;
+        let made = super::cdp::create_target(&cdp, "about:blank").await?;
         let before = page_ids(&cdp).await?;
         let start = Instant::now();
-        cdp.call(
-            "Target.closeTarget",
-            None,
-            json!({"targetId": made["targetId"]}),
-        )
-        .await?;
+        cdp.send(&CloseTargetParams::new(TargetId::new(made)), None)
+            .await?;
         while page_ids(&cdp).await?.len() >= before.len() {
             if start.elapsed() > Duration::from_secs(10) {
                 return Err(BpError::internal("a closed tab stayed"));
@@ -190,7 +190,7 @@ pub async fn run(home: &Path, url: &str, iterations: usize) -> BpResult<()> {
 }
 
 async fn page_ids(cdp: &Cdp) -> BpResult<Vec<String>> {
-    let reply = cdp.call("Target.getTargets", None, json!({})).await?;
+    let reply = super::cdp::targets(cdp).await?;
     Ok(reply["targetInfos"]
         .as_array()
         .into_iter()

@@ -9,7 +9,7 @@
 
 use super::{bp, exe, find_ref_number, median, ms, BridgeClient};
 use browser_pilot_host::cdp::endpoint::Endpoint;
-use browser_pilot_host::cdp::Cdp;
+use browser_pilot_host::cdp::{webmcp, Cdp};
 use browser_pilot_host::{BpError, BpResult};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -285,22 +285,17 @@ impl FloorShop {
             .websocket_url()
             .await?;
         let cdp = Cdp::connect(&ws, Arc::new(|_| {})).await?;
-        let target = cdp
-            .call("Target.createTarget", None, json!({"url": url}))
-            .await?["targetId"]
-            .as_str()
-            .map(str::to_string)
-            .ok_or_else(|| BpError::internal("createTarget returned no target"))?;
+        let target = super::cdp::create_target(&cdp, url).await?;
         let session = super::floor::attach(&cdp, &target).await?;
         let mut events = cdp.subscribe();
-        cdp.call("WebMCP.enable", Some(&session), json!({})).await?;
+        cdp.send(&webmcp::EnableParams {}, Some(&session)).await?;
         let until = tokio::time::Instant::now() + Duration::from_secs(10);
         loop {
             let ev = tokio::time::timeout_at(until, events.recv())
                 .await
                 .map_err(|_| BpError::internal("the floor's tab declared no tools"))?
                 .map_err(|e| BpError::internal(e.to_string()))?;
-            if ev.method != "WebMCP.toolsAdded" || ev.session_id.as_deref() != Some(&session) {
+            if !ev.is::<webmcp::EventToolsAdded>() || ev.session_id.as_deref() != Some(&session) {
                 continue;
             }
             let frame = ev.params["tools"]
@@ -322,18 +317,23 @@ impl FloorShop {
     /// `WebMCP.invokeTool`, then the `toolResponded` of that invocation.
     async fn invoke(&self, name: &str, input: Value) -> BpResult<()> {
         let mut events = self.cdp.subscribe();
-        let params = json!({"toolName": name, "frameId": self.frame, "input": input});
-        let reply = self
+        let invoke = webmcp::InvokeToolParams {
+            tool_name: name.to_string(),
+            frame_id: self.frame.clone(),
+            input,
+        };
+        let id = self
             .cdp
-            .call("WebMCP.invokeTool", Some(&self.session), params)
-            .await?;
-        let id = reply["invocationId"].clone();
+            .send(&invoke, Some(&self.session))
+            .await?
+            .invocation_id;
         loop {
             let ev = events
                 .recv()
                 .await
                 .map_err(|e| BpError::internal(e.to_string()))?;
-            if ev.method == "WebMCP.toolResponded" && ev.params["invocationId"] == id {
+            let responded = ev.parse::<webmcp::EventToolResponded>();
+            if responded.is_some_and(|r| r.invocation_id == id) {
                 return match ev.params["status"].as_str() {
                     Some("Completed") => Ok(()),
                     s => Err(BpError::internal(format!("the floor's {name} ended {s:?}"))),

@@ -7,6 +7,8 @@ use super::broker_proc::broker_rss;
 use super::{bp, exe, median, ms, raw_tab, serve_fixtures, short_exe, BridgeClient};
 use browser_pilot_host::cdp::Cdp;
 use browser_pilot_host::{BpError, BpResult};
+use chromiumoxide::cdp::browser_protocol::accessibility::GetFullAxTreeParams;
+use chromiumoxide::cdp::browser_protocol::page::{EnableParams, EventLoadEventFired, ReloadParams};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -152,35 +154,30 @@ async fn full_tree_floor(home: &Path, url: &str, runs: usize) -> BpResult<(f64, 
     let mut first = Vec::new();
     // The document's first read builds its accessibility tree; the
     // timed reads are all reads again, as bp's are.
-    let nodes = node_count(
-        &cdp.call("Accessibility.getFullAXTree", s, json!({}))
-            .await?,
-    );
+    // Raw: an accessibility tree is page data (see `super::cdp`).
+    let full_tree = GetFullAxTreeParams::default();
+    let nodes = node_count(&cdp.send_raw(&full_tree, s).await?);
     for _ in 0..runs {
         let t = Instant::now();
-        let tree = cdp
-            .call("Accessibility.getFullAXTree", s, json!({}))
-            .await?;
+        let tree = cdp.send_raw(&full_tree, s).await?;
         again.push(ms(t.elapsed()));
         same_tree(&tree, nodes)?;
     }
-    cdp.call("Page.enable", s, json!({})).await?;
+    cdp.send(&EnableParams::default(), s).await?;
     for _ in 0..runs {
         // The reload answers before the new document is there: wait for
         // its load event, then for its table.
         let mut events = cdp.subscribe();
-        cdp.call("Page.reload", s, json!({})).await?;
+        cdp.send(&ReloadParams::default(), s).await?;
         while let Ok(ev) = events.recv().await {
-            if ev.method == "Page.loadEventFired" && ev.session_id.as_deref() == s {
+            if ev.is::<EventLoadEventFired>() && ev.session_id.as_deref() == s {
                 break;
             }
         }
         // Read at once, as bp observes as soon as its navigation returns
         // (the page is static: its table is whole at the load event).
         let t = Instant::now();
-        let tree = cdp
-            .call("Accessibility.getFullAXTree", s, json!({}))
-            .await?;
+        let tree = cdp.send_raw(&full_tree, s).await?;
         first.push(ms(t.elapsed()));
         same_tree(&tree, nodes)?;
     }
@@ -209,14 +206,10 @@ fn same_tree(tree: &Value, nodes: usize) -> BpResult<()> {
 /// Wait until the large page has loaded and built its table.
 async fn table_ready(cdp: &Cdp, s: Option<&str>) -> BpResult<()> {
     for _ in 0..500 {
-        let ready = cdp
-            .call(
-                "Runtime.evaluate",
-                s,
-                json!({"expression": format!("document.readyState === 'complete' && document.querySelectorAll('tr').length === {ROWS}"),
-                       "returnByValue": true}),
-            )
-            .await?;
+        let ready = super::cdp::eval(format!(
+            "document.readyState === 'complete' && document.querySelectorAll('tr').length === {ROWS}"
+        ));
+        let ready = cdp.send_raw(&ready, s).await?;
         if ready["result"]["value"] == true {
             break;
         }

@@ -13,6 +13,7 @@ use browser_pilot_host::cdp::endpoint::Endpoint;
 use browser_pilot_host::cdp::launch::LaunchedBrowser;
 use browser_pilot_host::cdp::Cdp;
 use browser_pilot_host::{BpError, BpResult};
+use chromiumoxide::cdp::browser_protocol::{network, page};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::Arc;
@@ -292,7 +293,8 @@ struct Floor {
 impl Floor {
     async fn start(home: &Path) -> BpResult<Self> {
         let (browser, cdp, session) = raw_tab(home, "direct-profiles", "about:blank").await?;
-        cdp.call("Page.enable", Some(&session), json!({})).await?;
+        cdp.send(&page::EnableParams::default(), Some(&session))
+            .await?;
         Ok(Self {
             _browser: Some(browser),
             cdp,
@@ -310,7 +312,7 @@ impl Floor {
             .websocket_url()
             .await?;
         let cdp = Cdp::connect(&ws, Arc::new(|_| {})).await?;
-        let targets = cdp.call("Target.getTargets", None, json!({})).await?;
+        let targets = super::cdp::targets(&cdp).await?;
         let pages: Vec<&str> = targets["targetInfos"]
             .as_array()
             .into_iter()
@@ -325,7 +327,8 @@ impl Floor {
             )));
         };
         let session = super::floor::attach(&cdp, target).await?;
-        cdp.call("Page.enable", Some(&session), json!({})).await?;
+        cdp.send(&page::EnableParams::default(), Some(&session))
+            .await?;
         Ok(Self {
             _browser: None,
             cdp,
@@ -336,11 +339,13 @@ impl Floor {
     /// A careful iteration with the Network domain on (off again after).
     async fn with_journal(&self, url: &str, out: &mut Times) -> BpResult<()> {
         let s = Some(self.session.as_str());
-        self.cdp
-            .call("Network.enable", s, json!({"maxPostDataSize": 0}))
-            .await?;
+        let journal = network::EnableParams {
+            max_post_data_size: Some(0),
+            ..network::EnableParams::default()
+        };
+        self.cdp.send(&journal, s).await?;
         let done = self.iteration(url, out, true).await;
-        self.cdp.call("Network.disable", s, json!({})).await?;
+        self.cdp.send(&network::DisableParams {}, s).await?;
         done
     }
 

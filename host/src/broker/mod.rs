@@ -275,7 +275,11 @@ async fn close_persistent(b: &BrowserConn) {
         let wait = std::time::Duration::from_secs(2);
         let _ = b
             .cdp
-            .call_timeout("Browser.close", None, serde_json::json!({}), wait)
+            .send_timeout(
+                &chromiumoxide::cdp::browser_protocol::browser::CloseParams {},
+                None,
+                wait,
+            )
             .await;
     }
 }

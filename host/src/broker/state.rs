@@ -4,6 +4,7 @@
 use super::commands::Commands;
 use crate::broker::watch::events::{Journal, NewEvent};
 use crate::error::{BpError, BpResult, Code};
+use crate::ids::{LeaseId, RawTargetId, TabId, WorkspaceId};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -19,7 +20,7 @@ pub const MAX_LEASES_PER_WORKSPACE: usize = 64;
 
 /// A logical working set owned by one principal.
 pub struct Workspace {
-    pub id: String,
+    pub id: WorkspaceId,
     /// The connection principal that owns it now (`name#connection`).
     pub principal: String,
     pub label: Option<String>,
@@ -33,11 +34,12 @@ pub struct Workspace {
     /// over: they may read its state, events and commands, nothing else.
     pub observers: HashSet<String>,
     /// Opaque public target ID -> raw CDP target ID.
-    pub targets: BTreeMap<String, String>,
-    pub by_raw: HashMap<String, String>,
+    pub targets: BTreeMap<TabId, RawTargetId>,
+    /// The same pairs the other way round.
+    pub by_raw: HashMap<RawTargetId, TabId>,
     pub(super) next_target: u32,
     /// The target tools use when no `targetId` is given.
-    pub current_target: Option<String>,
+    pub current_target: Option<TabId>,
     /// Raw IDs of the workspace's ManagedTabSet: tabs it created and the
     /// popups adopted from them.
     pub managed: HashSet<String>,
@@ -49,15 +51,26 @@ pub struct Workspace {
 
 impl Workspace {
     /// The public ID of `raw`, assigning one on first sight.
-    pub fn public_id(&mut self, raw: &str) -> String {
+    pub fn public_id(&mut self, raw: &str) -> TabId {
         if let Some(id) = self.by_raw.get(raw) {
             return id.clone();
         }
         self.next_target += 1;
-        let id = format!("t{}-{}", self.next_target, &crate::ids::random_hex(3));
-        self.targets.insert(id.clone(), raw.to_string());
-        self.by_raw.insert(raw.to_string(), id.clone());
+        let id = TabId::new(format!(
+            "t{}-{}",
+            self.next_target,
+            &crate::ids::random_hex(3)
+        ));
+        let raw = RawTargetId::new(raw);
+        self.targets.insert(id.clone(), raw.clone());
+        self.by_raw.insert(raw, id.clone());
         id
+    }
+
+    /// The raw ID behind public ID `public`, if it is one of this
+    /// workspace's.
+    pub fn raw_of(&self, public: &str) -> Option<&RawTargetId> {
+        self.targets.get(public)
     }
 
     /// `managed`, `managed_popup` or `user_tab`.
@@ -91,8 +104,8 @@ impl Workspace {
 
 /// A time-bounded command session in a workspace.
 pub struct Lease {
-    pub id: String,
-    pub workspace_id: String,
+    pub id: LeaseId,
+    pub workspace_id: WorkspaceId,
     pub ttl: Duration,
     pub expires: Instant,
 }
@@ -109,11 +122,12 @@ pub struct State {
     network: Option<Arc<crate::store::network::Network>>,
     /// The browser connection generation events are stamped with.
     pub generation: u64,
-    pub workspaces: HashMap<String, Workspace>,
-    pub leases: HashMap<String, Lease>,
-    lease_keys: HashMap<(String, String), String>,
+    pub workspaces: HashMap<WorkspaceId, Workspace>,
+    pub leases: HashMap<LeaseId, Lease>,
+    /// (workspace, lease key) -> the lease made under it.
+    lease_keys: HashMap<(String, String), LeaseId>,
     /// Raw target ID -> controlling lease.
-    pub controllers: HashMap<String, String>,
+    pub controllers: HashMap<RawTargetId, LeaseId>,
 }
 
 impl State {
@@ -165,7 +179,7 @@ impl State {
         self.workspaces
             .values()
             .filter(|w| w.by_raw.contains_key(raw))
-            .map(|w| w.id.clone())
+            .map(|w| w.id.to_string())
             .collect()
     }
     /// Whether `raw` belongs to another workspace's managed tab set (such
@@ -181,7 +195,7 @@ impl State {
         self.workspaces
             .values()
             .filter(|w| w.principal == principal)
-            .map(|w| w.id.clone())
+            .map(|w| w.id.to_string())
             .collect()
     }
 
@@ -194,7 +208,7 @@ impl State {
     }
 
     fn lease_workspace(&self, lease: &str) -> Option<String> {
-        self.leases.get(lease).map(|l| l.workspace_id.clone())
+        self.leases.get(lease).map(|l| l.workspace_id.to_string())
     }
 
     /// The workspace if `principal` owns it.
@@ -211,7 +225,7 @@ impl State {
     /// Remove a workspace and everything it holds; returns its managed tabs.
     pub fn release_workspace(&mut self, principal: &str, id: &str) -> BpResult<Vec<String>> {
         self.workspace(principal, id)?;
-        let leases: Vec<String> = self
+        let leases: Vec<LeaseId> = self
             .leases
             .values()
             .filter(|l| l.workspace_id == id)
@@ -234,7 +248,7 @@ impl State {
 
     /// Whether `ws` can take a lease under `key`: the live lease `key`
     /// names (to renew), or `None` when there is room for a new one.
-    pub fn lease_room(&mut self, ws: &str, key: Option<&str>) -> BpResult<Option<String>> {
+    pub fn lease_room(&mut self, ws: &str, key: Option<&str>) -> BpResult<Option<LeaseId>> {
         self.expire_leases();
         let existing = key
             .and_then(|k| self.lease_keys.get(&(ws.to_string(), k.to_string())))
@@ -267,7 +281,7 @@ impl State {
         let id = match self.lease_room(ws, key)? {
             Some(id) => id,
             None => {
-                let id = crate::ids::new_id("lease");
+                let id = LeaseId::fresh();
                 if let Some(k) = key {
                     self.lease_keys
                         .insert((ws.to_string(), k.to_string()), id.clone());
@@ -277,7 +291,7 @@ impl State {
         };
         let lease = self.leases.entry(id.clone()).or_insert_with(|| Lease {
             id: id.clone(),
-            workspace_id: ws.to_string(),
+            workspace_id: WorkspaceId::new(ws),
             ttl,
             expires: Instant::now() + ttl,
         });
@@ -300,7 +314,7 @@ impl State {
     }
 
     /// The lease controlling `raw` and its workspace, if any.
-    pub fn controller_of(&self, raw: &str) -> Option<(String, String)> {
+    pub fn controller_of(&self, raw: &str) -> Option<(LeaseId, WorkspaceId)> {
         let lease = self.controllers.get(raw)?;
         let ws = self.leases.get(lease)?.workspace_id.clone();
         Some((lease.clone(), ws))
@@ -308,10 +322,11 @@ impl State {
 
     /// Give `lease` control of `raw`, or fail with `target_busy`.
     pub fn acquire(&mut self, lease: &str, raw: &str) -> BpResult<()> {
-        let holder = self.controllers.get(raw).map(String::as_str);
+        let holder = self.controllers.get(raw).map(LeaseId::as_str);
         crate::granter::Granter::control(holder, lease).map_err(|d| d.error())?;
         if holder.is_none() {
-            self.controllers.insert(raw.to_string(), lease.to_string());
+            self.controllers
+                .insert(RawTargetId::new(raw), LeaseId::new(lease));
             if let Some(ws) = self.lease_workspace(lease) {
                 self.publish(&ws, "control.acquired", Some(lease), Some(raw), json!({}));
             }
@@ -321,7 +336,7 @@ impl State {
 
     /// Release `lease`'s control of `raw`.
     pub fn release_target(&mut self, lease: &str, raw: &str) {
-        if self.controllers.get(raw).map(String::as_str) == Some(lease) {
+        if self.controllers.get(raw).map(LeaseId::as_str) == Some(lease) {
             self.controllers.remove(raw);
             if let Some(ws) = self.lease_workspace(lease) {
                 self.publish(&ws, "control.released", Some(lease), Some(raw), json!({}));
@@ -330,7 +345,7 @@ impl State {
     }
 
     fn drop_lease(&mut self, lease: &str, expired: bool) {
-        let held: Vec<String> = self
+        let held: Vec<RawTargetId> = self
             .controllers
             .iter()
             .filter(|(_, l)| *l == lease)
@@ -360,7 +375,7 @@ impl State {
     /// Drop expired leases and the control they held.
     pub fn expire_leases(&mut self) {
         let now = Instant::now();
-        let expired: Vec<String> = self
+        let expired: Vec<LeaseId> = self
             .leases
             .values()
             .filter(|l| l.expires <= now)
@@ -383,9 +398,13 @@ impl State {
         let mut live: Vec<String> = self
             .leases
             .values()
-            .map(|l| l.workspace_id.clone())
+            .map(|l| l.workspace_id.to_string())
             .filter(|ws| Some(ws.as_str()) != except)
-            .filter(|ws| self.workspaces.get(ws).is_some_and(|w| !skip(&w.principal)))
+            .filter(|ws| {
+                self.workspaces
+                    .get(ws.as_str())
+                    .is_some_and(|w| !skip(&w.principal))
+            })
             .collect();
         live.sort();
         live.dedup();

@@ -84,7 +84,7 @@ async fn start_console(broker: &Broker, ws: &str) {
         st.controllers
             .iter()
             .filter(|(_, lease)| st.leases.get(*lease).is_some_and(|l| l.workspace_id == ws))
-            .map(|(raw, _)| raw.clone())
+            .map(|(raw, _)| raw.to_string())
             .collect()
     };
     if let Ok(conn) = broker.browser().await {
@@ -101,7 +101,7 @@ fn get(broker: &Broker, principal: &str, id: &str) -> BpResult<Value> {
         .leases
         .values()
         .filter(|l| l.workspace_id == id)
-        .map(|l| l.id.clone())
+        .map(|l| l.id.to_string())
         .collect();
     let ws = st.readable(principal, id)?;
     Ok(

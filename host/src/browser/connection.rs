@@ -4,8 +4,19 @@
 
 use super::registry::{PageToolPath, Registry};
 use crate::cdp::launch::LaunchedBrowser;
-use crate::cdp::{webmcp, Cdp, CdpEvent};
-use crate::error::{BpError, BpResult};
+use crate::cdp::{page_legacy, webmcp, Cdp, CdpEvent};
+use crate::error::BpResult;
+use chromiumoxide::cdp::browser_protocol::browser::{
+    GetWindowForTargetParams, SetContentsSizeParams,
+};
+use chromiumoxide::cdp::browser_protocol::fetch::{self, RequestPattern, RequestStage};
+use chromiumoxide::cdp::browser_protocol::target::{
+    AttachToTargetParams, CloseTargetParams, CreateTargetParams, DetachFromTargetParams,
+    FilterEntry, GetTargetsParams, SessionId, SetAutoAttachParams, SetDiscoverTargetsParams,
+    TargetFilter, TargetId,
+};
+use chromiumoxide::cdp::browser_protocol::{network, page};
+use chromiumoxide::cdp::js_protocol::runtime::RunIfWaitingForDebuggerParams;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -17,12 +28,34 @@ use std::sync::Arc;
 /// filtered-out worker could stay paused forever), so everything but pages
 /// is attached, and what is not a frame is resumed and detached at once
 /// (`release_worker`).
-fn auto_attach() -> Value {
-    json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true,
-           "filter": [{"type": "page", "exclude": true},
-                      {"type": "tab", "exclude": true},
-                      {"type": "browser", "exclude": true},
-                      {}]})
+fn auto_attach() -> SetAutoAttachParams {
+    let exclude = |kind: &str| FilterEntry {
+        exclude: Some(true),
+        r#type: Some(kind.to_string()),
+    };
+    let everything_else = FilterEntry {
+        exclude: None,
+        r#type: None,
+    };
+    SetAutoAttachParams {
+        auto_attach: true,
+        wait_for_debugger_on_start: true,
+        flatten: Some(true),
+        filter: Some(TargetFilter::new(vec![
+            exclude("page"),
+            exclude("tab"),
+            exclude("browser"),
+            everything_else,
+        ])),
+    }
+}
+
+/// `Network.enable` for the request journal: no post data is kept.
+fn network_enable() -> network::EnableParams {
+    network::EnableParams {
+        max_post_data_size: Some(0),
+        ..Default::default()
+    }
 }
 
 /// How long `WebMCP.enable` may take before the browser is taken not to
@@ -41,8 +74,20 @@ async fn invoke_path(rx: crate::cdp::Pending) -> PageToolPath {
 }
 
 /// `Fetch.enable` for request interception (request stage, with auth).
+pub fn fetch_enable() -> fetch::EnableParams {
+    fetch::EnableParams {
+        patterns: Some(vec![RequestPattern {
+            url_pattern: Some("*".into()),
+            resource_type: None,
+            request_stage: Some(RequestStage::Request),
+        }]),
+        handle_auth_requests: Some(true),
+    }
+}
+
+/// [`fetch_enable`] as JSON, for callers that still send it by name.
 pub fn fetch_params() -> Value {
-    json!({"patterns": [{"urlPattern": "*", "requestStage": "Request"}], "handleAuthRequests": true})
+    serde_json::to_value(fetch_enable()).unwrap_or_default()
 }
 
 /// The broker's live browser connection.
@@ -78,8 +123,11 @@ impl BrowserConn {
             }
         });
         let cdp = Cdp::connect(ws_url, sink).await?;
-        cdp.call("Target.setDiscoverTargets", None, json!({"discover": true}))
-            .await?;
+        let discover = SetDiscoverTargetsParams {
+            discover: true,
+            filter: None,
+        };
+        cdp.send(&discover, None).await?;
         Ok(Self {
             cdp,
             registry,
@@ -97,38 +145,28 @@ impl BrowserConn {
         if let Some(Some(session)) = self.registry.with(raw_id, |t| t.session.clone()) {
             return Ok(session);
         }
-        let reply = self
-            .cdp
-            .call(
-                "Target.attachToTarget",
-                None,
-                json!({"targetId": raw_id, "flatten": true}),
-            )
-            .await?;
-        let session = reply
-            .get("sessionId")
-            .and_then(Value::as_str)
-            .ok_or_else(|| BpError::internal("attach returned no session"))?
-            .to_string();
+        let attach = AttachToTargetParams {
+            target_id: TargetId::new(raw_id),
+            flatten: Some(true),
+        };
+        let session: String = self.cdp.send(&attach, None).await?.session_id.into();
         self.registry.set_session(raw_id, &session);
         let s = Some(session.as_str());
-        self.cdp.call("Page.enable", s, json!({})).await?;
+        self.cdp.send(&page::EnableParams::default(), s).await?;
         self.enable_page_tools(raw_id, &session, true);
         self.stage_downloads(raw_id, &session).await;
         // The request journal; header values and bodies are never kept.
-        self.cdp
-            .call("Network.enable", s, json!({"maxPostDataSize": 0}))
-            .await?;
+        self.cdp.send(&network_enable(), s).await?;
         // The console journal is enabled later, and only for tabs of
         // workspaces that use the console (`enable_console`).
         // Frames known from an earlier session are not trusted (cleared
         // before auto-attach records the out-of-process ones).
         self.registry.update(raw_id, |t| t.frames.clear());
         // Out-of-process (cross-site) frames get sessions of their own.
-        self.cdp
-            .call("Target.setAutoAttach", s, auto_attach())
-            .await?;
-        let tree = self.cdp.call("Page.getFrameTree", s, json!({})).await?;
+        self.cdp.send(&auto_attach(), s).await?;
+        // Raw: a frame carries enums (secure context, ad status, gated
+        // features) that grow with each Chromium; only IDs and URLs are read.
+        let tree = self.cdp.send_raw(&page::GetFrameTreeParams {}, s).await?;
         self.registry.frame_tree_seen(raw_id, &tree["frameTree"]);
         let frame = &tree["frameTree"]["frame"];
         self.registry.update(raw_id, |t| {
@@ -192,31 +230,23 @@ impl BrowserConn {
     /// events, its requests in the journal, and its own nested frames.
     pub async fn enable_frame_session(&self, raw_id: &str, session: &str) {
         let s = Some(session);
-        let _ = self.cdp.call("Page.enable", s, json!({})).await;
+        let _ = self.cdp.send(&page::EnableParams::default(), s).await;
         // The page's own enable says whether the browser serves it.
         self.enable_page_tools(raw_id, session, false);
-        let _ = self
-            .cdp
-            .call("Network.enable", s, json!({"maxPostDataSize": 0}))
-            .await;
-        let _ = self
-            .cdp
-            .call("Target.setAutoAttach", s, auto_attach())
-            .await;
+        let _ = self.cdp.send(&network_enable(), s).await;
+        let _ = self.cdp.send(&auto_attach(), s).await;
         // Requests of a page whose workspace has rules pass the broker too.
         if self
             .registry
             .with(raw_id, |t| t.intercepting)
             .unwrap_or(false)
         {
-            let _ = self.cdp.call("Fetch.enable", s, fetch_params()).await;
+            let _ = self.cdp.send(&fetch_enable(), s).await;
         }
         // Always let the frame run, whatever failed above.
-        let _ = self
-            .cdp
-            .call("Runtime.runIfWaitingForDebugger", s, json!({}))
-            .await;
-        if let Ok(tree) = self.cdp.call("Page.getFrameTree", s, json!({})).await {
+        let _ = self.cdp.send(&RunIfWaitingForDebuggerParams {}, s).await;
+        // Raw, as at attach.
+        if let Ok(tree) = self.cdp.send_raw(&page::GetFrameTreeParams {}, s).await {
             // Unless the frame went away meanwhile.
             if self.registry.child_session_live(raw_id, session) {
                 self.registry.frame_tree_seen(raw_id, &tree["frameTree"]);
@@ -229,21 +259,22 @@ impl BrowserConn {
     pub async fn release_worker(&self, parent: &str, session: &str) {
         let _ = self
             .cdp
-            .call("Runtime.runIfWaitingForDebugger", Some(session), json!({}))
+            .send(&RunIfWaitingForDebuggerParams {}, Some(session))
             .await;
-        let _ = self
-            .cdp
-            .call(
-                "Target.detachFromTarget",
-                Some(parent),
-                json!({"sessionId": session}),
-            )
-            .await;
+        let detach = DetachFromTargetParams {
+            session_id: Some(SessionId::new(session)),
+        };
+        let _ = self.cdp.send(&detach, Some(parent)).await;
     }
 
     /// Refresh every target's URL and title from the browser.
     pub async fn refresh_targets(&self) -> BpResult<()> {
-        let reply = self.cdp.call("Target.getTargets", None, json!({})).await?;
+        // Raw: the registry reads a target's info with the same reader as
+        // the target events that carry it.
+        let reply = self
+            .cdp
+            .send_raw(&GetTargetsParams::default(), None)
+            .await?;
         for info in reply["targetInfos"].as_array().into_iter().flatten() {
             self.registry.apply_info(info);
         }
@@ -259,12 +290,11 @@ impl BrowserConn {
         if crate::system::paths::ensure_private_dir(&dir).is_err() {
             return;
         }
-        let params = json!({"behavior": "allow", "downloadPath": dir});
-        match self
-            .cdp
-            .call("Page.setDownloadBehavior", Some(session), params)
-            .await
-        {
+        let stage = page_legacy::SetDownloadBehaviorParams {
+            behavior: "allow".into(),
+            download_path: Some(dir.clone()),
+        };
+        match self.cdp.send(&stage, Some(session)).await {
             Ok(_) => self.registry.update(raw_id, |t| t.download_dir = Some(dir)),
             Err(e) => {
                 tracing::info!("download capture unavailable for a target: {}", e.message);
@@ -276,13 +306,11 @@ impl BrowserConn {
     /// Open a new tab at `about:blank` (in a new window with
     /// `new_window`); returns its raw target ID.
     pub async fn create_tab(&self, new_window: bool) -> BpResult<String> {
-        let params = json!({"url": "about:blank", "newWindow": new_window});
-        let reply = self.cdp.call("Target.createTarget", None, params).await?;
-        let raw = reply
-            .get("targetId")
-            .and_then(Value::as_str)
-            .ok_or_else(|| BpError::internal("createTarget returned no target"))?
-            .to_string();
+        let create = CreateTargetParams {
+            new_window: Some(new_window),
+            ..CreateTargetParams::new("about:blank")
+        };
+        let raw: String = self.cdp.send(&create, None).await?.target_id.into();
         if let Some(janitor) = &self.janitor {
             janitor.track(&raw);
         }
@@ -305,13 +333,12 @@ impl BrowserConn {
     /// workspace), marked so that it is never an agent's tab. Returns its
     /// raw ID.
     pub async fn create_pilot_tab(&self, url: &str) -> BpResult<String> {
-        let params = json!({"url": url, "newWindow": false, "background": true});
-        let reply = self.cdp.call("Target.createTarget", None, params).await?;
-        let raw = reply
-            .get("targetId")
-            .and_then(Value::as_str)
-            .ok_or_else(|| BpError::internal("createTarget returned no target"))?
-            .to_string();
+        let create = CreateTargetParams {
+            new_window: Some(false),
+            background: Some(true),
+            ..CreateTargetParams::new(url)
+        };
+        let raw: String = self.cdp.send(&create, None).await?.target_id.into();
         self.registry.update(&raw, |t| {
             t.pilot = true;
             t.kind = "page".into();
@@ -327,22 +354,18 @@ impl BrowserConn {
         let Some(size) = self.launched.as_ref().map(|l| l.window) else {
             return;
         };
-        let window = self
-            .cdp
-            .call(
-                "Browser.getWindowForTarget",
-                None,
-                json!({"targetId": raw_id}),
-            )
-            .await;
-        let Some(window_id) = window
-            .ok()
-            .and_then(|w| w.get("windowId").and_then(Value::as_i64))
-        else {
+        let window = GetWindowForTargetParams {
+            target_id: Some(TargetId::new(raw_id)),
+        };
+        let Ok(window) = self.cdp.send(&window, None).await else {
             return;
         };
-        let params = json!({"windowId": window_id, "width": size.width, "height": size.height});
-        if let Err(e) = self.cdp.call("Browser.setContentsSize", None, params).await {
+        let contents = SetContentsSizeParams {
+            window_id: window.window_id,
+            width: Some(i64::from(size.width)),
+            height: Some(i64::from(size.height)),
+        };
+        if let Err(e) = self.cdp.send(&contents, None).await {
             tracing::info!("could not size a new window's page area: {}", e.message);
         }
     }
@@ -350,8 +373,49 @@ impl BrowserConn {
     /// Close a target.
     pub async fn close_target(&self, raw_id: &str) -> BpResult<()> {
         self.cdp
-            .call("Target.closeTarget", None, json!({"targetId": raw_id}))
+            .send(&CloseTargetParams::new(TargetId::new(raw_id)), None)
             .await
             .map(|_| ())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed set-up commands send exactly what the string calls sent.
+    #[test]
+    fn set_up_commands_serialise_as_the_string_calls_did() {
+        let wire = |v: Result<Value, serde_json::Error>| v.unwrap();
+        assert_eq!(
+            wire(serde_json::to_value(auto_attach())),
+            json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true,
+                   "filter": [{"type": "page", "exclude": true},
+                              {"type": "tab", "exclude": true},
+                              {"type": "browser", "exclude": true},
+                              {}]})
+        );
+        assert_eq!(
+            wire(serde_json::to_value(network_enable())),
+            json!({"maxPostDataSize": 0})
+        );
+        assert_eq!(
+            fetch_params(),
+            json!({"patterns": [{"urlPattern": "*", "requestStage": "Request"}],
+                   "handleAuthRequests": true})
+        );
+        let create = CreateTargetParams {
+            new_window: Some(false),
+            background: Some(true),
+            ..CreateTargetParams::new("about:blank")
+        };
+        assert_eq!(
+            wire(serde_json::to_value(create)),
+            json!({"url": "about:blank", "newWindow": false, "background": true})
+        );
+        assert_eq!(
+            wire(serde_json::to_value(page::EnableParams::default())),
+            json!({})
+        );
     }
 }

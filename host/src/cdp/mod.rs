@@ -6,10 +6,14 @@
 //! correlation, an event fan-out and a counter of commands sent (used to
 //! prove a denied call sent nothing).
 
+#[macro_use]
+mod method;
+
 pub mod endpoint;
 pub(crate) mod errors;
 pub mod event;
 pub mod launch;
+pub mod page_legacy;
 pub mod profile;
 mod socket;
 #[cfg(test)]
@@ -22,6 +26,8 @@ pub use event::CdpEvent;
 
 use crate::error::{BpError, BpResult, Code};
 use async_tungstenite::tungstenite::Message as WsMessage;
+use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
+use chromiumoxide::cdp::browser_protocol::target::EventDetachedFromTarget;
 use chromiumoxide::types::{CallId, Message, MethodCall};
 use futures::StreamExt;
 use serde_json::Value;
@@ -249,9 +255,11 @@ pub(crate) const CRASHED: &str = "Target crashed while the command was pending";
 /// that detached, or the one whose renderer crashed (Chromium reports the
 /// crash on the session itself).
 fn session_gone(ev: &CdpEvent) -> Option<(&str, &'static str)> {
+    // Matched by type; the session is read from the JSON, borrowed (the
+    // registry's sink reads the same event typed).
     match ev.method.as_str() {
-        "Target.detachedFromTarget" => Some((ev.params["sessionId"].as_str()?, DETACHED)),
-        "Inspector.targetCrashed" => Some((ev.session_id.as_deref()?, CRASHED)),
+        EventDetachedFromTarget::IDENTIFIER => Some((ev.params["sessionId"].as_str()?, DETACHED)),
+        EventTargetCrashed::IDENTIFIER => Some((ev.session_id.as_deref()?, CRASHED)),
         _ => None,
     }
 }

@@ -8,32 +8,6 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Implement chromiumoxide's `Method`, `MethodType` (and, for a command,
-/// `Command`) for a type of this domain.
-macro_rules! webmcp_method {
-    ($ty:ident, $name:literal) => {
-        impl $ty {
-            pub const IDENTIFIER: &'static str = $name;
-        }
-        impl chromiumoxide::types::Method for $ty {
-            fn identifier(&self) -> chromiumoxide::types::MethodId {
-                Self::IDENTIFIER.into()
-            }
-        }
-        impl chromiumoxide::types::MethodType for $ty {
-            fn method_id() -> chromiumoxide::types::MethodId {
-                Self::IDENTIFIER.into()
-            }
-        }
-    };
-    ($ty:ident, $name:literal, $response:ty) => {
-        webmcp_method!($ty, $name);
-        impl chromiumoxide::types::Command for $ty {
-            type Response = $response;
-        }
-    };
-}
-
 /// `WebMCP.enable`: report the tools the page's frames declare (those
 /// already there are replayed).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -96,17 +70,17 @@ pub struct EventToolResponded {
     pub invocation_id: String,
 }
 
-webmcp_method!(EnableParams, "WebMCP.enable", EmptyReturns);
-webmcp_method!(InvokeToolParams, "WebMCP.invokeTool", InvokeToolReturns);
-webmcp_method!(
+cdp_method!(EnableParams, "WebMCP.enable", EmptyReturns);
+cdp_method!(InvokeToolParams, "WebMCP.invokeTool", InvokeToolReturns);
+cdp_method!(
     CancelInvocationParams,
     "WebMCP.cancelInvocation",
     EmptyReturns
 );
-webmcp_method!(EventToolsAdded, "WebMCP.toolsAdded");
-webmcp_method!(EventToolsRemoved, "WebMCP.toolsRemoved");
-webmcp_method!(EventToolInvoked, "WebMCP.toolInvoked");
-webmcp_method!(EventToolResponded, "WebMCP.toolResponded");
+cdp_method!(EventToolsAdded, "WebMCP.toolsAdded");
+cdp_method!(EventToolsRemoved, "WebMCP.toolsRemoved");
+cdp_method!(EventToolInvoked, "WebMCP.toolInvoked");
+cdp_method!(EventToolResponded, "WebMCP.toolResponded");
 
 #[cfg(test)]
 mod tests {

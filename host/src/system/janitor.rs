@@ -14,7 +14,7 @@
 
 use crate::cdp::Cdp;
 use crate::error::{BpError, BpResult};
-use serde_json::json;
+use chromiumoxide::cdp::browser_protocol::target::{CloseTargetParams, TargetId};
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
@@ -131,14 +131,8 @@ pub async fn run() -> BpResult<()> {
     };
     let cleanup = async {
         for target in tracked.iter().rev() {
-            let _ = cdp
-                .call_timeout(
-                    "Target.closeTarget",
-                    None,
-                    json!({ "targetId": target }),
-                    Duration::from_secs(2),
-                )
-                .await;
+            let close = CloseTargetParams::new(TargetId::new(target.as_str()));
+            let _ = cdp.send_timeout(&close, None, Duration::from_secs(2)).await;
         }
     };
     let _ = tokio::time::timeout(CLEANUP_BOUND, cleanup).await;

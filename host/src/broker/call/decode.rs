@@ -7,6 +7,7 @@ use crate::broker::commands::{Accepted, Request};
 use crate::broker::rpc::params::{opt_str, str_param, CLI_PRINCIPAL};
 use crate::broker::Broker;
 use crate::error::{BpError, BpResult};
+use crate::ids::{LeaseId, WorkspaceId};
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -19,7 +20,7 @@ pub fn accept(
     broker: &Arc<Broker>,
     principal: &str,
     grants: crate::browser::caller::Grants,
-    session: Option<&(String, String)>,
+    session: Option<&(WorkspaceId, LeaseId)>,
     params: &Value,
 ) -> BpResult<Intake> {
     let name = str_param(params, "name")?.to_string();
@@ -27,8 +28,8 @@ pub fn accept(
     let (ws, lease) = match (params.get("workspaceId"), params.get("leaseId"), session) {
         (None, None, Some((ws, lease))) => (ws.clone(), lease.clone()),
         _ => (
-            str_param(params, "workspaceId")?.to_string(),
-            str_param(params, "leaseId")?.to_string(),
+            WorkspaceId::new(str_param(params, "workspaceId")?),
+            LeaseId::new(str_param(params, "leaseId")?),
         ),
     };
     let deadline = match params.get("deadlineMs") {

@@ -45,7 +45,7 @@ impl Before {
     /// `download` events of the tab since the call began.
     fn ended(&self, broker: &Broker, scope: &CallScope, public: &str) -> Vec<Value> {
         let st = broker.state();
-        let Some(journal) = st.journals.get(&scope.workspace_id) else {
+        let Some(journal) = st.journals.get(scope.workspace_id.as_str()) else {
             return Vec::new();
         };
         let Ok(page) = journal.poll(&self.cursor, 500) else {

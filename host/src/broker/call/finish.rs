@@ -206,7 +206,7 @@ fn decorate(
             .map(str::to_string);
         if let Some(id) = id {
             let ws = scope.workspace_id.clone();
-            let d = broker.artifacts.get(&id, &|w| w == ws)?;
+            let d = broker.artifacts.get(&id, &|w| w == ws.as_str())?;
             obj.insert(key.into(), d);
         }
     }

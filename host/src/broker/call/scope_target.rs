@@ -10,6 +10,7 @@ use crate::broker::Broker;
 use crate::browser::call::{CallSetup, Caller, LeaseGuard, TargetCall};
 use crate::browser::connection::BrowserConn;
 use crate::error::{BpError, BpResult, StaleReason};
+use crate::ids::{RawTargetId, TabId};
 use crate::runtime::Scope;
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
@@ -119,10 +120,10 @@ fn take_target(
     scope: &CallScope,
     args: &Value,
     conn: &BrowserConn,
-) -> BpResult<(String, String)> {
+) -> BpResult<(TabId, RawTargetId)> {
     let mut st = broker.state();
     let public = match args.get("targetId") {
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => TabId::new(s.as_str()),
         None | Some(Value::Null) => st
             .workspace(&scope.principal, &scope.workspace_id)?
             .current_target
@@ -170,12 +171,12 @@ async fn target_call(
             &guard_scope.workspace_id,
             &guard_scope.lease_id,
         )?;
-        match st.controllers.get(&guard_raw) {
+        match st.controllers.get(guard_raw.as_str()) {
             Some(l) if *l == guard_scope.lease_id => Ok(()),
             _ => Err(BpError::stale(StaleReason::ControlReleased)),
         }
     });
-    let current = Ok(Some((raw.to_string(), public.to_string())));
+    let current = Ok(Some((RawTargetId::new(raw), TabId::new(public))));
     let workspace = workspace_call(broker, scope, conn, current, dispatched, nested);
     TargetCall::new(CallSetup {
         cdp: conn.cdp.clone(),
@@ -188,8 +189,8 @@ async fn target_call(
         generation: conn.generation,
         current_generation: broker.generation_handle(),
         caller: Caller {
-            workspace_id: scope.workspace_id.clone(),
-            lease_id: scope.lease_id.clone(),
+            workspace_id: scope.workspace_id.to_string(),
+            lease_id: scope.lease_id.to_string(),
             page_tools: scope.page_tool_access(broker),
         },
         lease_guard,

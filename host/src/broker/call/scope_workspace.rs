@@ -10,6 +10,7 @@ use crate::browser::call::{Caller, LeaseGuard};
 use crate::browser::connection::BrowserConn;
 use crate::browser::workspace::{WorkspaceCall, WorkspaceSetup};
 use crate::error::BpError;
+use crate::ids::{LeaseId, RawTargetId, TabId};
 use crate::runtime::Scope;
 use serde_json::Value;
 use std::sync::atomic::AtomicBool;
@@ -43,7 +44,7 @@ pub(super) fn workspace_call(
     broker: &Arc<Broker>,
     scope: &CallScope,
     conn: &BrowserConn,
-    current: Result<Option<(String, String)>, BpError>,
+    current: Result<Option<(RawTargetId, TabId)>, BpError>,
     dispatched: &Arc<AtomicBool>,
     nested: NestedCall,
 ) -> WorkspaceCall {
@@ -72,12 +73,15 @@ pub(super) fn workspace_call(
         network: broker.network.clone(),
         console: broker.console.clone(),
         caller: Caller {
-            workspace_id: scope.workspace_id.clone(),
-            lease_id: scope.lease_id.clone(),
+            workspace_id: scope.workspace_id.to_string(),
+            lease_id: scope.lease_id.to_string(),
             page_tools: scope.page_tool_access(broker),
         },
-        controlled: controlled_targets(broker, scope),
-        current,
+        controlled: controlled_targets(broker, scope)
+            .into_iter()
+            .map(|(raw, public)| (raw.into_string(), public.into_string()))
+            .collect(),
+        current: current.map(|c| c.map(|(raw, public)| (raw.into_string(), public.into_string()))),
         tabs: Arc::new(tabs),
         generation: conn.generation,
         current_generation: broker.generation_handle(),
@@ -100,10 +104,10 @@ fn named_tab(
     broker: &Broker,
     scope: &CallScope,
     args: &Value,
-) -> Result<Option<(String, String)>, BpError> {
+) -> Result<Option<(RawTargetId, TabId)>, BpError> {
     let mut st = broker.state();
     let public = match args.get("targetId") {
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => TabId::new(s.as_str()),
         None | Some(Value::Null) => {
             let current = st
                 .workspace(&scope.principal, &scope.workspace_id)?
@@ -123,15 +127,15 @@ fn named_tab(
 }
 
 /// Targets controlled by leases of the caller's workspace: (raw, public ID).
-fn controlled_targets(broker: &Broker, scope: &CallScope) -> Vec<(String, String)> {
+fn controlled_targets(broker: &Broker, scope: &CallScope) -> Vec<(RawTargetId, TabId)> {
     let mut st = broker.state();
-    let leases: Vec<String> = st
+    let leases: Vec<LeaseId> = st
         .leases
         .values()
         .filter(|l| l.workspace_id == scope.workspace_id)
         .map(|l| l.id.clone())
         .collect();
-    let raws: Vec<String> = st
+    let raws: Vec<RawTargetId> = st
         .controllers
         .iter()
         .filter(|(_, l)| leases.contains(l))
@@ -140,7 +144,10 @@ fn controlled_targets(broker: &Broker, scope: &CallScope) -> Vec<(String, String
     match st.workspace(&scope.principal, &scope.workspace_id) {
         Ok(ws) => raws
             .into_iter()
-            .map(|r| (r.clone(), ws.public_id(&r)))
+            .map(|r| {
+                let public = ws.public_id(&r);
+                (r, public)
+            })
             .collect(),
         Err(_) => Vec::new(),
     }

@@ -20,14 +20,14 @@ use std::time::Instant;
 #[derive(Clone)]
 pub struct CallScope {
     pub principal: String,
-    pub workspace_id: String,
-    pub lease_id: String,
+    pub workspace_id: crate::ids::WorkspaceId,
+    pub lease_id: crate::ids::LeaseId,
     /// The one-shot CLI's compatibility principal: bare refs resolve
     /// against the latest observation of the target.
     pub compat: bool,
     /// What the connection was granted at `initialize`.
     pub grants: Grants,
-    pub command_id: String,
+    pub command_id: crate::ids::CommandId,
     /// The browser connection generation when the command was accepted: a
     /// command never reaches a later generation.
     pub generation: u64,
@@ -112,8 +112,8 @@ pub(super) enum Bound {
     /// crashed before, and its turn on the tab's lane.
     Target {
         conn: Arc<BrowserConn>,
-        raw: String,
-        public: String,
+        raw: crate::ids::RawTargetId,
+        public: crate::ids::TabId,
         crashed_before: bool,
         _turn: tokio::sync::OwnedMutexGuard<()>,
         call: Option<crate::runtime::Scope>,
@@ -141,7 +141,11 @@ impl Bound {
 }
 
 /// The raw target behind a public ID of the caller's workspace.
-pub fn raw_target(st: &mut State, scope: &CallScope, public: &str) -> BpResult<String> {
+pub fn raw_target(
+    st: &mut State,
+    scope: &CallScope,
+    public: &str,
+) -> BpResult<crate::ids::RawTargetId> {
     let raw = st
         .workspace(&scope.principal, &scope.workspace_id)?
         .targets

@@ -3,6 +3,7 @@
 //! recorded outcome a duplicate request gets back.
 
 use crate::error::{BpError, BpResult, Code};
+use crate::ids::{CommandId, WorkspaceId};
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -70,9 +71,9 @@ impl CancelSignal {
 
 /// One command.
 pub struct CommandRecord {
-    pub id: String,
+    pub id: CommandId,
     principal: String,
-    pub workspace_id: String,
+    pub workspace_id: WorkspaceId,
     key: String,
     pub tool: String,
     pub state: CmdState,
@@ -118,7 +119,7 @@ impl CommandRecord {
 pub enum Accepted {
     /// A new command to execute.
     New {
-        id: String,
+        id: CommandId,
         dispatched: Arc<AtomicBool>,
         cancel: Arc<CancelSignal>,
     },
@@ -204,10 +205,10 @@ impl Commands {
                     "this `commandId` was already used with another idempotency key",
                 ))
             }
-            Some(id) => id.to_string(),
-            None => crate::ids::new_id("cmd"),
+            Some(id) => CommandId::new(id),
+            None => CommandId::fresh(),
         };
-        let key = key.map(str::to_string).unwrap_or_else(|| id.clone());
+        let key = key.map(str::to_string).unwrap_or_else(|| id.to_string());
         let dispatched = Arc::new(AtomicBool::new(false));
         let cancel = Arc::new(CancelSignal::default());
         let internal = key_of(r.workspace_id, &id);
@@ -218,7 +219,7 @@ impl Commands {
             CommandRecord {
                 id: id.clone(),
                 principal: r.principal.to_string(),
-                workspace_id: r.workspace_id.to_string(),
+                workspace_id: WorkspaceId::new(r.workspace_id),
                 key,
                 tool: r.tool.to_string(),
                 state: CmdState::Accepted,
@@ -251,7 +252,7 @@ impl Commands {
             if let Some(id) = self.order.remove(pos) {
                 if let Some(rec) = self.map.remove(&id) {
                     self.recorded_bytes -= rec.response.as_ref().map_or(0, |r| r.len());
-                    self.keys.remove(&(rec.workspace_id, rec.key));
+                    self.keys.remove(&(rec.workspace_id.into_string(), rec.key));
                 }
             }
         }

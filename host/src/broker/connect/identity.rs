@@ -7,6 +7,7 @@
 
 use crate::broker::state::{State, Workspace};
 use crate::error::{BpError, BpResult, Code};
+use crate::ids::WorkspaceId;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
@@ -68,7 +69,7 @@ impl State {
         });
         if let Some(w) = own {
             return Ok(Opened {
-                id: w.id.clone(),
+                id: w.id.to_string(),
                 resume_secret: w.resume_secret.clone(),
                 resumed: false,
             });
@@ -110,7 +111,7 @@ impl State {
                     && client_name(&w.principal) == name
                     && crate::ids::secrets_equal(&w.resume_secret, secret)
             })
-            .map(|w| w.id.clone())
+            .map(|w| w.id.to_string())
     }
 
     /// `workspaces/resume`: take over a workspace whose secret the caller
@@ -173,7 +174,7 @@ impl State {
         if self.owned_count(principal) >= MAX_WORKSPACES_PER_CONNECTION {
             return Err(too_many());
         }
-        let id = crate::ids::new_id("ws");
+        let id = WorkspaceId::fresh();
         let resume_secret = crate::ids::secret()?;
         self.workspaces.insert(
             id.clone(),
@@ -195,7 +196,7 @@ impl State {
             },
         );
         Ok(Opened {
-            id,
+            id: id.into_string(),
             resume_secret,
             resumed: false,
         })
@@ -235,7 +236,7 @@ impl State {
                     || (!leased.contains(w.id.as_str())
                         && now.saturating_duration_since(*at) >= ORPHAN_GRACE)
             })
-            .map(|(_, (_, w))| (w.principal.clone(), w.id.clone()))
+            .map(|(_, (_, w))| (w.principal.clone(), w.id.to_string()))
             .collect()
     }
 }

@@ -14,6 +14,7 @@ use crate::broker::call::types::{raw_target, CallScope};
 use crate::broker::Broker;
 use crate::browser::connection::BrowserConn;
 use crate::error::{BpError, BpResult, Code};
+use crate::ids::TabId;
 use serde_json::{json, Value};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -71,11 +72,11 @@ pub async fn call(
                 if name == "browser.tabs.acquire" {
                     st.acquire(&scope.lease_id, &raw)?;
                     st.workspace(&scope.principal, &scope.workspace_id)?
-                        .current_target = Some(public.to_string());
+                        .current_target = Some(TabId::new(public));
                 } else {
                     st.release_target(&scope.lease_id, &raw);
                 }
-                st.controllers.get(&raw) == Some(&scope.lease_id)
+                st.controllers.get(raw.as_str()) == Some(&scope.lease_id)
             };
             if !controlled {
                 broker.clear_released_overrides().await;
@@ -254,7 +255,7 @@ async fn tabs_list(broker: &Arc<Broker>, scope: &CallScope) -> BpResult<Value> {
                 .registry
                 .with(raw, |t| (t.url.clone(), t.title.clone(), t.crashed))?;
             let id = ws.public_id(raw);
-            let controller = controllers.get(raw);
+            let controller = controllers.get(raw.as_str());
             Some(json!({
                 "targetId": id,
                 "url": url,

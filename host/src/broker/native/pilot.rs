@@ -57,13 +57,12 @@ pub(super) async fn open_beside(broker: &Broker, scope: &CallScope, conn: &Brows
 }
 
 async fn window(conn: &BrowserConn, raw: &str) -> Option<i64> {
-    let params = serde_json::json!({"targetId": raw});
-    let v = conn
-        .cdp
-        .call("Browser.getWindowForTarget", None, params)
-        .await
-        .ok()?;
-    v["windowId"].as_i64()
+    use chromiumoxide::cdp::browser_protocol::{browser, target};
+    let find = browser::GetWindowForTargetParams {
+        target_id: Some(target::TargetId::new(raw)),
+    };
+    let found = conn.cdp.send(&find, None).await.ok()?;
+    Some(*found.window_id.inner())
 }
 
 /// `Browser Pilot: CLIENT (LABEL or workspace ID)`.

@@ -6,6 +6,8 @@ use crate::broker::call::types::{raw_target, CallScope, NestedCall};
 use crate::broker::Broker;
 use crate::browser::workspace::tabs::{OpenedTab, TabsFuture, TabsHost};
 use crate::error::{BpError, BpResult, Code, StaleReason};
+use crate::ids::{RawTargetId, TabId};
+use chromiumoxide::cdp::browser_protocol::target::{ActivateTargetParams, TargetId};
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -110,7 +112,12 @@ impl BrokerTabs {
                 .iter()
                 .filter(|r| !ws.popups.contains(*r))
                 .collect();
-            members.sort_by_key(|r| (Some(*r) != current, (*r).clone()));
+            members.sort_by_key(|r| {
+                (
+                    Some(r.as_str()) != current.map(|c| c.as_str()),
+                    (*r).clone(),
+                )
+            });
             members
                 .into_iter()
                 .find(|r| conn.registry.with(r, |t| !t.closed).unwrap_or(false))
@@ -121,10 +128,8 @@ impl BrokerTabs {
         // name a window for later tabs; Chromium puts a new tab in the
         // last active window, so bring a member of the set forward first.
         if let Some(member) = &member {
-            let _ = conn
-                .cdp
-                .call("Target.activateTarget", None, json!({"targetId": member}))
-                .await;
+            let activate = ActivateTargetParams::new(TargetId::new(member.as_str()));
+            let _ = conn.cdp.send(&activate, None).await;
         }
         let raw = conn.create_tab(member.is_none()).await?;
         if member.is_none() {
@@ -141,12 +146,12 @@ impl BrokerTabs {
             id
         };
         drop(creating);
-        Ok(public)
+        Ok(public.into_string())
     }
 
     /// Close `raws` (already authorised) and forget them; returns their
     /// public IDs.
-    async fn close_raws(&self, raws: Vec<(String, String)>) -> BpResult<Vec<String>> {
+    async fn close_raws(&self, raws: Vec<(RawTargetId, TabId)>) -> BpResult<Vec<String>> {
         let conn = self.broker.browser().await?;
         let mut closed = Vec::new();
         let mut failed = None;
@@ -163,18 +168,18 @@ impl BrokerTabs {
                 conn.registry.update(&raw, |t| t.closed = true);
             }
             let mut st = self.broker.state();
-            if let Some(lease) = st.controllers.get(&raw).cloned() {
+            if let Some(lease) = st.controllers.get(raw.as_str()).cloned() {
                 st.release_target(&lease, &raw);
             }
             if let Ok(ws) = st.workspace(&self.scope.principal, &self.scope.workspace_id) {
-                ws.managed.remove(&raw);
-                ws.popups.remove(&raw);
+                ws.managed.remove(raw.as_str());
+                ws.popups.remove(raw.as_str());
                 if ws.current_target.as_deref() == Some(public.as_str()) {
                     ws.current_target = None;
                 }
             }
             if open {
-                closed.push(public);
+                closed.push(public.into_string());
             }
         }
         match failed {
@@ -197,7 +202,7 @@ impl BrokerTabs {
             let mut st = self.broker.state();
             self.live(&mut st)?;
             let raw = raw_target(&mut st, &self.scope, &public)?;
-            match st.controllers.get(&raw) {
+            match st.controllers.get(raw.as_str()) {
                 Some(l) if *l != self.scope.lease_id => {
                     return Err(BpError::new(
                         Code::TargetBusy,
@@ -211,7 +216,7 @@ impl BrokerTabs {
         if !conn.registry.with(&raw, |t| !t.closed).unwrap_or(false) {
             return Err(BpError::stale(StaleReason::TargetClosed));
         }
-        self.close_raws(vec![(raw, public)]).await
+        self.close_raws(vec![(raw, TabId::new(public))]).await
     }
 
     async fn close_set(&self) -> BpResult<Vec<String>> {
@@ -224,7 +229,7 @@ impl BrokerTabs {
             raws.into_iter()
                 .map(|r| {
                     let p = ws.public_id(&r);
-                    (r, p)
+                    (RawTargetId::new(r), p)
                 })
                 .collect()
         };

@@ -13,6 +13,8 @@ use crate::broker::call::types::CallScope;
 use crate::broker::Broker;
 use crate::browser::connection::BrowserConn;
 use crate::error::{BpError, BpResult};
+use chromiumoxide::cdp::browser_protocol::target::{GetTargetInfoParams, TargetId};
+use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -212,9 +214,9 @@ pub(super) async fn call(broker: &Arc<Broker>, scope: &CallScope, args: &Value) 
     let mut ending = Ending {
         broker: broker.clone(),
         id,
-        ws: scope.workspace_id.clone(),
-        lease: scope.lease_id.clone(),
-        raw: raw.clone(),
+        ws: scope.workspace_id.to_string(),
+        lease: scope.lease_id.to_string(),
+        raw: raw.to_string(),
         how: "cancelled",
     };
     let until = match &ask.until {
@@ -274,27 +276,20 @@ fn squash(s: &str) -> String {
 }
 
 async fn page_url(conn: &BrowserConn, raw: &str) -> Option<String> {
-    let info = conn
-        .cdp
-        .call("Target.getTargetInfo", None, json!({"targetId": raw}))
-        .await
-        .ok()?;
-    info["targetInfo"]["url"].as_str().map(str::to_string)
+    let info = GetTargetInfoParams {
+        target_id: Some(TargetId::new(raw)),
+    };
+    Some(conn.cdp.send(&info, None).await.ok()?.target_info.url)
 }
 
 async fn page_text(conn: &BrowserConn, raw: &str) -> Option<String> {
     let session = conn.attach(raw).await.ok()?;
     let expression =
         format!("String(document.body ? document.body.innerText : '').slice(0, {TEXT_LIMIT})");
-    let v = conn
-        .cdp
-        .call(
-            "Runtime.evaluate",
-            Some(&session),
-            json!({"expression": expression, "returnByValue": true}),
-        )
-        .await
-        .ok()?;
+    let mut read = EvaluateParams::new(expression);
+    read.return_by_value = Some(true);
+    // Raw: an evaluation's result is page data.
+    let v = conn.cdp.send_raw(&read, Some(&session)).await.ok()?;
     v["result"]["value"].as_str().map(str::to_string)
 }
 

@@ -9,6 +9,13 @@ use crate::broker::call::types::{raw_target, CallScope};
 use crate::broker::Broker;
 use crate::browser::connection::BrowserConn;
 use crate::error::{BpError, BpResult, Code};
+use crate::ids::{RawTargetId, TabId};
+use chromiumoxide::cdp::browser_protocol::browser::{
+    Bounds, GetWindowBoundsParams, GetWindowForTargetParams, SetWindowBoundsParams, WindowId,
+    WindowState,
+};
+use chromiumoxide::cdp::browser_protocol::page::BringToFrontParams;
+use chromiumoxide::cdp::browser_protocol::target::{ActivateTargetParams, TargetId};
 use serde_json::{json, Value};
 
 /// The states a window may be asked for.
@@ -21,10 +28,10 @@ pub(super) fn target(
     broker: &Broker,
     scope: &CallScope,
     args: &Value,
-) -> BpResult<(String, String)> {
+) -> BpResult<(RawTargetId, TabId)> {
     let mut st = broker.state();
     let public = match str_arg(args, "targetId")? {
-        Some(id) => id.to_string(),
+        Some(id) => TabId::new(id),
         None => st
             .workspace(&scope.principal, &scope.workspace_id)?
             .current_target
@@ -37,7 +44,7 @@ pub(super) fn target(
             })?,
     };
     let raw = raw_target(&mut st, scope, &public)?;
-    match st.controllers.get(&raw) {
+    match st.controllers.get(raw.as_str()) {
         Some(lease) if *lease != scope.lease_id => Err(BpError::new(
             Code::TargetNotOwned,
             "another lease controls this tab",
@@ -49,17 +56,14 @@ pub(super) fn target(
 /// The window holding `raw` and its bounds, as the browser reports them:
 /// `{windowId, state, left, top, width, height}`.
 pub(super) async fn read(conn: &BrowserConn, raw: &str) -> BpResult<Value> {
-    let found = conn
-        .cdp
-        .call("Browser.getWindowForTarget", None, json!({"targetId": raw}))
-        .await?;
-    let id = found["windowId"]
-        .as_i64()
-        .ok_or_else(|| BpError::internal("the browser named no window for the tab"))?;
-    let bounds = conn
-        .cdp
-        .call("Browser.getWindowBounds", None, json!({"windowId": id}))
-        .await?;
+    let found = GetWindowForTargetParams {
+        target_id: Some(TargetId::new(raw)),
+    };
+    let id = *conn.cdp.send(&found, None).await?.window_id.inner();
+    // Raw: the state is reported as the browser names it, even one newer
+    // than chromiumoxide's protocol.
+    let bounds = GetWindowBoundsParams::new(WindowId::new(id));
+    let bounds = conn.cdp.send_raw(&bounds, None).await?;
     Ok(shape(id, &bounds["bounds"]))
 }
 
@@ -72,18 +76,26 @@ fn shape(id: i64, b: &Value) -> Value {
 /// state, which Chromium requires), then read the window back.
 pub(super) async fn set_state(conn: &BrowserConn, raw: &str, state: &str) -> BpResult<Value> {
     let before = read(conn, raw).await?;
-    let id = before["windowId"].clone();
+    let id = before["windowId"]
+        .as_i64()
+        .map(WindowId::new)
+        .ok_or_else(|| BpError::internal("the browser named no window for the tab"))?;
     let now = before["state"].as_str().unwrap_or("normal");
-    let set = |s: &str| json!({"windowId": id, "bounds": {"windowState": s}});
+    let set = |s: WindowState| {
+        let bounds = Bounds {
+            window_state: Some(s),
+            ..Bounds::default()
+        };
+        SetWindowBoundsParams::new(id, bounds)
+    };
+    let wanted: WindowState = state
+        .parse()
+        .map_err(|s| BpError::internal(format!("not a window state: {s}")))?;
     if now != "normal" && now != state {
-        conn.cdp
-            .call("Browser.setWindowBounds", None, set("normal"))
-            .await?;
+        conn.cdp.send(&set(WindowState::Normal), None).await?;
     }
     if now != state {
-        conn.cdp
-            .call("Browser.setWindowBounds", None, set(state))
-            .await?;
+        conn.cdp.send(&set(wanted), None).await?;
     }
     read(conn, raw).await
 }
@@ -93,12 +105,11 @@ pub(super) async fn set_state(conn: &BrowserConn, raw: &str, state: &str) -> BpR
 /// Returns the window as read back.
 pub(super) async fn bring_to_front(conn: &BrowserConn, raw: &str) -> BpResult<Value> {
     let window = set_state(conn, raw, "normal").await?;
-    conn.cdp
-        .call("Target.activateTarget", None, json!({"targetId": raw}))
-        .await?;
+    let activate = ActivateTargetParams::new(TargetId::new(raw));
+    conn.cdp.send(&activate, None).await?;
     let session = conn.attach(raw).await?;
     conn.cdp
-        .call("Page.bringToFront", Some(&session), json!({}))
+        .send(&BringToFrontParams {}, Some(&session))
         .await?;
     Ok(window)
 }

@@ -47,7 +47,7 @@ pub struct Connection {
     pub grants: Grants,
     /// The keyed workspace and lease `initialize` opened (`session`), used
     /// by a `tools/call` that names neither.
-    pub session: Option<(String, String)>,
+    pub session: Option<(crate::ids::WorkspaceId, crate::ids::LeaseId)>,
 }
 
 impl Connection {
@@ -258,7 +258,10 @@ fn open_session(broker: &Broker, conn: &mut Connection, session: &Value) -> BpRe
     let lease = st.create_lease(&principal, &ws.id, ttl, Some(lease_key))?;
     let (lease_id, expires) = (lease.id.clone(), unix_ms(lease.expires));
     let cursor = st.cursor(&ws.id);
-    conn.session = Some((ws.id.clone(), lease_id.clone()));
+    conn.session = Some((
+        crate::ids::WorkspaceId::new(ws.id.as_str()),
+        lease_id.clone(),
+    ));
     Ok(
         json!({"workspaceId": ws.id, "leaseId": lease_id, "expiresAt": expires, "eventCursor": cursor,
               "resumeSecret": ws.resume_secret, "resumed": ws.resumed}),

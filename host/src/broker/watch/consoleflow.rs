@@ -12,7 +12,7 @@ pub fn handle(broker: &Broker, raw: &str, message: Message) {
     let owner = {
         let mut st = broker.state();
         st.controller_of(raw).and_then(|(_, ws)| {
-            let public = st.workspaces.get_mut(&ws)?.public_id(raw);
+            let public = st.workspaces.get_mut(ws.as_str())?.public_id(raw);
             Some((ws, public))
         })
     };

@@ -2,6 +2,7 @@
 
 pub(in crate::broker) mod consoleflow;
 pub(in crate::broker) mod events;
+pub(in crate::broker) mod fetch_answer;
 pub(in crate::broker) mod hints;
 pub(in crate::broker) mod netflow;
 pub(in crate::broker) mod overrides;
@@ -102,8 +103,8 @@ async fn oversized(broker: &Broker, conn: &BrowserConn, signal: Signal) {
     else {
         return;
     };
-    let cancel = json!({"guid": guid});
-    let _ = conn.cdp.call("Browser.cancelDownload", None, cancel).await;
+    let cancel = chromiumoxide::cdp::browser_protocol::browser::CancelDownloadParams::new(guid);
+    let _ = conn.cdp.send(&cancel, None).await;
     // Whatever the browser left of it in staging goes too.
     if let Some(dir) = dir {
         for name in [filename.clone(), format!("{filename}.crdownload")] {
@@ -283,7 +284,7 @@ fn destroyed(st: &mut State, raw: &str) {
 /// Tell every workspace the browser connection is gone.
 fn lost(broker: &Broker) {
     let mut st = broker.state();
-    let all: Vec<String> = st.workspaces.keys().cloned().collect();
+    let all: Vec<String> = st.workspaces.keys().map(|w| w.to_string()).collect();
     for ws in all {
         st.publish(&ws, "connection.lost", None, None, json!({}));
     }
@@ -319,11 +320,11 @@ fn announce_tab(st: &mut State, raw: &str, opener: Option<&str>) -> bool {
         .workspaces
         .keys()
         .filter(|ws| !st.managed_elsewhere(raw, ws))
-        .cloned()
+        .map(|ws| ws.to_string())
         .collect();
     for ws_id in all {
         let mut payload = json!({"origin": "user_tab"});
-        if let Some(ws) = st.workspaces.get_mut(&ws_id) {
+        if let Some(ws) = st.workspaces.get_mut(ws_id.as_str()) {
             // The workspace that created this tab hears of it as managed.
             payload["origin"] = json!(ws.origin(raw));
             if let Some(set) = ws.tab_set_id(raw) {
@@ -422,7 +423,7 @@ pub async fn dialog_watchdog(broker: &Broker) {
 pub fn connection_restored(broker: &Broker, generation: u64) {
     let mut st = broker.state();
     st.generation = generation;
-    let all: Vec<String> = st.workspaces.keys().cloned().collect();
+    let all: Vec<String> = st.workspaces.keys().map(|w| w.to_string()).collect();
     for ws in all {
         st.publish(
             &ws,

@@ -2,24 +2,20 @@
 //! requests and auth challenges with the controlling workspace's rules and
 //! credentials (or passing them through unchanged).
 
+use super::fetch_answer::{AuthAnswer, FetchAnswer};
 use crate::broker::Broker;
 use crate::browser::registry::NetEvent;
+use crate::ids::{TabId, WorkspaceId};
 use crate::store::network::{Action, Entry, Network};
 use base64::Engine as _;
 use serde_json::{json, Value};
 
 /// The workspace controlling `raw` and its ID for it.
-fn owner(broker: &Broker, raw: &str) -> Option<(String, String)> {
+fn owner(broker: &Broker, raw: &str) -> Option<(WorkspaceId, TabId)> {
     let mut st = broker.state();
     let (_, ws) = st.controller_of(raw)?;
-    let public = st.workspaces.get_mut(&ws)?.public_id(raw);
+    let public = st.workspaces.get_mut(ws.as_str())?.public_id(raw);
     Some((ws, public))
-}
-
-fn header_list(h: &[(String, String)]) -> Vec<Value> {
-    h.iter()
-        .map(|(n, v)| json!({"name": n, "value": v}))
-        .collect()
 }
 
 /// Handle one network signal of `raw` (on `session`).
@@ -62,11 +58,11 @@ pub async fn handle(broker: &Broker, raw: String, session: String, event: NetEve
             None
         }
     };
-    if let (Some((method, params)), Ok(conn)) = (reply, broker.browser().await) {
+    if let (Some(answer), Ok(conn)) = (reply, broker.browser().await) {
         // Never wait on the page here; a paused request must not stall the pump.
         tokio::spawn(async move {
             let session = Some(session.as_str()).filter(|s| !s.is_empty());
-            let _ = conn.cdp.call(method, session, params).await;
+            let _ = answer.send(&conn.cdp, session).await;
         });
     }
 }
@@ -80,7 +76,7 @@ async fn paused_answer(
     raw: &str,
     browser_wide: bool,
     event: NetEvent,
-) -> Option<(&'static str, Value)> {
+) -> Option<FetchAnswer> {
     let NetEvent::Paused {
         fetch_id,
         network_id,
@@ -105,7 +101,7 @@ async fn paused_answer(
         return Some(refusal);
     }
     if browser_wide {
-        return Some(("Fetch.continueRequest", json!({"requestId": fetch_id})));
+        return Some(FetchAnswer::pass(&fetch_id));
     }
     let paused = Paused {
         fetch_id,
@@ -201,7 +197,7 @@ struct Paused {
 
 /// The answer to an intercepted request: the first matching rule of the
 /// controlling workspace, or continue unchanged.
-fn answer_paused(net: &Network, ws: Option<&str>, raw: &str, p: Paused) -> (&'static str, Value) {
+fn answer_paused(net: &Network, ws: Option<&str>, raw: &str, p: Paused) -> FetchAnswer {
     let rule = ws.and_then(|ws| net.matching_rule(ws, raw, &p.url));
     if let (Some(rule), Some(ws), Some(nid)) = (&rule, ws, &p.network_id) {
         let outcome = match rule.action {
@@ -213,19 +209,17 @@ fn answer_paused(net: &Network, ws: Option<&str>, raw: &str, p: Paused) -> (&'st
     }
     let fetch_id = p.fetch_id;
     match rule.map(|r| r.action) {
-        None => ("Fetch.continueRequest", json!({"requestId": fetch_id})),
-        Some(Action::Block) => (
-            "Fetch.failRequest",
-            json!({"requestId": fetch_id, "errorReason": "BlockedByClient"}),
-        ),
+        None => FetchAnswer::pass(&fetch_id),
+        Some(Action::Block) => FetchAnswer::block(&fetch_id),
         Some(Action::Mock {
             status,
             headers,
             body,
-        }) => (
-            "Fetch.fulfillRequest",
-            json!({"requestId": fetch_id, "responseCode": status, "responseHeaders": header_list(&headers),
-                   "body": base64::engine::general_purpose::STANDARD.encode(body)}),
+        }) => FetchAnswer::fulfil(
+            &fetch_id,
+            status,
+            &headers,
+            base64::engine::general_purpose::STANDARD.encode(body),
         ),
         Some(Action::Headers(extra)) => {
             let mut merged: Vec<(String, String)> = p
@@ -237,10 +231,7 @@ fn answer_paused(net: &Network, ws: Option<&str>, raw: &str, p: Paused) -> (&'st
                 .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
                 .collect();
             merged.extend(extra);
-            (
-                "Fetch.continueRequest",
-                json!({"requestId": fetch_id, "headers": header_list(&merged)}),
-            )
+            FetchAnswer::with_headers(&fetch_id, &merged)
         }
     }
 }
@@ -254,19 +245,14 @@ fn answer_auth(
     raw: &str,
     fetch_id: String,
     url: &str,
-) -> (&'static str, Value) {
+) -> FetchAnswer {
     let known = ws.is_some_and(|ws| net.has_credentials(ws, url));
     let creds = ws.and_then(|ws| net.credentials(ws, raw, url));
-    let response = match (creds, known) {
-        (Some((user, password)), _) => {
-            json!({"response": "ProvideCredentials", "username": user, "password": password})
-        }
+    let answer = match (creds, known) {
+        (Some((username, password)), _) => AuthAnswer::Credentials { username, password },
         // Our credentials were refused twice: stop, do not loop.
-        (None, true) => json!({"response": "CancelAuth"}),
-        (None, false) => json!({"response": "Default"}),
+        (None, true) => AuthAnswer::Cancel,
+        (None, false) => AuthAnswer::Default,
     };
-    (
-        "Fetch.continueWithAuth",
-        json!({"requestId": fetch_id, "authChallengeResponse": response}),
-    )
+    FetchAnswer::auth(&fetch_id, answer)
 }

@@ -16,7 +16,7 @@ impl Broker {
         let controlled: HashSet<String> = {
             let mut st = self.state();
             st.expire_leases();
-            st.controllers.keys().cloned().collect()
+            st.controllers.keys().map(|r| r.to_string()).collect()
         };
         let cleared =
             clear_overrides(&conn.cdp, &conn.registry, |raw| controlled.contains(raw)).await;

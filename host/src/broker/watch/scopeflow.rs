@@ -11,7 +11,8 @@ use crate::broker::Broker;
 use crate::browser::connection::BrowserConn;
 use crate::error::BpResult;
 use crate::scope::{refusal, Verdict};
-use serde_json::{json, Value};
+use chromiumoxide::cdp::browser_protocol::fetch;
+use serde_json::json;
 
 /// What one paused request is, as far as the scope cares.
 pub struct PausedRequest<'a> {
@@ -27,12 +28,12 @@ pub struct PausedRequest<'a> {
 /// (A tab held by neither is judged by its opener's, in `judge_paused`.)
 fn owner(st: &State, raw: &str) -> Option<String> {
     if let Some((_, ws)) = st.controller_of(raw) {
-        return Some(ws);
+        return Some(ws.into_string());
     }
     st.workspaces
         .values()
         .find(|w| w.managed.contains(raw))
-        .map(|w| w.id.clone())
+        .map(|w| w.id.to_string())
 }
 
 /// The refusal of a paused request out of scope (`Fetch.failRequest`), or
@@ -42,7 +43,7 @@ pub fn judge_paused(
     conn: Option<&std::sync::Arc<BrowserConn>>,
     raw: &str,
     r: &PausedRequest<'_>,
-) -> Option<(&'static str, Value)> {
+) -> Option<super::fetch_answer::FetchAnswer> {
     if !broker.scopes.any() {
         return None;
     }
@@ -61,7 +62,7 @@ pub fn judge_paused(
     let main_document = r.resource_type == "Document" && r.frame_id == Some(raw);
     let uncontrolled_popup = st
         .workspaces
-        .get(&ws)
+        .get(ws.as_str())
         .is_some_and(|w| w.popups.contains(raw))
         && st.controller_of(raw).is_none();
     let kind = match (r.redirect, main_document, uncontrolled_popup || via_opener) {
@@ -80,10 +81,7 @@ pub fn judge_paused(
             let _ = conn.close_target(&raw).await;
         });
     }
-    Some((
-        "Fetch.failRequest",
-        json!({"requestId": r.fetch_id, "errorReason": "BlockedByClient"}),
-    ))
+    Some(super::fetch_answer::FetchAnswer::block(r.fetch_id))
 }
 
 /// A `scope.blocked` event, within the workspace's budget.
@@ -125,8 +123,15 @@ pub async fn arm(broker: &Broker, conn: &BrowserConn) {
     if !broker.scopes.any() || !broker.scopes.arm(conn.generation) {
         return;
     }
-    let params = json!({"patterns": [{"urlPattern": "*", "requestStage": "Request"}]});
-    if let Err(e) = conn.cdp.call("Fetch.enable", None, params).await {
+    let enable = fetch::EnableParams {
+        patterns: Some(vec![fetch::RequestPattern {
+            url_pattern: Some("*".into()),
+            resource_type: None,
+            request_stage: Some(fetch::RequestStage::Request),
+        }]),
+        handle_auth_requests: None,
+    };
+    if let Err(e) = conn.cdp.send(&enable, None).await {
         tracing::warn!("browser-wide interception unavailable: {}", e.message);
         broker.scopes.disarm(conn.generation);
     }

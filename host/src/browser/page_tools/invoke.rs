@@ -7,10 +7,14 @@
 //! in the tool's frame seen by an observer in an isolated world the page
 //! cannot reach.
 
+use super::in_world;
 use crate::browser::call::TargetCall;
 use crate::browser::registry::PageToolPath;
 use crate::cdp::{webmcp, Cdp};
 use crate::error::{BpError, BpResult, Code, StaleReason};
+use chromiumoxide::cdp::browser_protocol::page::{
+    CreateIsolatedWorldParams, EventJavascriptDialogOpening, FrameId,
+};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -71,10 +75,8 @@ struct Pending {
 impl Drop for Pending {
     fn drop(&mut self) {
         if let (Some(_), Some(ctx)) = (self.invocation.take(), self.world) {
-            let params = json!({"expression": ABORT, "contextId": ctx});
-            let _ = self
-                .cdp
-                .send_now("Runtime.evaluate", Some(&self.session), params);
+            let abort = in_world(ABORT, ctx, false);
+            let _ = self.cdp.send_typed_now(&abort, Some(&self.session));
             return;
         }
         if let Some(id) = self.invocation.take() {
@@ -140,11 +142,9 @@ impl TargetCall {
         let mut events = self.cdp.subscribe();
         if let Some(ctx) = context {
             // Not awaited: the page handles it before the invoke below.
-            let _ = self.cdp.send_now(
-                "Runtime.evaluate",
-                Some(&session),
-                json!({"expression": OBSERVE, "contextId": ctx, "returnByValue": true}),
-            );
+            let _ = self
+                .cdp
+                .send_typed_now(&in_world(OBSERVE, ctx, true), Some(&session));
         }
         self.mark_dispatched();
         let path = self.registry.page_tool_path();
@@ -226,10 +226,10 @@ impl TargetCall {
         let expression = EXECUTE
             .replace("%NAME%", &json!(name).to_string())
             .replace("%INPUT%", &json!(input_text).to_string());
-        let params = json!({"expression": expression, "contextId": ctx, "returnByValue": true});
+        // Raw: an evaluation's result is page data (see `in_world`).
         let reply = self
             .cdp
-            .call("Runtime.evaluate", Some(session), params)
+            .send_raw(&in_world(expression, ctx, true), Some(session))
             .await
             .map_err(|e| self.after_send(e))?;
         if reply.get("exceptionDetails").is_some() {
@@ -279,21 +279,20 @@ impl TargetCall {
         session: &str,
         frame: &str,
     ) -> Option<i64> {
-        let params = json!({"frameId": frame, "worldName": WORLD});
-        let reply = self
-            .cdp
-            .call("Page.createIsolatedWorld", Some(session), params)
-            .await
-            .ok()?;
-        reply["executionContextId"].as_i64()
+        let world = CreateIsolatedWorldParams {
+            frame_id: FrameId::new(frame),
+            world_name: Some(WORLD.into()),
+            grant_univeral_access: None,
+        };
+        let reply = self.cdp.send(&world, Some(session)).await.ok()?;
+        Some(*reply.execution_context_id.inner())
     }
 
     /// DOM mutations the observer counted since the invoke.
     async fn mutations(&self, session: &str, ctx: i64) -> i64 {
-        let params = json!({"expression": MUTATIONS, "contextId": ctx, "returnByValue": true});
         match self
             .cdp
-            .call("Runtime.evaluate", Some(session), params)
+            .send_raw(&in_world(MUTATIONS, ctx, true), Some(session))
             .await
         {
             Ok(v) if v["result"]["value"].as_i64().is_some_and(|n| n >= 0) => {
@@ -355,7 +354,7 @@ impl TargetCall {
                     Ok(ev) if ev.session_id.as_deref() == Some(session)
                         && ev.parse::<webmcp::EventToolResponded>()
                             .is_some_and(|r| r.invocation_id == id) => return Ok(ev.params.clone()),
-                    Ok(ev) if ev.method == "Page.javascriptDialogOpening"
+                    Ok(ev) if ev.is::<EventJavascriptDialogOpening>()
                         && !dialog_before
                         && ev.session_id.as_deref() == Some(session) => return Err(dialog_opened()),
                     Ok(_) => {}

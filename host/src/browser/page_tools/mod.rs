@@ -11,8 +11,19 @@ use crate::browser::call::TargetCall;
 use crate::browser::caller::PageToolLevel;
 use crate::browser::registry::{DeclaredTool, PageToolGone, PageToolSupport};
 use crate::error::{BpError, BpResult, Code, StaleReason};
+use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, ExecutionContextId};
 use serde_json::{json, Value};
 use std::time::Duration;
+
+/// `Runtime.evaluate` of `expression` in the isolated world `ctx`
+/// (`by_value`: the result as JSON). Sent with `send_raw`: a result is a
+/// remote object, page data whose subtypes grow with each Chromium.
+fn in_world(expression: impl Into<String>, ctx: i64, by_value: bool) -> EvaluateParams {
+    let mut eval = EvaluateParams::new(expression);
+    eval.context_id = Some(ExecutionContextId::new(ctx));
+    eval.return_by_value = by_value.then_some(true);
+    eval
+}
 
 /// How long a listing waits for `WebMCP.enable` to answer on a tab just
 /// attached (a browser without the domain never answers).
@@ -154,10 +165,9 @@ impl TargetCall {
         let Some(ctx) = self.isolated_world(&self.session, &frame).await else {
             return Ok(());
         };
-        let params = json!({"expression": PAGE_API, "contextId": ctx, "returnByValue": true});
         let reply = self
             .cdp
-            .call("Runtime.evaluate", Some(&self.session), params)
+            .send_raw(&in_world(PAGE_API, ctx, true), Some(&self.session))
             .await;
         match reply.ok().and_then(|r| r["result"]["value"].as_bool()) {
             Some(present) => {

@@ -8,11 +8,12 @@
 use super::page_events::net_event;
 use super::{Registry, Signal};
 use crate::cdp::CdpEvent;
+use chromiumoxide::cdp::browser_protocol::fetch::EventRequestPaused;
 
 impl Registry {
     /// A browser-session event: only paused requests are ours.
     pub(super) fn browser_fetch_event(&self, ev: &CdpEvent) {
-        if ev.method != "Fetch.requestPaused" {
+        if !ev.is::<EventRequestPaused>() {
             return;
         }
         let Some(event) = net_event(&ev.method, &ev.params) else {
@@ -38,7 +39,7 @@ impl Registry {
             .targets
             .iter()
             .find(|(_, t)| t.frames.contains_key(frame))
-            .map(|(raw, _)| raw.clone())
+            .map(|(raw, _)| raw.to_string())
             .unwrap_or_else(|| frame.to_string())
     }
 }

@@ -3,14 +3,18 @@
 //! here, before anything keeps them.
 
 use crate::store::console::{clean, Message, MAX_TEXT, MAX_URL};
+use chromiumoxide::cdp::browser_protocol::log::EventEntryAdded;
+use chromiumoxide::cdp::js_protocol::runtime::{EventConsoleApiCalled, EventExceptionThrown};
 use serde_json::Value;
 
-/// The message a CDP event carries, if it is one.
+/// The message a CDP event carries, if it is one. Matched by type, read
+/// from the JSON: the arguments are page data (remote objects whose
+/// subtypes grow with each Chromium), read here bounded and tolerant.
 pub(super) fn console_message(method: &str, p: &Value) -> Option<Message> {
     match method {
-        "Runtime.consoleAPICalled" => Some(api_call(p)),
-        "Runtime.exceptionThrown" => Some(exception(&p["exceptionDetails"])),
-        "Log.entryAdded" => Some(log_entry(&p["entry"])),
+        EventConsoleApiCalled::IDENTIFIER => Some(api_call(p)),
+        EventExceptionThrown::IDENTIFIER => Some(exception(&p["exceptionDetails"])),
+        EventEntryAdded::IDENTIFIER => Some(log_entry(&p["entry"])),
         _ => None,
     }
 }

@@ -5,6 +5,9 @@
 
 use super::Registry;
 use crate::cdp::CdpEvent;
+use chromiumoxide::cdp::browser_protocol::network::{
+    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent,
+};
 use std::collections::HashMap;
 
 /// Unfinished requests kept per page at most; the oldest go first.
@@ -34,7 +37,7 @@ impl RequestsInFlight {
         };
         match method {
             // A redirect keeps its request ID: still the same request.
-            "Network.requestWillBeSent" if p.get("redirectResponse").is_none() => {
+            EventRequestWillBeSent::IDENTIFIER if p.get("redirectResponse").is_none() => {
                 let kind = p["type"].as_str().unwrap_or_default();
                 if LONG_LIVED.contains(&kind) {
                     return;
@@ -48,7 +51,7 @@ impl RequestsInFlight {
                 }
                 self.open.insert(id.to_string(), self.started);
             }
-            "Network.loadingFinished" | "Network.loadingFailed" => {
+            EventLoadingFinished::IDENTIFIER | EventLoadingFailed::IDENTIFIER => {
                 self.open.remove(id);
             }
             _ => {}
@@ -60,6 +63,8 @@ impl Registry {
     /// Count a network event of `raw` (without waking the target's
     /// waiters: nothing waits on it).
     pub(super) fn track_request(&self, raw: &str, ev: &CdpEvent) {
+        // The Network domain's events (a family prefix, for routing); the
+        // fields are read from the JSON, as `net_event` reads them.
         if !ev.method.starts_with("Network.") {
             return;
         }

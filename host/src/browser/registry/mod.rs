@@ -2,6 +2,7 @@
 //! CDP event sink (which runs before later responses are delivered).
 
 use crate::cdp::CdpEvent;
+use crate::ids::{RawTargetId, SessionId};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -407,10 +408,11 @@ pub struct Registry {
 
 #[derive(Default)]
 struct Inner {
-    targets: HashMap<String, TargetState>,
-    by_session: HashMap<String, String>,
+    targets: HashMap<RawTargetId, TargetState>,
+    /// Page sessions -> their target.
+    by_session: HashMap<SessionId, RawTargetId>,
     /// Sessions of out-of-process frames -> their page target.
-    child_sessions: HashMap<String, String>,
+    child_sessions: HashMap<SessionId, RawTargetId>,
     /// Downloads in flight, by GUID. Private.
     downloads: HashMap<String, InFlight>,
     /// Largest download, and most bytes staged at once (0: no bound).

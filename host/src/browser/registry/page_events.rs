@@ -2,12 +2,17 @@
 //! document's lifecycle, downloads, requests and dialogs.
 
 use super::{s, url_of, FrameState, NetEvent, PendingDialog, Registry, Signal, TargetState};
-use crate::cdp::{webmcp, CdpEvent};
+use crate::cdp::{page_legacy, webmcp, CdpEvent};
+use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
+use chromiumoxide::cdp::browser_protocol::log::EventEntryAdded;
+use chromiumoxide::cdp::browser_protocol::{fetch, network as net, page as pg};
+use chromiumoxide::cdp::js_protocol::runtime::{EventConsoleApiCalled, EventExceptionThrown};
 use serde_json::Value;
 
 /// Events an out-of-process frame's session reports for the page: its
 /// requests, its dialogs (which pause the page's work as well) and the
-/// tools it declares.
+/// tools it declares. Method-name prefixes (event families), used only to
+/// route: the events themselves are matched by type below.
 const FRAME_LEVEL: [&str; 4] = [
     "Network.",
     "Fetch.",
@@ -26,14 +31,14 @@ impl Registry {
             self.unowned_event(session, ev);
             return;
         };
-        if ev.method == "Inspector.targetCrashed" && !child {
+        if ev.is::<EventTargetCrashed>() && !child {
             self.update(&raw, |t| t.crashed = true);
             return;
         }
         let frame_event = matches!(
             ev.method.as_str(),
-            "Page.frameAttached" | "Page.frameDetached"
-        ) || (ev.method == "Page.frameNavigated"
+            pg::EventFrameAttached::IDENTIFIER | pg::EventFrameDetached::IDENTIFIER
+        ) || (ev.is::<pg::EventFrameNavigated>()
             && ev.params["frame"].get("parentId").is_some());
         if frame_event {
             self.on_frame_event(&raw, ev);
@@ -46,17 +51,18 @@ impl Registry {
     fn session_owner(&self, session: &str) -> Option<(String, bool)> {
         let inner = self.lock();
         if let Some(raw) = inner.by_session.get(session) {
-            return Some((raw.clone(), false));
+            return Some((raw.to_string(), false));
         }
         inner
             .child_sessions
             .get(session)
-            .map(|raw| (raw.clone(), true))
+            .map(|raw| (raw.to_string(), true))
     }
 
     /// A paused request of a session we no longer track (a frame just
     /// removed) must not hang: it has no owner, so it is let through.
     fn unowned_event(&self, session: &str, ev: &CdpEvent) {
+        // The Fetch domain's events (a family prefix, for routing).
         if !ev.method.starts_with("Fetch.") {
             return;
         }
@@ -72,7 +78,7 @@ impl Registry {
     fn on_frame_event(&self, raw: &str, ev: &CdpEvent) {
         let p = &ev.params;
         match ev.method.as_str() {
-            "Page.frameAttached" => {
+            pg::EventFrameAttached::IDENTIFIER => {
                 let (Some(id), Some(parent)) = (s(p, "frameId"), s(p, "parentFrameId")) else {
                     return;
                 };
@@ -83,8 +89,8 @@ impl Registry {
                     });
                 });
             }
-            "Page.frameNavigated" => self.frame_seen(raw, &p["frame"]),
-            "Page.frameDetached" => {
+            pg::EventFrameNavigated::IDENTIFIER => self.frame_seen(raw, &p["frame"]),
+            pg::EventFrameDetached::IDENTIFIER => {
                 // `swap`: the frame moves to another process and lives on.
                 if s(p, "reason").as_deref() == Some("swap") {
                     return;
@@ -104,40 +110,40 @@ impl Registry {
         let is_main =
             |t: &TargetState, frame: Option<String>| frame.is_some() && frame == t.main_frame;
         match ev.method.as_str() {
-            "Page.frameNavigated" => self.main_frame_navigated(raw, p),
-            "Page.navigatedWithinDocument" => self.update(&raw, |t| {
+            pg::EventFrameNavigated::IDENTIFIER => self.main_frame_navigated(raw, p),
+            pg::EventNavigatedWithinDocument::IDENTIFIER => self.update(&raw, |t| {
                 if is_main(t, s(p, "frameId")) {
                     t.url = url_of(p, "url").unwrap_or_default();
                     t.same_doc_navs += 1;
                 }
             }),
-            "Page.frameRequestedNavigation" | "Page.frameStartedLoading" => {
-                self.update(&raw, |t| {
-                    if is_main(t, s(p, "frameId")) {
-                        t.loading = true;
-                    }
-                })
-            }
-            "Page.frameStoppedLoading" => self.update(&raw, |t| {
+            pg::EventFrameRequestedNavigation::IDENTIFIER
+            | pg::EventFrameStartedLoading::IDENTIFIER => self.update(&raw, |t| {
+                if is_main(t, s(p, "frameId")) {
+                    t.loading = true;
+                }
+            }),
+            pg::EventFrameStoppedLoading::IDENTIFIER => self.update(&raw, |t| {
                 if is_main(t, s(p, "frameId")) {
                     t.loading = false;
                     t.leaving = false;
                     t.mark_loaded();
                 }
             }),
-            "Page.loadEventFired" => self.update(&raw, |t| {
+            pg::EventLoadEventFired::IDENTIFIER => self.update(&raw, |t| {
                 t.loading = false;
                 t.mark_loaded();
             }),
-            "Page.downloadWillBegin" => self.download_began(raw, p),
-            "Page.downloadProgress" => self.download_progress(&raw, p),
-            "Network.responseReceived" => self.response_received(raw, session, ev),
-            "Page.javascriptDialogOpening" => self.dialog_opening(raw, session, p),
+            page_legacy::EventDownloadWillBegin::IDENTIFIER => self.download_began(raw, p),
+            page_legacy::EventDownloadProgress::IDENTIFIER => self.download_progress(&raw, p),
+            net::EventResponseReceived::IDENTIFIER => self.response_received(raw, session, ev),
+            pg::EventJavascriptDialogOpening::IDENTIFIER => self.dialog_opening(raw, session, p),
             webmcp::EventToolsAdded::IDENTIFIER => self.page_tools_added(raw, session, p),
             webmcp::EventToolsRemoved::IDENTIFIER => self.page_tools_removed(raw, p),
-            "Page.javascriptDialogClosed" => self.dialog_closed(raw, p),
-            method
-            @ ("Runtime.consoleAPICalled" | "Runtime.exceptionThrown" | "Log.entryAdded") => {
+            pg::EventJavascriptDialogClosed::IDENTIFIER => self.dialog_closed(raw, p),
+            method @ (EventConsoleApiCalled::IDENTIFIER
+            | EventExceptionThrown::IDENTIFIER
+            | EventEntryAdded::IDENTIFIER) => {
                 if let Some(message) = super::console_events::console_message(method, p) {
                     self.signal(Signal::Console { raw, message });
                 }
@@ -333,11 +339,14 @@ impl Registry {
     }
 }
 
-/// The network event a CDP event carries, if any.
+/// The network event a CDP event carries, if any. Matched by type, read
+/// from the JSON: these events carry enums (resource types, blocked
+/// reasons, initiators) that grow with each Chromium, and a typed read
+/// would drop the whole event on a value it does not know.
 pub(super) fn net_event(method: &str, p: &Value) -> Option<NetEvent> {
     let id = || s(p, "requestId");
     Some(match method {
-        "Network.requestWillBeSent" => NetEvent::Request {
+        net::EventRequestWillBeSent::IDENTIFIER => NetEvent::Request {
             id: id()?,
             url: url_of(&p["request"], "url")?,
             method: s(&p["request"], "method").unwrap_or_default(),
@@ -346,17 +355,17 @@ pub(super) fn net_event(method: &str, p: &Value) -> Option<NetEvent> {
                 .as_u64()
                 .map(|s| u16::try_from(s).unwrap_or(0)),
         },
-        "Network.responseReceived" => NetEvent::Response {
+        net::EventResponseReceived::IDENTIFIER => NetEvent::Response {
             id: id()?,
             status: p["response"]["status"].as_u64().unwrap_or(0) as u16,
         },
-        "Network.loadingFinished" => NetEvent::Finished { id: id()? },
-        "Network.loadingFailed" => NetEvent::Failed {
+        net::EventLoadingFinished::IDENTIFIER => NetEvent::Finished { id: id()? },
+        net::EventLoadingFailed::IDENTIFIER => NetEvent::Failed {
             id: id()?,
             blocked: p.get("blockedReason").is_some()
                 || s(p, "errorText").is_some_and(|e| e.contains("BLOCKED_BY_CLIENT")),
         },
-        "Fetch.requestPaused" => NetEvent::Paused {
+        fetch::EventRequestPaused::IDENTIFIER => NetEvent::Paused {
             fetch_id: id()?,
             network_id: s(p, "networkId"),
             url: url_of(&p["request"], "url")?,
@@ -365,7 +374,7 @@ pub(super) fn net_event(method: &str, p: &Value) -> Option<NetEvent> {
             frame_id: s(p, "frameId"),
             redirect: p.get("redirectedRequestId").is_some(),
         },
-        "Fetch.authRequired" => NetEvent::Auth {
+        fetch::EventAuthRequired::IDENTIFIER => NetEvent::Auth {
             fetch_id: id()?,
             url: url_of(&p["request"], "url")?,
         },

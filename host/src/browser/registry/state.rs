@@ -141,7 +141,7 @@ impl Registry {
         let mut inner = self.lock();
         let t = inner
             .targets
-            .entry(raw_id.to_string())
+            .entry(RawTargetId::new(raw_id))
             .or_insert_with(|| TargetState::new(raw_id));
         f(t);
         t.bump();
@@ -152,10 +152,10 @@ impl Registry {
         let mut inner = self.lock();
         inner
             .by_session
-            .insert(session.to_string(), raw_id.to_string());
+            .insert(SessionId::new(session), RawTargetId::new(raw_id));
         let t = inner
             .targets
-            .entry(raw_id.to_string())
+            .entry(RawTargetId::new(raw_id))
             .or_insert_with(|| TargetState::new(raw_id));
         if t.session.as_deref() != Some(session) {
             tracing::debug!(target = raw_id, old = ?t.session, new = session, "page session set");

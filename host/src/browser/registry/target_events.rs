@@ -2,23 +2,31 @@
 //! frames, frames seen and gone, and the frame tree read at attach.
 
 use super::*;
+use chromiumoxide::cdp::browser_protocol::target::{
+    EventAttachedToTarget, EventDetachedFromTarget, EventTargetCreated, EventTargetDestroyed,
+    EventTargetInfoChanged,
+};
 
 impl Registry {
     /// Apply one CDP event.
     pub fn on_event(&self, ev: &CdpEvent) {
         let p = &ev.params;
         match ev.method.as_str() {
-            "Target.targetCreated" | "Target.targetInfoChanged" | "Target.attachedToTarget" => {
+            // The target info is read from the JSON: one reader for these
+            // events and `Target.getTargets` (see `apply_info`).
+            EventTargetCreated::IDENTIFIER
+            | EventTargetInfoChanged::IDENTIFIER
+            | EventAttachedToTarget::IDENTIFIER => {
                 let Some(info) = p.get("targetInfo") else {
                     return;
                 };
-                if ev.method == "Target.attachedToTarget"
+                if ev.is::<EventAttachedToTarget>()
                     && (self.attach_worker(ev, info) || self.attach_frame(ev, info))
                 {
                     return;
                 }
-                let known =
-                    s(info, "targetId").is_some_and(|id| self.lock().targets.contains_key(&id));
+                let known = s(info, "targetId")
+                    .is_some_and(|id| self.lock().targets.contains_key(id.as_str()));
                 let Some(id) = self.apply_info(info) else {
                     return;
                 };
@@ -29,8 +37,9 @@ impl Registry {
                     self.set_session(&id, &session);
                 }
             }
-            "Target.targetDestroyed" => {
-                if let Some(id) = s(p, "targetId") {
+            EventTargetDestroyed::IDENTIFIER => {
+                if let Some(gone) = ev.parse::<EventTargetDestroyed>() {
+                    let id: String = gone.target_id.into();
                     self.update(&id, |t| {
                         t.closed = true;
                         t.session = None;
@@ -38,11 +47,12 @@ impl Registry {
                     self.signal(Signal::Destroyed { raw: id });
                 }
             }
-            "Target.detachedFromTarget" => {
-                let Some(session) = s(p, "sessionId") else {
+            EventDetachedFromTarget::IDENTIFIER => {
+                let Some(detached) = ev.parse::<EventDetachedFromTarget>() else {
                     return;
                 };
-                let child = self.lock().child_sessions.remove(&session);
+                let session: String = detached.session_id.into();
+                let child = self.lock().child_sessions.remove(session.as_str());
                 if let Some(raw) = child {
                     // The frame's own removal is reported by its parent
                     // (`Page.frameDetached`, which comes first); here it
@@ -60,7 +70,7 @@ impl Registry {
                     self.frames_gone(&raw, gone);
                     return;
                 }
-                let raw = self.lock().by_session.remove(&session);
+                let raw = self.lock().by_session.remove(session.as_str());
                 tracing::debug!(?raw, session = %session, "session detached");
                 if let Some(raw) = raw {
                     self.update(&raw, |t| {
@@ -114,7 +124,7 @@ impl Registry {
         let Some(raw) = page else { return false };
         self.lock()
             .child_sessions
-            .insert(child.clone(), raw.clone());
+            .insert(SessionId::new(child.as_str()), raw.clone());
         self.update(&raw, |t| {
             let f = t.frames.entry(frame).or_insert_with(FrameState::default);
             f.session = Some(child.clone());
@@ -123,7 +133,7 @@ impl Registry {
             }
         });
         self.signal(Signal::FrameSession {
-            raw,
+            raw: raw.into_string(),
             session: child,
         });
         true
@@ -163,7 +173,7 @@ impl Registry {
         }
         for (frame, state) in gone {
             if let Some(session) = state.session {
-                self.lock().child_sessions.remove(&session);
+                self.lock().child_sessions.remove(session.as_str());
             }
             self.signal(Signal::FrameDetached {
                 raw: raw.to_string(),
@@ -175,7 +185,11 @@ impl Registry {
     /// Whether `session` is still the live session of an out-of-process
     /// frame of `raw`.
     pub fn child_session_live(&self, raw: &str, session: &str) -> bool {
-        self.lock().child_sessions.get(session).map(String::as_str) == Some(raw)
+        self.lock()
+            .child_sessions
+            .get(session)
+            .map(RawTargetId::as_str)
+            == Some(raw)
     }
 
     /// Record the child frames of a `Page.getFrameTree` result that are
