@@ -17,7 +17,7 @@ use chromiumoxide::cdp::browser_protocol::target::{
 };
 use chromiumoxide::cdp::browser_protocol::{network, page};
 use chromiumoxide::cdp::js_protocol::runtime::RunIfWaitingForDebuggerParams;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::sync::Arc;
 
 /// Auto-attach, flat, to out-of-process frames and to every other child
@@ -85,8 +85,9 @@ pub fn fetch_enable() -> fetch::EnableParams {
     }
 }
 
-/// [`fetch_enable`] as JSON, for callers that still send it by name.
-pub fn fetch_params() -> Value {
+/// [`fetch_enable`] on the wire.
+#[cfg(test)]
+fn fetch_params() -> serde_json::Value {
     serde_json::to_value(fetch_enable()).unwrap_or_default()
 }
 
@@ -386,7 +387,7 @@ mod tests {
     /// The typed set-up commands send exactly what the string calls sent.
     #[test]
     fn set_up_commands_serialise_as_the_string_calls_did() {
-        let wire = |v: Result<Value, serde_json::Error>| v.unwrap();
+        let wire = |v: Result<serde_json::Value, serde_json::Error>| v.unwrap();
         assert_eq!(
             wire(serde_json::to_value(auto_attach())),
             json!({"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true,

@@ -156,14 +156,9 @@ pub async fn enable_interception(cdp: &Cdp, registry: &Registry, raw: &str) -> B
     // Flag first: a frame session that appears meanwhile enables itself
     // (see `enable_frame_session`).
     registry.update(raw, |t| t.intercepting = true);
-    let params = crate::browser::connection::fetch_params();
+    let enable = crate::browser::connection::fetch_enable();
     let enabled = cdp
-        .call_timeout(
-            "Fetch.enable",
-            Some(&session),
-            params.clone(),
-            FETCH_ENABLE_WAIT,
-        )
+        .send_timeout(&enable, Some(&session), FETCH_ENABLE_WAIT)
         .await;
     if let Err(e) = enabled {
         registry.update(raw, |t| t.intercepting = false);
@@ -180,12 +175,7 @@ pub async fn enable_interception(cdp: &Cdp, registry: &Registry, raw: &str) -> B
         .unwrap_or_default();
     for child in children {
         if let Err(e) = cdp
-            .call_timeout(
-                "Fetch.enable",
-                Some(&child),
-                params.clone(),
-                FETCH_ENABLE_WAIT,
-            )
+            .send_timeout(&enable, Some(&child), FETCH_ENABLE_WAIT)
             .await
         {
             tracing::info!("interception unavailable for a frame: {}", e.message);

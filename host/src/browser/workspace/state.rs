@@ -59,7 +59,9 @@ impl WorkspaceCall {
     /// the user's own browser, only those the workspace's tabs would send.
     async fn cookies_to_save(&self, pages: &[(String, String)]) -> BpResult<Vec<Value>> {
         let reply = if self.launched {
-            self.cdp.send_raw(&storage::GetCookiesParams::default(), None).await?
+            self.cdp
+                .send_raw(&storage::GetCookiesParams::default(), None)
+                .await?
         } else {
             let urls: Vec<&str> = pages.iter().map(|(_, u)| u.as_str()).collect();
             match pages.first() {
