@@ -40,6 +40,15 @@ pub(in crate::runtime) const INSTANCES: u32 = 128;
 /// Bytes at the top of each async stack kept resident between calls.
 const STACK_KEEP_RESIDENT: usize = 256 * 1024;
 
+/// Bytes at the start of each linear memory whose written pages stay
+/// resident between the instances of a slot: reset in place to the
+/// component's image instead of given back to the kernel and faulted in
+/// again by the next instance. Only where the kernel reports which pages
+/// were written (`PAGEMAP_SCAN`, Linux 6.7): without it the whole range
+/// would be reset and kept in every slot ever used, tens of MiB of idle
+/// memory (measured in docs/performance.md).
+const MEMORY_KEEP_RESIDENT: usize = 2 << 20;
+
 /// Core instances, memories and tables one component may have. A
 /// component built from Rust for `wasm32-wasip2` has a main module and
 /// a few small shims: one memory, a handful of core instances and tables.
@@ -65,6 +74,10 @@ pub(in crate::runtime) fn pool(config: &mut wasmtime::Config) {
         .max_tables_per_module(TABLES_EACH)
         .table_elements(65_536)
         .async_stack_keep_resident(STACK_KEEP_RESIDENT);
+    if wasmtime::PoolingAllocationConfig::is_pagemap_scan_available() {
+        pool.pagemap_scan(wasmtime::Enabled::Yes)
+            .linear_memory_keep_resident(MEMORY_KEEP_RESIDENT);
+    }
     config.allocation_strategy(wasmtime::InstanceAllocationStrategy::Pooling(pool));
 }
 
