@@ -149,8 +149,10 @@ fn close_all_closes_the_managed_set_and_never_a_user_tab() {
         env.run(&["click", &close, "--json"])
     };
     let run = click_close();
-    // The popup may also have closed under that refused click's read
-    // (seen once under load): then there is nothing to click again.
+    // The popup may also have closed under that click's read (seen once
+    // under load): the click was dispatched and its tab went away, so the
+    // broker cannot say what it did (`unknown_outcome`), and there is
+    // nothing to click again.
     let still_open = || {
         env.json(&["tabs"])["tabs"]
             .as_array()
@@ -160,7 +162,7 @@ fn close_all_closes_the_managed_set_and_never_a_user_tab() {
     };
     if !run.ok() {
         assert!(
-            run.stdout().contains("session_replaced"),
+            run.stdout().contains("session_replaced") || run.stdout().contains("unknown_outcome"),
             "{} {}",
             run.stdout(),
             run.stderr()

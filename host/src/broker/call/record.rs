@@ -85,8 +85,10 @@ fn final_state(outcome: &Outcome, mutates: bool) -> CmdState {
         {
             CmdState::UnknownOutcome
         }
-        // A crash in the middle of a mutation says nothing of its effect.
-        Err(e) if outcome.dispatched && mutates && e.stale == Some(StaleReason::TargetCrashed) => {
+        // The tab crashing, closing or losing its session in the middle of
+        // a mutation says nothing of its effect: the input may be what
+        // closed it (a button that closes its window).
+        Err(e) if outcome.dispatched && mutates && e.stale.is_some_and(tab_went_away) => {
             CmdState::UnknownOutcome
         }
         Err(e) if e.code == Code::CommandCancelled => CmdState::Cancelled,
@@ -95,12 +97,24 @@ fn final_state(outcome: &Outcome, mutates: bool) -> CmdState {
     }
 }
 
+/// The stale reasons that mean the tab itself went away under a call, as
+/// opposed to a ref or document that was already out of date.
+fn tab_went_away(reason: StaleReason) -> bool {
+    matches!(
+        reason,
+        StaleReason::TargetCrashed
+            | StaleReason::TargetClosed
+            | StaleReason::TargetDetached
+            | StaleReason::SessionReplaced
+    )
+}
+
 /// `unknown_outcome`, with what interrupted the command.
 async fn lost_certainty(broker: &Broker, e: BpError) -> BpError {
     let cause = if broker.browser().await.is_err() {
         "browser_disconnected"
-    } else if e.stale == Some(StaleReason::TargetCrashed) {
-        "target_crashed"
+    } else if let Some(reason) = e.stale.and_then(StaleReason::as_str) {
+        reason
     } else {
         e.code.as_str()
     };
@@ -112,4 +126,72 @@ async fn lost_certainty(broker: &Broker, e: BpError) -> BpError {
         ),
     )
     .with_context(json!({"interruption": cause}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(e: BpError, dispatched: bool) -> Outcome {
+        Outcome {
+            result: Err(e),
+            dispatched,
+        }
+    }
+
+    #[test]
+    fn a_dispatched_mutation_whose_tab_went_away_has_an_unknown_outcome() {
+        use StaleReason::*;
+        // (error, dispatched, mutates, final state)
+        let rows = [
+            (
+                BpError::stale(TargetClosed),
+                true,
+                true,
+                CmdState::UnknownOutcome,
+            ),
+            (
+                BpError::stale(SessionReplaced),
+                true,
+                true,
+                CmdState::UnknownOutcome,
+            ),
+            (
+                BpError::stale(TargetDetached),
+                true,
+                true,
+                CmdState::UnknownOutcome,
+            ),
+            (
+                BpError::stale(TargetCrashed),
+                true,
+                true,
+                CmdState::UnknownOutcome,
+            ),
+            (
+                BpError::disconnected(),
+                true,
+                true,
+                CmdState::UnknownOutcome,
+            ),
+            // Refused before anything reached the page: nothing happened.
+            (
+                BpError::stale(SessionReplaced),
+                false,
+                true,
+                CmdState::Failed,
+            ),
+            (BpError::stale(TargetClosed), false, true, CmdState::Failed),
+            // A read changes nothing, whatever interrupted it.
+            (BpError::stale(TargetClosed), true, false, CmdState::Failed),
+        ];
+        for (e, dispatched, mutates, want) in rows {
+            let what = format!("{e:?} dispatched={dispatched} mutates={mutates}");
+            assert_eq!(
+                final_state(&outcome(e, dispatched), mutates),
+                want,
+                "{what}"
+            );
+        }
+    }
 }
