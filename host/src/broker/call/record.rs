@@ -141,49 +141,21 @@ mod tests {
 
     #[test]
     fn a_dispatched_mutation_whose_tab_went_away_has_an_unknown_outcome() {
+        use CmdState::{Failed, UnknownOutcome as Unknown};
         use StaleReason::*;
+        let gone = BpError::stale;
         // (error, dispatched, mutates, final state)
         let rows = [
-            (
-                BpError::stale(TargetClosed),
-                true,
-                true,
-                CmdState::UnknownOutcome,
-            ),
-            (
-                BpError::stale(SessionReplaced),
-                true,
-                true,
-                CmdState::UnknownOutcome,
-            ),
-            (
-                BpError::stale(TargetDetached),
-                true,
-                true,
-                CmdState::UnknownOutcome,
-            ),
-            (
-                BpError::stale(TargetCrashed),
-                true,
-                true,
-                CmdState::UnknownOutcome,
-            ),
-            (
-                BpError::disconnected(),
-                true,
-                true,
-                CmdState::UnknownOutcome,
-            ),
+            (gone(TargetClosed), true, true, Unknown),
+            (gone(SessionReplaced), true, true, Unknown),
+            (gone(TargetDetached), true, true, Unknown),
+            (gone(TargetCrashed), true, true, Unknown),
+            (BpError::disconnected(), true, true, Unknown),
             // Refused before anything reached the page: nothing happened.
-            (
-                BpError::stale(SessionReplaced),
-                false,
-                true,
-                CmdState::Failed,
-            ),
-            (BpError::stale(TargetClosed), false, true, CmdState::Failed),
+            (gone(SessionReplaced), false, true, Failed),
+            (gone(TargetClosed), false, true, Failed),
             // A read changes nothing, whatever interrupted it.
-            (BpError::stale(TargetClosed), true, false, CmdState::Failed),
+            (gone(TargetClosed), true, false, Failed),
         ];
         for (e, dispatched, mutates, want) in rows {
             let what = format!("{e:?} dispatched={dispatched} mutates={mutates}");
